@@ -1,0 +1,131 @@
+import { mkdir } from 'node:fs/promises';
+import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
+import { nonEmpty, parseCommandArgs, parsePort } from '../cli-args';
+import { cliVersion } from '../cli-version';
+import { EXIT, type Command, type CommandContext } from '../command';
+import { formatConfigErrors } from '../config-error-report';
+import { dataFile } from '../data-dir-state';
+import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
+import { GatewaySignals } from '../gateway-signals';
+import { JsonLineLogger } from '../json-line-logger';
+import { claimPidFile, livePidFileHolder, releasePidFile } from '../pid-file';
+import { plural } from '../plural';
+
+const OPTIONS = {
+  config: { type: 'string', valueName: 'FILE', description: 'Configuration file (default: $GATEWAY_CONFIG, else ./proxy.yml)' },
+  port: { type: 'string', valueName: 'N', description: 'Port to listen on, 0..65535, 0 for any free port (default: proxy.port)' },
+  host: { type: 'string', valueName: 'HOST', description: 'Address to listen on (default: proxy.host)' },
+  'data-dir': { type: 'string', valueName: 'DIR', description: 'State directory, created with mode 0700 (default: $GATEWAY_DATA_DIR, else ./.gateway)' },
+} as const;
+
+/** If the event loop is still held after a clean stop (a stray timer), exit anyway after this. */
+const EXIT_GRACE_MS = 2000;
+
+export const startCommand: Command = {
+  name: 'start',
+  usage: 'gateway start [--config FILE] [--port N] [--host HOST] [--data-dir DIR]',
+  description: [
+    'Loads .env from the current directory (variables already set win), validates the',
+    'configuration (every error is printed and the exit code is 1 when it is invalid), listens,',
+    'and writes its pid to <data-dir>/gateway.pid. It refuses to start while that file names',
+    'another live process. Logs are JSON lines on stdout; LOG_LEVEL sets the level.',
+    '',
+    'Signals: SIGHUP reloads the configuration file (an invalid file keeps the running routes);',
+    'SIGTERM or SIGINT stops accepting connections, lets in-flight requests finish, removes the',
+    'pid file and exits 0; a second SIGTERM or SIGINT exits at once.',
+  ],
+  options: OPTIONS,
+  examples: [
+    'gateway start',
+    'gateway start --config /etc/gateway/proxy.yml --data-dir /var/lib/gateway',
+    'gateway start --port 8080 --host 0.0.0.0',
+    'kill -HUP "$(cat .gateway/gateway.pid)"    # reload proxy.yml',
+  ],
+  run: async (argv, context) => {
+    // Before anything else, and before the data plane is loaded: Node's default for SIGHUP is to exit.
+    const log = new JsonLineLogger(context.env['LOG_LEVEL'], context.out);
+    const signals = new GatewaySignals(log);
+    signals.install();
+
+    const { values } = parseCommandArgs('start', argv, OPTIONS);
+    const port = parsePort(values.port, 'start');
+    const host = nonEmpty(values.host, 'host', 'start');
+    loadDotEnv(context);
+    log.setLevel(context.env['LOG_LEVEL']);
+    const paths = resolveGatewayPaths(context, {
+      config: nonEmpty(values.config, 'config', 'start'),
+      dataDir: nonEmpty(values['data-dir'], 'data-dir', 'start'),
+    });
+
+    try {
+      await mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      context.err(`gateway start: cannot create the data directory ${paths.dataDir}: ${describe(error)}`);
+      return EXIT.failure;
+    }
+    const pidFile = dataFile(paths.dataDir, 'pid');
+    // Checked before listening too, so a second gateway does not even bind its port.
+    const holder = await livePidFileHolder(pidFile, process.pid);
+    if (holder !== undefined) {
+      context.err(alreadyRunning(context, pidFile, holder));
+      return EXIT.failure;
+    }
+
+    const plane = await startPlane(paths, context, host, port);
+    if (plane === undefined) return EXIT.failure;
+    if (signals.stopping) return signals.serve(plane, () => undefined);
+
+    let claim;
+    try {
+      claim = await claimPidFile(pidFile, process.pid);
+    } catch (error) {
+      await plane.close();
+      context.err(`gateway start: cannot write ${pidFile}: ${describe(error)}`);
+      return EXIT.failure;
+    }
+    if (!claim.claimed) {
+      await plane.close();
+      context.err(alreadyRunning(context, pidFile, claim.holder));
+      return EXIT.failure;
+    }
+    log.info({ pidFile, dataDir: paths.dataDir, config: paths.configPath }, 'pid file written');
+
+    const code = await signals.serve(plane, () => releasePidFile(pidFile, process.pid));
+    log.info({ code }, 'gateway exited');
+    setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+    return code;
+  },
+};
+
+/** Starts the data plane; prints why and resolves undefined when it cannot. */
+async function startPlane(paths: GatewayPaths, context: CommandContext, host: string | undefined, port: number | undefined): Promise<RunningDataPlane | undefined> {
+  // Loaded here, not at the top: the signal handlers above must be in place first.
+  const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+  try {
+    return await start({
+      configPath: paths.configPath,
+      dataDir: paths.dataDir,
+      host,
+      port,
+      logLevel: context.env['LOG_LEVEL'],
+      version: cliVersion(),
+    });
+  } catch (error) {
+    if (error instanceof InvalidConfigError) {
+      formatConfigErrors(paths.configLabel, error.errors).forEach((line) => context.err(line));
+      context.err(`gateway start: ${paths.configLabel} is invalid (${plural(error.errors.length, 'error')}); not started`);
+    } else {
+      context.err(`gateway start: could not start: ${describe(error)}`);
+    }
+    return undefined;
+  }
+}
+
+function alreadyRunning(context: CommandContext, pidFile: string, holder: number): string {
+  const label = displayPath(context.cwd, pidFile);
+  return `gateway start: a gateway is already running with this data directory (pid ${holder}, from ${label}); stop it first, use another --data-dir, or delete ${label} if process ${holder} is not a gateway`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

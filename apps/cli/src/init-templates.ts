@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * What `gateway init` writes. The example covers spec 2.6 (version, proxy, upstreams with a
+ * circuit breaker, routes with rateLimit) and must stay valid: test/cli/init.e2e.ts runs
+ * `config:validate` on it.
+ */
+export const EXAMPLE_PROXY_YML = `# Gateway configuration, written by \`gateway init\`.
+#   gateway config:validate           check this file (every error, with its line)
+#   gateway start                     serve it (reads .env from this directory)
+#   gateway config:reload [--dry-run] apply edits to the running gateway without a restart
+# Secrets never go in this file: they live in .env.
+version: "1.0.0"
+
+proxy:
+  # 127.0.0.1 takes local connections only; 0.0.0.0 listens on every interface.
+  host: 127.0.0.1
+  port: 8080
+  # Larger request bodies are refused with 413.
+  maxBodySize: 10mb
+
+# Backends, referred to by name from routes. The breaker stops sending traffic to an upstream
+# after failureThreshold consecutive failures, and tries it again later.
+upstreams:
+  - name: users-service
+    url: http://127.0.0.1:3001/users
+    circuitBreaker:
+      enabled: true
+      failureThreshold: 5
+
+  - name: orders-service
+    url: http://127.0.0.1:3002/orders
+    circuitBreaker:
+      enabled: true
+      failureThreshold: 5
+
+# Paths: "/prefix/*" matches everything under the prefix, "/exact/path" only itself, and
+# "/api/*/resource" one segment in place of the star. The literal prefix is replaced by the
+# upstream URL's path: /api/users/42 goes to http://127.0.0.1:3001/users/42.
+routes:
+  - path: /api/users/*
+    upstream: users-service
+    # At most 100 requests per client IP per minute (token bucket); beyond that, 429.
+    rateLimit:
+      enabled: true
+      max: 100
+      windowMs: 60000
+
+  - path: /api/orders/*
+    upstream: orders-service
+    methods: [GET, POST]
+    timeout:
+      connect: 2000
+      request: 10000
+    rateLimit:
+      enabled: true
+      max: 20
+      windowMs: 1000
+
+  # An exact path straight to a URL, without a named upstream.
+  - path: /status
+    upstream: http://127.0.0.1:3001/health
+    methods: [GET]
+`;
+
+/** Secrets init generates: 32 random bytes each, base64url. */
+export const GENERATED_SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET'] as const;
+/** Settings init cannot guess: written commented out. */
+export const PLACEHOLDERS = ['ADMIN_EMAIL', 'DATABASE_URL', 'REDIS_URL', 'ALLOWED_ORIGINS'] as const;
+
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function renderDotEnv(secret: () => string = newSecret): string {
+  return `# Gateway secrets and settings, written by \`gateway init\`. Keep this file out of version
+# control (it is created with mode 0600). \`gateway start\` loads it from the working directory;
+# a variable already set in the environment wins over this file.
+
+# Signs and verifies JSON Web Tokens (management API sessions, routes with auth type jwt).
+JWT_SECRET=${secret()}
+# Shared token that gateway instances of one cluster present to each other.
+CLUSTER_TOKEN=${secret()}
+# Key for deriving and checking API keys.
+API_KEY_SECRET=${secret()}
+
+# Fill these in for the control plane:
+# ADMIN_EMAIL=admin@example.com
+# DATABASE_URL=postgres://gateway:change-me@127.0.0.1:5432/gateway
+# REDIS_URL=redis://127.0.0.1:6379
+# ALLOWED_ORIGINS=https://admin.example.com
+
+# Optional defaults for the gateway command:
+# GATEWAY_CONFIG=proxy.yml
+# GATEWAY_DATA_DIR=.gateway
+# LOG_LEVEL=info
+`;
+}

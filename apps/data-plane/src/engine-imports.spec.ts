@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/*
+ * Architecture rule: the engine (everything under src/ except adapters/, the entry file start.ts
+ * and tests) imports only node built-ins, @gateway/* libs and its own files — never a library
+ * directly, and never an adapter. Libraries enter through src/adapters/.
+ */
+const SRC = path.resolve(__dirname, '..', 'src');
+const EDGE = new Set(['start.ts']);
+
+const IMPORT_PATTERNS = [
+  /\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?['"]([^'"]+)['"]/g,
+  /\bexport\s+(?:type\s+)?[\w*{}\s,$]+\s+from\s+['"]([^'"]+)['"]/g,
+  /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g,
+];
+
+function importsOf(source: string): string[] {
+  const specifiers: string[] = [];
+  for (const pattern of IMPORT_PATTERNS) for (const match of source.matchAll(pattern)) specifiers.push(match[1] as string);
+  return specifiers;
+}
+
+/** Why an import is not allowed in an engine file, or undefined when it is. */
+function violation(fileRelative: string, specifier: string): string | undefined {
+  if (specifier.startsWith('node:')) return undefined;
+  if (/^@gateway\/[a-z-]+$/.test(specifier)) return undefined;
+  if (specifier.startsWith('.')) {
+    const target = path.normalize(path.join(path.dirname(fileRelative), specifier));
+    if (target.startsWith(`adapters${path.sep}`) || target === 'adapters') return `reaches into an adapter (${specifier})`;
+    if (target.startsWith('..')) return `leaves the data plane's src (${specifier})`;
+    return undefined;
+  }
+  return `imports the package '${specifier}' (libraries enter through src/adapters/)`;
+}
+
+function engineFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    const relative = path.relative(SRC, full);
+    if (statSync(full).isDirectory()) {
+      if (relative !== 'adapters') engineFiles(full, out);
+    } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !EDGE.has(relative)) {
+      out.push(relative);
+    }
+  }
+  return out;
+}
+
+function violationsIn(fileRelative: string, source: string): string[] {
+  return importsOf(source)
+    .map((specifier) => violation(fileRelative, specifier))
+    .filter((v): v is string => v !== undefined)
+    .map((v) => `${fileRelative}: ${v}`);
+}
+
+test('the engine imports only node built-ins, @gateway libs and its own files', () => {
+  const files = engineFiles(SRC);
+  assert.ok(files.length > 20, `expected the engine's files, found ${files.length}`);
+  assert.ok(files.includes(path.join('engine', 'request-dispatcher.ts')));
+  const violations = files.flatMap((file) => violationsIn(file, readFileSync(path.join(SRC, file), 'utf8')));
+  assert.deepEqual(violations, []);
+});
+
+test('the rule goes red on a library import, an adapter import and a NestJS import', () => {
+  const bad = [
+    "import pino from 'pino';",
+    "import { Counter } from 'prom-client';",
+    "import { createPinoLogger } from '../adapters/pino-logger.adapter';",
+    "import { Injectable } from '@nestjs/common';",
+    "const yaml = require('yaml');",
+    "export { x } from 'ioredis';",
+  ].join('\n');
+  const found = violationsIn(path.join('engine', 'example.ts'), bad);
+  assert.equal(found.length, 6, found.join('\n'));
+  assert.deepEqual(violationsIn(path.join('engine', 'example.ts'), "import http from 'node:http';\nimport type { Route } from '@gateway/route-model';\nimport { x } from './y';"), []);
+});

@@ -1,0 +1,26 @@
+import type { CompiledPathPattern, Route } from '@gateway/route-model';
+import type { Exchange } from './exchange';
+import type { Policy, ProxiedResponse, RequestHookResult, UpstreamCall } from './policy';
+import type { UpstreamTarget } from './upstream-target';
+
+export type RequestHook = (exchange: Exchange) => RequestHookResult | Promise<RequestHookResult>;
+export type ResponseHook = (exchange: Exchange, response: ProxiedResponse) => void | Promise<void>;
+export type CompleteHook = (exchange: Exchange) => void;
+
+/** The hooks of one pipeline, per phase, in order; null where a phase has none (skipped for free). */
+export interface CompiledHooks {
+  readonly onRequest: readonly RequestHook[] | null;
+  readonly onResponse: readonly ResponseHook[] | null;
+  readonly onComplete: readonly CompleteHook[] | null;
+}
+
+/** A route with everything the hot path needs precomputed. Immutable once built. */
+export interface CompiledRoute extends CompiledHooks {
+  readonly route: Route;
+  readonly id: string;
+  readonly pattern: CompiledPathPattern;
+  readonly upstream: UpstreamTarget;
+  /** The folded upstream phase: outer wrappers first, forward innermost. */
+  readonly callUpstream: UpstreamCall;
+  readonly policies: readonly Policy[];
+}

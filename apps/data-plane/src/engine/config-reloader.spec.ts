@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
+import { createPinoLogger } from '../adapters/pino-logger.adapter';
+import { PromMetrics } from '../adapters/prom-metrics.adapter';
+import { makeTempDir } from '@gateway/testing';
+import { ConfigReloader, type ConfigLoad } from './config-reloader';
+import { RequestDispatcher } from './request-dispatcher';
+import { UpstreamAgentPool } from './upstream-target';
+import { UpstreamHealthRegistry } from './upstream-health-registry';
+import { POLICY_FACTORIES } from '../policies/policy-registry';
+import path from 'node:path';
+
+function config(paths: string[]): ProxyConfig {
+  const result = validateProxyConfig({ version: '1.0.0', routes: paths.map((p) => ({ path: p, upstream: 'http://127.0.0.1:9' })) });
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value;
+}
+
+function setup(load: () => Promise<ConfigLoad>) {
+  const dir = makeTempDir();
+  const logger = createPinoLogger('silent');
+  const health = new UpstreamHealthRegistry();
+  const services = { logger, metrics: new PromMetrics(), health, version: '0.0.0-test', startedAt: Date.now() };
+  const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
+  const agents = new UpstreamAgentPool();
+  const reloader = new ConfigReloader({
+    load,
+    dispatcher,
+    factories: POLICY_FACTORIES,
+    services,
+    health,
+    agents,
+    snapshotPath: path.join(dir.path, 'routes.snapshot.json'),
+    statusPath: path.join(dir.path, 'reload-status.json'),
+    overrides: {},
+  });
+  return { reloader, dispatcher, done: () => (agents.destroy(), dir.remove()) };
+}
+
+test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {
+  let active = 0;
+  let maxActive = 0;
+  let calls = 0;
+  const gates: Array<() => void> = [];
+  const { reloader, dispatcher, done } = setup(async () => {
+    calls += 1;
+    active += 1;
+    maxActive = Math.max(maxActive, active);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    active -= 1;
+    return { ok: true, config: config([`/r${calls}`]) };
+  });
+  const first = reloader.reload();
+  const second = reloader.reload();
+  const third = reloader.reload();
+  assert.equal(second, third, 'waiting callers share the follow-up run');
+  await new Promise((r) => setImmediate(r));
+  gates.shift()?.();
+  const firstOutcome = await first;
+  assert.equal(firstOutcome.ok, true);
+  await new Promise((r) => setImmediate(r));
+  gates.shift()?.();
+  const secondOutcome = await second;
+  assert.equal(secondOutcome.ok, true);
+  assert.equal(calls, 2);
+  assert.equal(maxActive, 1);
+  assert.equal(dispatcher.getTable()?.match('GET', '/r2')?.id !== undefined, true);
+  done();
+});
+
+test('an invalid configuration keeps the running table and reports every error', async () => {
+  let next: ConfigLoad = { ok: true, config: config(['/keep']) };
+  const { reloader, dispatcher, done } = setup(async () => next);
+  assert.equal((await reloader.reload()).ok, true);
+  const table = dispatcher.getTable();
+  next = { ok: false, errors: [{ field: 'routes[0].path', code: 'INVALID_PATH', message: 'Invalid path format' }] };
+  const outcome = await reloader.reload();
+  assert.equal(outcome.ok, false);
+  assert.equal(outcome.ok ? 0 : outcome.errors.length, 1);
+  assert.equal(dispatcher.getTable(), table);
+  done();
+});

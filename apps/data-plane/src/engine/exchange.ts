@@ -1,0 +1,49 @@
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { CompiledRoute } from './compiled-route';
+
+/**
+ * One client request on its way through the gateway. A class (not an object literal) so every
+ * exchange shares one hidden class: it is created on every request.
+ */
+export class Exchange {
+  correlationId = '';
+  /** Set once matched; the exchange keeps its route even if the table is swapped mid-flight. */
+  route: CompiledRoute | undefined = undefined;
+  /** Status written to the client (0 until then). */
+  status = 0;
+  /** Headers for the upstream request; request policies may change them before forwarding. */
+  upstreamHeaders: OutgoingHttpHeaders = {};
+  /** Extra headers on whatever response this exchange gets (proxied or local). */
+  responseHeaders: Record<string, string> | undefined = undefined;
+  /** Path (and query) sent upstream, computed when the route matched. */
+  upstreamPath = '';
+  /** Request body held in memory for replay (retries); when unset the client stream is piped. */
+  bufferedBody: Buffer | undefined = undefined;
+  /** The in-flight upstream request, so wrappers (timeout) and the client-abort path can cut it. */
+  upstreamRequest: ClientRequest | undefined = undefined;
+  upstreamResponse: IncomingMessage | undefined = undefined;
+  /** Upstream attempts made (retries count each). */
+  attempts = 0;
+  /** True once the client disconnected before the response finished. */
+  clientAborted = false;
+  /** Served by a gateway endpoint (/health, /metrics): not proxied traffic, not counted as such. */
+  local = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly method: string,
+    /** Normalized path (dot segments resolved), without the query. */
+    readonly path: string,
+    /** The raw query string including its leading `?`, or ''. */
+    readonly query: string,
+    readonly clientIp: string,
+    /** performance.now() when the request arrived. */
+    readonly startedAt: number,
+  ) {}
+
+  /** Adds a header to this exchange's response; copies first so shared header sets stay intact. */
+  addResponseHeader(name: string, value: string): void {
+    this.responseHeaders = { ...this.responseHeaders, [name]: value };
+  }
+}

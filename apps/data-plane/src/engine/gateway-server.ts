@@ -1,0 +1,53 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { ProxySettings } from '@gateway/route-model';
+import type { GatewayErrorCode } from './error-catalogue';
+import { writeRawError } from './responses';
+
+/** How often node checks connections against headersTimeout/requestTimeout (default 30 s is too coarse). */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * The listening socket with the limits node:http does not set for a proxy by default: header size
+ * (431), header and whole-request deadlines (a stalled body is cut with 408 instead of held for
+ * the default 5 minutes), keep-alive, CONNECT refused, and errors before a request exists answered
+ * with the spec's JSON body.
+ */
+export function createGatewayServer(settings: ProxySettings, handler: http.RequestListener): http.Server {
+  const headersTimeout = Math.min(settings.headersTimeout, settings.requestTimeout);
+  const server = http.createServer(
+    {
+      maxHeaderSize: settings.maxHeaderSize,
+      requestTimeout: settings.requestTimeout,
+      headersTimeout,
+      keepAliveTimeout: settings.keepAliveTimeout,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
+      requireHostHeader: true,
+      joinDuplicateHeaders: false,
+    },
+    handler,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const response = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (response?.headersSent || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    writeRawError(socket, clientErrorCode(error.code));
+  });
+  // CONNECT asks us to be a forward proxy; this gateway is a reverse proxy only.
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => writeRawError(socket, 'METHOD_NOT_ALLOWED'));
+  return server;
+}
+
+function clientErrorCode(code: string | undefined): GatewayErrorCode {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'HEADERS_TOO_LARGE';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT':
+      return 'REQUEST_TIMEOUT';
+    default:
+      return 'BAD_REQUEST';
+  }
+}

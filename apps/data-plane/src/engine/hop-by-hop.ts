@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
+/**
+ * Connection-specific headers a proxy must not forward (RFC 9110 7.6.1), plus the legacy
+ * Proxy-* ones that only make sense for one hop.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
+
+/** Names listed in a Connection header value, which RFC 9110 7.6.1 makes hop-by-hop too. */
+function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const joined = Array.isArray(value) ? value.join(',') : value;
+  if (joined.indexOf(',') === -1) {
+    const only = joined.trim().toLowerCase();
+    // The everyday values name no other header.
+    return only === 'keep-alive' || only === 'close' || only === '' ? undefined : new Set([only]);
+  }
+  return new Set(joined.split(',').map((name) => name.trim().toLowerCase()));
+}
+
+/** Copies end-to-end headers from `source` into `target`, dropping hop-by-hop ones. */
+export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: OutgoingHttpHeaders): void {
+  const listed = connectionListed(source.connection);
+  for (const name in source) {
+    if (HOP_BY_HOP.has(name) || (listed !== undefined && listed.has(name))) continue;
+    const value = source[name];
+    if (value !== undefined) target[name] = value;
+  }
+}

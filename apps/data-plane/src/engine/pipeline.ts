@@ -1,0 +1,51 @@
+import type { Route } from '@gateway/route-model';
+import type { CompiledHooks, CompleteHook, RequestHook, ResponseHook } from './compiled-route';
+import type { Policy, PolicyEnvironment, PolicyFactory, UpstreamCall } from './policy';
+
+export interface CompiledPipeline extends CompiledHooks {
+  readonly policies: readonly Policy[];
+  readonly callUpstream: UpstreamCall;
+}
+
+/** The factories of one scope, in phase order. */
+export function sortFactories(factories: readonly PolicyFactory[], scope: PolicyFactory['scope']): PolicyFactory[] {
+  return factories.filter((f) => f.scope === scope).sort((a, b) => a.order - b.order);
+}
+
+/**
+ * Builds a pipeline once, when routes load: each factory decides whether the route uses its
+ * concern, hooks are bound and grouped per phase (null for an empty phase, so the hot path skips
+ * it), and upstream wrappers are folded around `forward` with the lowest order outermost.
+ */
+export function compilePipeline(
+  factories: readonly PolicyFactory[],
+  route: Route | undefined,
+  env: PolicyEnvironment,
+  forward: UpstreamCall,
+): CompiledPipeline {
+  const policies: Policy[] = [];
+  for (const factory of factories) {
+    const policy = factory.create(route, env);
+    if (policy !== null) policies.push(policy);
+  }
+  const onRequest: RequestHook[] = [];
+  const onResponse: ResponseHook[] = [];
+  const onComplete: CompleteHook[] = [];
+  for (const policy of policies) {
+    if (policy.onRequest) onRequest.push(policy.onRequest.bind(policy));
+    if (policy.onResponse) onResponse.push(policy.onResponse.bind(policy));
+    if (policy.onComplete) onComplete.push(policy.onComplete.bind(policy));
+  }
+  let callUpstream = forward;
+  for (let i = policies.length - 1; i >= 0; i -= 1) {
+    const wrap = (policies[i] as Policy).wrapUpstream;
+    if (wrap) callUpstream = wrap.call(policies[i], callUpstream);
+  }
+  return {
+    policies,
+    onRequest: onRequest.length > 0 ? onRequest : null,
+    onResponse: onResponse.length > 0 ? onResponse : null,
+    onComplete: onComplete.length > 0 ? onComplete : null,
+    callUpstream,
+  };
+}

@@ -1,0 +1,68 @@
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { ProxySettings, Route } from '@gateway/route-model';
+import type { GatewayErrorCode } from './error-catalogue';
+import type { Exchange } from './exchange';
+import type { EngineServices } from './ports';
+
+/**
+ * A reply the gateway writes itself instead of proxying: either a catalogued error or a full
+ * response (a cache hit, a configured fallback).
+ */
+export type LocalReply =
+  | { kind: 'error'; code: GatewayErrorCode; retryAfter?: number; headers?: Record<string, string> }
+  | { kind: 'response'; status: number; headers?: OutgoingHttpHeaders; body?: string | Buffer };
+
+export type RequestHookResult = LocalReply | undefined;
+
+/** The upstream's answer as it is about to be written; response hooks may change any part. */
+export interface ProxiedResponse {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Readable;
+  /** The raw upstream message (read-only use: trailers, httpVersion). */
+  readonly upstream: IncomingMessage;
+}
+
+/** Calls the upstream for one exchange; resolves when the response headers have arrived. */
+export type UpstreamCall = (exchange: Exchange) => Promise<IncomingMessage>;
+
+/**
+ * What a policy contributes to a route's pipeline. Every hook is optional; a policy uses the
+ * phases it needs (see PHASES). Hooks must not read raw config: everything they need was
+ * computed in `create()` when the route loaded.
+ */
+export interface Policy {
+  /** `request` phase: return a reply to end the exchange, or undefined to go on. */
+  onRequest?(exchange: Exchange): RequestHookResult | Promise<RequestHookResult>;
+  /** `upstream` phase: wrap the call (lower `order` wraps outer). */
+  wrapUpstream?(next: UpstreamCall): UpstreamCall;
+  /** `response` phase: adjust the response before its head is written. */
+  onResponse?(exchange: Exchange, response: ProxiedResponse): void | Promise<void>;
+  /** `complete` phase: the response finished or the client left; must not throw. */
+  onComplete?(exchange: Exchange): void;
+}
+
+/** What a policy's factory sees when a route table is compiled. */
+export interface PolicyEnvironment {
+  readonly settings: ProxySettings;
+  readonly services: EngineServices;
+}
+
+/**
+ * One concern of the data plane: a folder under `src/policies/` exporting one of these.
+ * `create` returns null when the route does not use the concern, so an unused policy costs nothing
+ * per request. Long-lived state (buckets, breakers) must be keyed by route id, not held by the
+ * returned object alone, so it survives a reload.
+ */
+export interface PolicyFactory {
+  readonly key: string;
+  /**
+   * `gateway`: runs for every request before route matching (ops endpoints and unmatched
+   * requests included) and `create` gets no route; `route`: compiled into each route's pipeline.
+   */
+  readonly scope: 'gateway' | 'route';
+  /** Position in every phase, ascending; also the wrapping order of upstream wrappers. */
+  readonly order: number;
+  create(route: Route | undefined, env: PolicyEnvironment): Policy | null;
+}

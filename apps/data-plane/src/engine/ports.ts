@@ -1,0 +1,54 @@
+/**
+ * What the engine needs from the outside world. Adapters under `src/adapters/` implement these
+ * with libraries (pino, prom-client); the engine itself imports only node built-ins.
+ */
+export interface Logger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Labels of one finished request (decision 18: route id for gateway_*, path pattern for http_*). */
+export interface RequestObservation {
+  routeId: string;
+  routePattern: string;
+  method: string;
+  status: number;
+  durationMs: number;
+}
+
+export interface GatewayMetrics {
+  observeRequest(observation: RequestObservation): void;
+  rateLimitHit(routeId: string): void;
+  configReload(result: 'success' | 'failure'): void;
+  setRouteCount(count: number): void;
+  /** The text exposition of every metric. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+/** State of one breaker as `/health/deep` shows it (spec 2.7). */
+export interface BreakerStatus {
+  state: 'CLOSED' | 'OPEN' | 'HALF_OPEN';
+  failures: number;
+  successes: number;
+  lastFailureTime: string | null;
+}
+
+/** Upstream-facing health that readiness reads (decision 19); filled in by resilience policies. */
+export interface UpstreamHealthSource {
+  breakers(): Record<string, BreakerStatus>;
+  /** Names of upstreams whose active health check says unhealthy. */
+  unhealthyUpstreams(): string[];
+  /** Every upstream name known to the current configuration. */
+  upstreamNames(): string[];
+}
+
+export interface EngineServices {
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
+  readonly health: UpstreamHealthSource;
+  /** Gateway version (package version), for /version and /health. */
+  readonly version: string;
+  readonly startedAt: number;
+}

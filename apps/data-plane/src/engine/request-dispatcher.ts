@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { CompiledHooks, CompiledRoute } from './compiled-route';
+import { GatewayError, isGatewayError } from './error-catalogue';
+import { Exchange } from './exchange';
+import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
+import type { Logger } from './ports';
+import { readRequestTarget } from './request-target';
+import { sendError, sendLocalReply, writeResponseHead } from './responses';
+import type { RouteTable } from './route-table';
+import { copyEndToEndHeaders } from './hop-by-hop';
+import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
+
+/** Serves the gateway's own endpoints (/health, /metrics, ...) ahead of route matching. */
+export interface LocalEndpoints {
+  /** Handles the exchange and returns true when the path is one of its own. */
+  handle(exchange: Exchange): boolean;
+}
+
+/** nginx's convention for "the client closed the connection before the response". */
+const CLIENT_CLOSED_REQUEST = 499;
+
+function isPromise<T>(value: unknown): value is Promise<T> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function';
+}
+
+/**
+ * Runs every request through the phases: gateway-wide request hooks, local endpoints, route
+ * match, the route's request hooks, its folded upstream call, its response hooks, and the
+ * complete hooks once the response is over. Synchronous hooks never pay for a promise.
+ */
+export class RequestDispatcher {
+  private table: RouteTable | undefined;
+
+  constructor(
+    private readonly gatewayHooks: CompiledHooks,
+    private readonly local: LocalEndpoints,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Swaps the route table; requests in flight keep the route they matched. */
+  setTable(table: RouteTable): void {
+    this.table = table;
+  }
+
+  getTable(): RouteTable | undefined {
+    return this.table;
+  }
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const startedAt = performance.now();
+    const target = readRequestTarget(req);
+    const valid = typeof target !== 'string';
+    const exchange = new Exchange(
+      req,
+      res,
+      req.method ?? 'GET',
+      valid ? target.path : '',
+      valid ? target.query : '',
+      socketClientIp(req.socket.remoteAddress),
+      startedAt,
+    );
+    res.once('close', () => this.complete(exchange));
+
+    // Gateway-wide request hooks are synchronous by contract (correlation id, version headers).
+    const hooks = this.gatewayHooks.onRequest;
+    if (hooks !== null) for (let i = 0; i < hooks.length; i += 1) (hooks[i] as (e: Exchange) => unknown)(exchange);
+
+    if (!valid) {
+      sendError(exchange, target);
+      return;
+    }
+    if (this.local.handle(exchange)) return;
+
+    const route = this.table?.match(exchange.method, exchange.path);
+    if (route === undefined) {
+      sendError(exchange, this.table === undefined ? 'SERVICE_UNAVAILABLE' : 'ROUTE_NOT_FOUND');
+      return;
+    }
+    exchange.route = route;
+    prepareUpstreamRequest(exchange, route);
+    this.runRequestHooks(exchange, route, 0);
+  };
+
+  private runRequestHooks(exchange: Exchange, route: CompiledRoute, from: number): void {
+    const hooks = route.onRequest;
+    if (hooks !== null) {
+      for (let i = from; i < hooks.length; i += 1) {
+        let result: RequestHookResult | Promise<RequestHookResult>;
+        try {
+          result = (hooks[i] as NonNullable<typeof hooks>[number])(exchange);
+        } catch (error) {
+          this.fail(exchange, error);
+          return;
+        }
+        if (result === undefined) continue;
+        if (isPromise<RequestHookResult>(result)) {
+          result.then(
+            (reply) => (reply === undefined ? this.runRequestHooks(exchange, route, i + 1) : this.reply(exchange, reply)),
+            (error: unknown) => this.fail(exchange, error),
+          );
+          return;
+        }
+        this.reply(exchange, result);
+        return;
+      }
+    }
+    if (exchange.clientAborted) return;
+    route.callUpstream(exchange).then(
+      (response) => this.respond(exchange, route, response),
+      (error: unknown) => this.fail(exchange, error),
+    );
+  }
+
+  private reply(exchange: Exchange, reply: LocalReply): void {
+    if (exchange.clientAborted) return;
+    sendLocalReply(exchange, reply);
+  }
+
+  private respond(exchange: Exchange, route: CompiledRoute, upstream: IncomingMessage): void {
+    const { res } = exchange;
+    if (exchange.clientAborted) {
+      upstream.resume();
+      return;
+    }
+    const headers = {};
+    copyEndToEndHeaders(upstream.headers, headers);
+    const status = upstream.statusCode ?? 502;
+    const hooks = route.onResponse;
+    if (hooks === null) {
+      writeResponseHead(exchange, status, headers);
+      this.pipeBody(exchange, upstream, upstream);
+      return;
+    }
+    const proxied: ProxiedResponse = { status, headers, body: upstream, upstream };
+    this.runResponseHooks(exchange, hooks, 0, proxied).then(
+      () => {
+        if (exchange.clientAborted || res.headersSent) return;
+        writeResponseHead(exchange, proxied.status, proxied.headers);
+        this.pipeBody(exchange, proxied.body, upstream);
+      },
+      (error: unknown) => {
+        upstream.destroy();
+        this.fail(exchange, error);
+      },
+    );
+  }
+
+  private async runResponseHooks(exchange: Exchange, hooks: NonNullable<CompiledRoute['onResponse']>, from: number, proxied: ProxiedResponse): Promise<void> {
+    for (let i = from; i < hooks.length; i += 1) {
+      const result = (hooks[i] as NonNullable<CompiledRoute['onResponse']>[number])(exchange, proxied);
+      if (result !== undefined) await result;
+    }
+  }
+
+  private pipeBody(exchange: Exchange, body: NodeJS.ReadableStream & { destroy(): void }, upstream: IncomingMessage): void {
+    const { res } = exchange;
+    // A response cut upstream (reset, timeout) must not look complete to the client.
+    upstream.once('error', () => res.destroy());
+    upstream.once('close', () => {
+      if (!upstream.complete) res.destroy();
+    });
+    if (body !== upstream) (body as NodeJS.EventEmitter).once('error', () => res.destroy());
+    body.pipe(res);
+  }
+
+  private fail(exchange: Exchange, error: unknown): void {
+    if (exchange.clientAborted) return;
+    if (isGatewayError(error)) {
+      if (error.code === 'UPSTREAM_ERROR' || error.code === 'UPSTREAM_TIMEOUT' || error.code === 'UPSTREAM_CONNECT_TIMEOUT') {
+        const cause = error.cause as NodeJS.ErrnoException | undefined;
+        this.logger.warn(
+          { correlationId: exchange.correlationId, routeId: exchange.route?.id, code: error.code, cause: cause?.code ?? cause?.message },
+          'upstream call failed',
+        );
+      }
+      sendError(exchange, error.code, error.retryAfter);
+      return;
+    }
+    this.logger.error({ correlationId: exchange.correlationId, routeId: exchange.route?.id, err: String(error) }, 'request failed inside the gateway');
+    sendError(exchange, 'INTERNAL_ERROR');
+  }
+
+  private complete(exchange: Exchange): void {
+    const { res } = exchange;
+    if (!res.writableFinished) {
+      exchange.clientAborted = true;
+      if (exchange.status === 0) exchange.status = CLIENT_CLOSED_REQUEST;
+      const upstream = exchange.upstreamRequest;
+      if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('UPSTREAM_ERROR'));
+    }
+    const routeHooks = exchange.route?.onComplete;
+    if (routeHooks) for (let i = 0; i < routeHooks.length; i += 1) this.safely(routeHooks[i] as (e: Exchange) => void, exchange);
+    const hooks = this.gatewayHooks.onComplete;
+    if (hooks !== null) for (let i = 0; i < hooks.length; i += 1) this.safely(hooks[i] as (e: Exchange) => void, exchange);
+  }
+
+  private safely(hook: (e: Exchange) => void, exchange: Exchange): void {
+    try {
+      hook(exchange);
+    } catch (error) {
+      this.logger.error({ err: String(error) }, 'complete hook failed');
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { rewriteUpstreamPath } from '@gateway/route-model';
+import type { CompiledRoute } from './compiled-route';
+import type { Exchange } from './exchange';
+import { copyEndToEndHeaders } from './hop-by-hop';
+
+/**
+ * Prepares what goes upstream for a matched exchange: the rewritten path with the query kept
+ * (decision 15) and the request headers without hop-by-hop fields, with the upstream's Host and the
+ * X-Forwarded-* and correlation headers a backend expects from a proxy.
+ */
+export function prepareUpstreamRequest(exchange: Exchange, route: CompiledRoute): void {
+  const { req } = exchange;
+  const headers = exchange.upstreamHeaders;
+  copyEndToEndHeaders(req.headers, headers);
+  const forwardedFor = req.headers['x-forwarded-for'];
+  headers['x-forwarded-for'] = forwardedFor === undefined ? exchange.clientIp : `${forwardedFor}, ${exchange.clientIp}`;
+  headers['x-forwarded-proto'] = 'encrypted' in req.socket ? 'https' : 'http';
+  if (req.headers.host !== undefined) headers['x-forwarded-host'] = req.headers.host;
+  headers.host = route.upstream.hostHeader;
+  headers['x-correlation-id'] = exchange.correlationId;
+  exchange.upstreamPath =
+    rewriteUpstreamPath(route.pattern, exchange.path, route.upstream.basePath, route.route.stripPath) + exchange.query;
+}
+
+/** The peer address without the IPv4-mapped prefix node reports on dual-stack sockets. */
+export function socketClientIp(address: string | undefined): string {
+  if (address === undefined) return '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}

@@ -1,0 +1,94 @@
+import { API_VERSION, CONFIG_SCHEMA_VERSION } from '@gateway/route-model';
+import type { Exchange } from '../engine/exchange';
+import type { LocalEndpoints } from '../engine/request-dispatcher';
+import type { EngineServices } from '../engine/ports';
+import { sendBody, sendError, sendJson } from '../engine/responses';
+import type { RouteTable } from '../engine/route-table';
+import { readiness } from './readiness';
+
+export const GATEWAY_NAME = 'gateway';
+
+/**
+ * The operational endpoints of spec 4.2, served on the proxy port ahead of route matching: a
+ * route cannot shadow them (decision recorded in docs/data-plane.md).
+ */
+export class OpsEndpoints implements LocalEndpoints {
+  private readonly paths: ReadonlyMap<string, (exchange: Exchange) => void>;
+
+  constructor(
+    private readonly services: EngineServices,
+    private readonly currentTable: () => RouteTable | undefined,
+  ) {
+    this.paths = new Map<string, (exchange: Exchange) => void>([
+      ['/version', (e) => this.version(e)],
+      ['/health', (e) => this.health(e)],
+      ['/health/live', (e) => this.health(e)],
+      ['/health/ready', (e) => this.ready(e)],
+      ['/health/deep', (e) => this.deep(e)],
+      ['/metrics', (e) => void this.metrics(e)],
+    ]);
+  }
+
+  handle(exchange: Exchange): boolean {
+    const endpoint = this.paths.get(exchange.path);
+    if (endpoint === undefined) return false;
+    exchange.local = true;
+    if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {
+      sendError(exchange, 'METHOD_NOT_ALLOWED', undefined, { allow: 'GET, HEAD' });
+      return true;
+    }
+    endpoint(exchange);
+    return true;
+  }
+
+  private uptimeSeconds(): number {
+    return Math.round((Date.now() - this.services.startedAt) / 10) / 100;
+  }
+
+  private version(exchange: Exchange): void {
+    sendJson(exchange, 200, {
+      name: GATEWAY_NAME,
+      version: this.services.version,
+      apiVersion: API_VERSION,
+      configVersion: CONFIG_SCHEMA_VERSION,
+      node: process.version,
+      uptime: this.uptimeSeconds(),
+    });
+  }
+
+  /** Liveness: the event loop answers. A process that cannot answer this is restarted. */
+  private health(exchange: Exchange): void {
+    sendJson(exchange, 200, { status: 'UP', timestamp: new Date().toISOString(), version: this.services.version });
+  }
+
+  private ready(exchange: Exchange): void {
+    const result = readiness(this.currentTable(), this.services.health);
+    sendJson(exchange, result.status === 'DOWN' ? 503 : 200, { status: result.status, checks: result.checks, timestamp: new Date().toISOString() });
+  }
+
+  private deep(exchange: Exchange): void {
+    const memory = process.memoryUsage();
+    const result = readiness(this.currentTable(), this.services.health);
+    sendJson(exchange, 200, {
+      status: result.status,
+      uptime: this.uptimeSeconds(),
+      timestamp: new Date().toISOString(),
+      circuitBreakers: this.services.health.breakers(),
+      memory: {
+        heapUsed: memory.heapUsed,
+        heapTotal: memory.heapTotal,
+        percentUsed: ((memory.heapUsed / memory.heapTotal) * 100).toFixed(2),
+      },
+    });
+  }
+
+  private async metrics(exchange: Exchange): Promise<void> {
+    try {
+      const { contentType, body } = await this.services.metrics.render();
+      sendBody(exchange, 200, contentType, body);
+    } catch (error) {
+      this.services.logger.error({ err: String(error) }, 'metrics rendering failed');
+      sendError(exchange, 'INTERNAL_ERROR');
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BreakerStatus } from '../engine/ports';
+import type { RouteTable } from '../engine/route-table';
+import { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
+import { readiness } from './readiness';
+
+const loaded = {} as RouteTable;
+const breaker = (state: BreakerStatus['state']): (() => BreakerStatus) => () => ({ state, failures: 0, successes: 0, lastFailureTime: null });
+
+test('DOWN until a configuration is loaded', () => {
+  const health = new UpstreamHealthRegistry();
+  assert.deepEqual(readiness(undefined, health), { status: 'DOWN', checks: { config: 'DOWN', upstreams: 'UP' } });
+  assert.deepEqual(readiness(loaded, health), { status: 'UP', checks: { config: 'UP', upstreams: 'UP' } });
+});
+
+test('DEGRADED when some breakers are open or an upstream is unhealthy, DOWN when every breaker is open', () => {
+  const health = new UpstreamHealthRegistry();
+  health.setUpstreamNames(['a', 'b']);
+  health.registerBreaker('a', breaker('OPEN'));
+  health.registerBreaker('b', breaker('CLOSED'));
+  assert.equal(readiness(loaded, health).status, 'DEGRADED');
+  health.registerBreaker('b', breaker('OPEN'));
+  assert.deepEqual(readiness(loaded, health), { status: 'DOWN', checks: { config: 'UP', upstreams: 'DOWN' } });
+  health.registerBreaker('a', breaker('CLOSED'));
+  health.registerBreaker('b', breaker('CLOSED'));
+  health.markHealthy('b', false);
+  assert.equal(readiness(loaded, health).status, 'DEGRADED');
+  health.markHealthy('b', true);
+  assert.equal(readiness(loaded, health).status, 'UP');
+});

@@ -1,0 +1,18 @@
+import type { PolicyFactory } from '../engine/policy';
+import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
+import { correlationIdPolicy } from './correlation-id/correlation-id.policy';
+import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
+import { timeoutPolicy } from './timeout/timeout.policy';
+import { versionHeadersPolicy } from './version-headers/version-headers.policy';
+
+/**
+ * Every policy the data plane knows. Order within a phase comes from each factory's `order`; a new
+ * concern is a new folder plus one line here.
+ */
+export const POLICY_FACTORIES: readonly PolicyFactory[] = [
+  correlationIdPolicy,
+  versionHeadersPolicy,
+  requestMetricsPolicy,
+  bodySizeLimitPolicy,
+  timeoutPolicy,
+];

@@ -1,0 +1,57 @@
+// Lint is part of `npm test`. Module boundaries are Nx tags (see each project.json):
+//   scope:shared    libs: may depend only on other shared libs (never on apps, never on NestJS)
+//   scope:data-plane the forwarding engine: shared libs only; NestJS is banned outright
+//   scope:cli       the composition root: may use the planes and shared libs
+//   scope:tools / scope:e2e: shared libs (they drive the apps as processes)
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
+
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', 'tools/bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx, import: importX },
+    languageOptions: { parser: tseslint.parser },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import/no-cycle': ['error', { maxDepth: 10 }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
+            { sourceTag: 'scope:data-plane', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
+            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:data-plane', 'scope:control-plane'] },
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'type:model', onlyDependOnLibsWithTags: ['type:model'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Holds even before NestJS is installed (the Nx rule only knows packages in the lockfile).
+    files: ['apps/data-plane/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: NEST, message: 'The data plane and shared libs never import NestJS, TypeORM or passport.' }] },
+      ],
+    },
+  },
+  {
+    // Tests may use non-null assertions on values they just asserted.
+    files: ['**/*.spec.ts', '**/*.e2e.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];

@@ -1,0 +1,3 @@
+export * from './change-message.types';
+export * from './message-bus';
+export * from './in-process-bus';

@@ -1,0 +1,18 @@
+// The route schema shared by the API, `config:validate`, the config loader and the data plane
+// (style guide: "Schema as data"). Nothing here imports node or npm packages.
+export * from './route.types';
+export * from './proxy-config.types';
+export { API_VERSION, CONFIG_SCHEMA_VERSION } from './versions';
+export { ROUTE_DEFAULTS } from './route-defaults';
+export { PROXY_DEFAULTS, UPSTREAM_BREAKER_DEFAULTS, SESSION_CACHE_TTL_DEFAULT } from './proxy-defaults';
+export { ROUTE_MODEL_ERROR_CODES, type RouteModelErrorCode } from './error-codes';
+export { normalizeRoute, type NormalizeOptions } from './normalize-route';
+export { validateRoute } from './validate-route';
+export { validateProxyConfig } from './validate-proxy-config';
+export { parseByteSize } from './byte-size';
+export { generateRouteId, ROUTE_ID_PATTERN } from './route-id';
+export { fieldPathSegments } from './field-path';
+export { diffRoutes, type RouteDiff } from './route-diff';
+export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
+export { createRouteMatcher, type RouteMatch, type RouteMatcher } from './route-matcher';
+export { rewriteUpstreamPath } from './upstream-path';

@@ -1,0 +1,30 @@
+import { deepFreeze } from './deep-freeze';
+
+/** The `proxy` block of proxy.yml when a key (or the whole block) is left out. */
+export const PROXY_DEFAULTS = deepFreeze({
+  host: '0.0.0.0',
+  port: 8080,
+  /** 10 MiB (`10mb`, spec 8's example). */
+  maxBodySize: 10 * 1024 * 1024,
+  /** node's own default; larger header blocks get 431. */
+  maxHeaderSize: 16_384,
+  headersTimeout: 10_000,
+  /** node's 5 minutes would let a slow client hold a socket; 30 s bounds a stalled body. */
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  trustedProxies: [],
+} as const);
+
+/** Upstream-level breaker (spec 2.5 and 8) applied inside an upstream's `circuitBreaker` block. */
+export const UPSTREAM_BREAKER_DEFAULTS = deepFreeze({
+  enabled: true,
+  failureThreshold: 5,
+  successThreshold: 2,
+  /** ms the circuit stays open. */
+  timeout: 60_000,
+  halfOpenRequests: 3,
+  errorStatuses: [500, 502, 503, 504],
+} as const);
+
+/** Spec 2.6 / 5.4: sessions validated by the external service are cached this many seconds. */
+export const SESSION_CACHE_TTL_DEFAULT = 300;

@@ -1,0 +1,68 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeRoute } from './normalize-route';
+import type { Route } from './route.types';
+import { validateRoute } from './validate-route';
+
+function canonical(input: Record<string, unknown>): Route {
+  const result = normalizeRoute({ path: '/api/*', upstream: 'http://backend:9000', ...input }, { generateId: () => 'r1' });
+  if (!result.ok) assert.fail(JSON.stringify(result.errors));
+  return result.value;
+}
+
+/** A canonical route with some fields replaced by values a typed caller could still produce by mistake. */
+function broken(patch: Record<string, unknown>): Route {
+  return { ...canonical({}), ...patch } as unknown as Route;
+}
+
+describe('validateRoute', () => {
+  it('accepts what normalizeRoute produces', () => {
+    assert.deepEqual(validateRoute(canonical({})), []);
+    const full = canonical({
+      methods: ['GET'],
+      rateLimit: { max: 5 },
+      healthCheck: {},
+      circuitBreaker: { threshold: 0.5 },
+      cache: {},
+      headers: { request: { 'X-A': 'b' } },
+      auth: { type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } },
+    });
+    assert.deepEqual(validateRoute(full), []);
+  });
+
+  it('reports bounds, formats and codes like normalizeRoute, with the prefix on the field only', () => {
+    const route = broken({ path: 'x', upstream: 'mailto:a@b', timeout: { request: 70000 }, priority: 2000 });
+    assert.deepEqual(validateRoute(route, 'routes[0]'), [
+      { field: 'routes[0].path', message: 'Invalid path format', code: 'INVALID_PATH' },
+      { field: 'routes[0].upstream', message: 'Invalid URL', code: 'INVALID_URL' },
+      { field: 'routes[0].priority', message: 'priority must be between 0 and 1000', code: 'VALIDATION_ERROR' },
+      { field: 'routes[0].timeout.request', message: 'timeout.request must be between 100 and 60000', code: 'VALIDATION_ERROR' },
+    ]);
+  });
+
+  it('does not accept short forms: they are not canonical', () => {
+    assert.deepEqual(
+      validateRoute(broken({ timeout: 3000, target: 'http://x', circuitBreaker: { enabled: true, threshold: 0.5, timeout: 1000, volumeThreshold: 1 } })).map((e) => [e.field, e.message]),
+      [
+        ['timeout', 'timeout must be an object'],
+        ['circuitBreaker.threshold', 'circuitBreaker.threshold must be a fraction in (0.01, 1] or a percent in (1, 100]'],
+        ['target', 'Unknown field'],
+      ],
+    );
+  });
+
+  it('requires id, path and upstream but no defaulted field', () => {
+    const { id: _id, enabled: _enabled, tags: _tags, ...rest } = canonical({});
+    assert.deepEqual(validateRoute(rest as unknown as Route), [{ field: 'id', message: 'id is required', code: 'VALIDATION_ERROR' }]);
+  });
+
+  it('runs the cross-field rules', () => {
+    assert.deepEqual(validateRoute(broken({ auth: { enabled: true, type: 'jwt' } })), [
+      { field: 'auth.jwt.secretEnv', message: 'auth.jwt.secretEnv is required when auth.type is jwt', code: 'VALIDATION_ERROR' },
+    ]);
+  });
+
+  it('refuses a non-object', () => {
+    assert.deepEqual(validateRoute(null as unknown as Route), [{ field: '(root)', message: 'route must be an object', code: 'VALIDATION_ERROR' }]);
+  });
+});

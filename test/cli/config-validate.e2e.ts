@@ -1,0 +1,108 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeTempDir } from '@gateway/testing';
+import { runGateway } from './gateway-cli';
+
+const VALID = `version: "1.0.0"
+upstreams:
+  - name: backend
+    url: http://127.0.0.1:9000
+routes:
+  - path: /api/*
+    upstream: backend
+    rateLimit: { enabled: true, max: 10, windowMs: 1000 }
+  - path: /status
+    upstream: http://127.0.0.1:9000/health
+`;
+
+// Three independent mistakes, on known lines.
+const INVALID = `version: "1.0.0"
+upstreams:
+  - name: backend
+    url: http://127.0.0.1:9000
+routes:
+  - path: /ok/*
+    upstream: backend
+  - path: no-slash
+    upstream: backend
+  - path: /bad-url
+    upstream: "not a url"
+  - path: /limited
+    upstream: backend
+    rateLimit:
+      enabled: true
+      max: 0
+      windowMs: 1000
+`;
+
+describe('gateway config:validate', () => {
+  const temp = makeTempDir('gateway-cli-validate-');
+  after(() => temp.remove());
+  const file = (name: string, text: string): string => {
+    const full = path.join(temp.path, name);
+    writeFileSync(full, text);
+    return full;
+  };
+
+  test('a valid file: exit 0 and a one-line summary', async () => {
+    const result = await runGateway(['config:validate', '--config', file('valid.yml', VALID)], { cwd: temp.path });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'valid.yml: valid (2 routes, 1 upstream)\n');
+    assert.equal(result.stderr, '');
+  });
+
+  test('defaults to ./proxy.yml', async () => {
+    const dir = makeTempDir('gateway-cli-validate-default-');
+    try {
+      writeFileSync(path.join(dir.path, 'proxy.yml'), VALID);
+      const result = await runGateway(['config:validate'], { cwd: dir.path });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^proxy\.yml: valid/);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  test('an invalid file: exit 1 and every error as <file>:<line> <field>: <message>', async () => {
+    const result = await runGateway(['config:validate', '--config', file('invalid.yml', INVALID)], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^invalid\.yml:8 routes\[1\]\.path: .+$/m);
+    assert.match(result.stderr, /^invalid\.yml:11 routes\[2\]\.upstream: .+$/m);
+    assert.match(result.stderr, /^invalid\.yml:16 routes\[3\]\.rateLimit\.max: .+$/m);
+    assert.match(result.stderr, /^invalid\.yml: invalid \(\d+ errors\)$/m);
+  });
+
+  test('a YAML syntax error carries its line', async () => {
+    const result = await runGateway(['config:validate', '--config', file('broken.yml', 'version: "1.0.0"\nroutes:\n  - path: /a\n    upstream: [unclosed\n')], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^broken\.yml:\d+ \(yaml\): .+$/m);
+  });
+
+  test('a missing file: exit 1 naming it', async () => {
+    const result = await runGateway(['config:validate', '--config', 'nowhere.yml'], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /nowhere\.yml: cannot read .*nowhere\.yml: ENOENT/);
+  });
+
+  test('GATEWAY_CONFIG, also from .env, picks the file; the real environment wins over .env', async () => {
+    const dir = makeTempDir('gateway-cli-validate-env-');
+    try {
+      writeFileSync(path.join(dir.path, 'from-dotenv.yml'), VALID);
+      writeFileSync(path.join(dir.path, 'from-env.yml'), INVALID);
+      writeFileSync(path.join(dir.path, '.env'), 'GATEWAY_CONFIG=from-dotenv.yml\n');
+      const viaDotEnv = await runGateway(['config:validate'], { cwd: dir.path });
+      assert.equal(viaDotEnv.code, 0, viaDotEnv.stderr);
+      assert.match(viaDotEnv.stdout, /^from-dotenv\.yml: valid/);
+      const viaEnv = await runGateway(['config:validate'], { cwd: dir.path, env: { GATEWAY_CONFIG: 'from-env.yml' } });
+      assert.equal(viaEnv.code, 1);
+      assert.match(viaEnv.stderr, /^from-env\.yml:8 /m);
+      const viaFlag = await runGateway(['config:validate', '--config', 'from-dotenv.yml'], { cwd: dir.path, env: { GATEWAY_CONFIG: 'from-env.yml' } });
+      assert.equal(viaFlag.code, 0);
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { GATEWAY_BIN } from '@gateway/testing';
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRunOptions {
+  cwd?: string;
+  /** Added to the environment (the caller's GATEWAY_* variables are removed first). */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** The environment of a CLI run: the test's own, minus anything that would pick paths for it. */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env['GATEWAY_CONFIG'];
+  delete env['GATEWAY_DATA_DIR'];
+  return { ...env, ...extra };
+}
+
+/** Runs `node apps/cli/bin/gateway.js <args>` to completion, as a user would. */
+export async function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [GATEWAY_BIN, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: cliEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, stdout, stderr };
+}
+
+/** Polls until `check` returns a value other than undefined. */
+export async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function readIfExists(file: string): string | undefined {
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/** The pid of a process that has already exited (for stale pid files). */
+export async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await once(child, 'exit');
+  return child.pid ?? 999_999;
+}

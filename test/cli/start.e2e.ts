@@ -1,0 +1,178 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { deadPid, readIfExists, runGateway, waitFor } from './gateway-cli';
+
+const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
+
+const INVALID = `version: "1.0.0"
+routes:
+  - path: no-slash
+    upstream: "not a url"
+`;
+
+/** Exit code of a gateway child once it exits (startGatewayProcess's stop() would signal again). */
+async function exitOf(gateway: GatewayProcess): Promise<number | null> {
+  if (gateway.child.exitCode !== null) return gateway.child.exitCode;
+  const [code] = (await once(gateway.child, 'exit')) as [number | null];
+  return code;
+}
+
+describe('gateway start', () => {
+  let blue: LoopbackUpstream;
+  let green: LoopbackUpstream;
+  const temp = makeTempDir('gateway-cli-start-');
+
+  before(async () => {
+    blue = await startUpstream({ handler: (_req, res) => res.end('blue') });
+    green = await startUpstream({ handler: (_req, res) => res.end('green') });
+  });
+
+  after(async () => {
+    await Promise.all([blue?.close(), green?.close()]);
+    temp.remove();
+  });
+
+  test('an invalid configuration: every error on stderr, exit 1, nothing listening, no pid file', async () => {
+    writeFileSync(path.join(temp.path, 'invalid.yml'), INVALID);
+    const dataDir = path.join(temp.path, 'invalid-data');
+    const result = await runGateway(['start', '--config', 'invalid.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^invalid\.yml:3 routes\[0\]\.path: .+$/m);
+    assert.match(result.stderr, /^invalid\.yml:4 routes\[0\]\.upstream: .+$/m);
+    assert.match(result.stderr, /invalid \(\d+ errors\); not started/);
+    assert.doesNotMatch(result.stdout, /gateway listening/);
+    assert.equal(existsSync(path.join(dataDir, 'gateway.pid')), false);
+  });
+
+  test('a missing configuration file: exit 1 naming it', async () => {
+    const result = await runGateway(['start', '--port', '0', '--data-dir', path.join(temp.path, 'missing-data')], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /proxy\.yml: cannot read .*ENOENT/);
+  });
+
+  test('writes the pid file once listening; SIGTERM drains, removes it and exits 0', async () => {
+    const gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`) });
+    try {
+      const pidFile = path.join(gateway.dataDir, 'gateway.pid');
+      await gateway.waitForOutput('pid file written');
+      assert.equal(readFileSync(pidFile, 'utf8').trim(), String(gateway.pid));
+      assert.equal(statSync(gateway.dataDir).mode & 0o777, 0o700);
+      assert.equal((await request(`${gateway.url}/app/x`)).text, 'blue');
+
+      gateway.signal('SIGTERM');
+      assert.equal(await exitOf(gateway), 0);
+      assert.equal(existsSync(pidFile), false, 'pid file left behind');
+      assert.ok(gateway.output.some((line) => line.includes('gateway stopped')));
+      // Only JSON lines while the gateway runs: log shippers parse every one.
+      for (const line of gateway.output) assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line}`);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('SIGINT stops it the same way', async () => {
+    const gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`) });
+    try {
+      await gateway.waitForOutput('pid file written');
+      gateway.signal('SIGINT');
+      assert.equal(await exitOf(gateway), 0);
+      assert.equal(existsSync(path.join(gateway.dataDir, 'gateway.pid')), false);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('a second stop signal exits at once, without waiting for in-flight requests', async () => {
+    const slow = await startUpstream({ handler: (_req, res) => setTimeout(() => res.end('late'), 8000) });
+    const gateway = await startGatewayProcess({ config: configFor(`  - { path: /slow, upstream: "${slow.origin}" }\n`) });
+    try {
+      await gateway.waitForOutput('pid file written');
+      const inFlight = request(`${gateway.url}/slow`).catch((error: unknown) => error);
+      await waitFor('the request to reach the upstream', () => (slow.requests.length > 0 || slow.openSockets > 0 ? true : undefined));
+      gateway.signal('SIGTERM');
+      await gateway.waitForOutput('stopping');
+      const started = Date.now();
+      gateway.signal('SIGTERM');
+      assert.equal(await exitOf(gateway), 1);
+      assert.ok(Date.now() - started < 3000, 'the second signal did not exit at once');
+      assert.equal(existsSync(path.join(gateway.dataDir, 'gateway.pid')), false);
+      await inFlight;
+    } finally {
+      await gateway.stop();
+      await slow.close();
+    }
+  });
+
+  test('refuses to start while the pid file names another live process', async () => {
+    const dataDir = path.join(temp.path, 'taken');
+    mkdirSync(dataDir, { recursive: true });
+    const pidFile = path.join(dataDir, 'gateway.pid');
+    writeFileSync(pidFile, `${process.pid}\n`);
+    writeFileSync(path.join(temp.path, 'taken.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+    const result = await runGateway(['start', '--config', 'taken.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`already running .*pid ${process.pid}`));
+    assert.doesNotMatch(result.stdout, /gateway listening/);
+    assert.equal(readFileSync(pidFile, 'utf8'), `${process.pid}\n`, 'the live pid file was touched');
+  });
+
+  test('replaces a stale pid file', async () => {
+    const dataDir = path.join(temp.path, 'stale');
+    mkdirSync(dataDir, { recursive: true });
+    const pidFile = path.join(dataDir, 'gateway.pid');
+    writeFileSync(pidFile, `${await deadPid()}\n`);
+    const gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`), args: ['--data-dir', dataDir] });
+    try {
+      await gateway.waitForOutput('pid file written');
+      assert.equal(readFileSync(pidFile, 'utf8').trim(), String(gateway.pid));
+      gateway.signal('SIGTERM');
+      assert.equal(await exitOf(gateway), 0);
+      assert.equal(existsSync(pidFile), false);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('loads .env from the working directory', async () => {
+    const dir = path.join(temp.path, 'dotenv');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'bad.yml'), INVALID);
+    writeFileSync(path.join(dir, '.env'), 'GATEWAY_CONFIG=bad.yml\nGATEWAY_DATA_DIR=state\n');
+    const result = await runGateway(['start', '--port', '0'], { cwd: dir });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^bad\.yml:3 routes\[0\]\.path: /m);
+    assert.equal(statSync(path.join(dir, 'state')).mode & 0o777, 0o700, 'GATEWAY_DATA_DIR from .env was not used');
+  });
+
+  describe('SIGHUP', () => {
+    let gateway: GatewayProcess;
+    before(async () => {
+      gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`) });
+      await gateway.waitForOutput('pid file written');
+    });
+    after(async () => {
+      await gateway?.stop();
+    });
+
+    test('reloads the configuration without restarting', async () => {
+      gateway.writeConfig(configFor(`  - { path: /app/*, upstream: "${green.origin}" }\n`));
+      gateway.signal('SIGHUP');
+      await gateway.waitForOutput('SIGHUP reload applied');
+      assert.equal((await request(`${gateway.url}/app/x`)).text, 'green');
+      assert.equal(gateway.child.exitCode, null);
+      assert.equal(readIfExists(path.join(gateway.dataDir, 'gateway.pid'))?.trim(), String(gateway.pid));
+    });
+
+    test('an invalid file is rejected, logged, and the gateway keeps serving', async () => {
+      gateway.writeConfig(INVALID);
+      gateway.signal('SIGHUP');
+      await gateway.waitForOutput('SIGHUP reload rejected');
+      assert.equal((await request(`${gateway.url}/app/x`)).text, 'green');
+      assert.equal(gateway.child.exitCode, null);
+    });
+  });
+});

@@ -1,0 +1,229 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { makeSelfSignedCert, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+
+interface Echo {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+describe('forwarding', () => {
+  let upstream: LoopbackUpstream;
+  let other: LoopbackUpstream;
+  let secure: LoopbackUpstream;
+  let cert: ReturnType<typeof makeSelfSignedCert>;
+  let gateway: GatewayProcess;
+
+  before(async () => {
+    upstream = await startUpstream();
+    other = await startUpstream();
+    cert = makeSelfSignedCert();
+    secure = await startUpstream({ tls: { key: cert.key, cert: cert.cert } });
+    gateway = await startGatewayProcess({
+      env: { NODE_EXTRA_CA_CERTS: cert.certPath },
+      config: `
+version: "1.0.0"
+proxy: { host: 127.0.0.1, port: 8080 }
+upstreams:
+  - { name: main, url: "${upstream.origin}/base" }
+  - { name: root, url: "${upstream.origin}" }
+  - { name: other, url: "${other.origin}" }
+  - { name: tls, url: "${secure.origin}/secure" }
+routes:
+  - { path: /api/*, upstream: main }
+  - { path: /exact/path, upstream: "${upstream.origin}/x" }
+  - { path: /items/*/detail, upstream: root }
+  - { path: /api/special/*, upstream: other, priority: 10 }
+  - { path: /api/vip/*, upstream: other, priority: 90 }
+  - { path: /only-get, upstream: root, methods: [GET] }
+  - { path: /only-post, upstream: root, methods: [POST] }
+  - { path: /keep/*, upstream: main, stripPath: false }
+  - { path: /tls/*, upstream: tls }
+  - { path: /disabled, upstream: root, enabled: false }
+`,
+    });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await Promise.all([upstream?.close(), other?.close(), secure?.close()]);
+    cert?.remove();
+  });
+
+  const get = async (path: string, init: Parameters<typeof request>[1] = {}) => request(`${gateway.url}${path}`, init);
+
+  test('prefix pattern: the literal prefix is replaced by the upstream path and the query is kept', async () => {
+    const res = await get('/api/users/42?active=true&x=%20y');
+    assert.equal(res.status, 200);
+    assert.equal(res.json<Echo>().url, '/base/users/42?active=true&x=%20y');
+    assert.equal((await get('/api')).json<Echo>().url, '/base');
+    assert.equal((await get('/api/')).json<Echo>().url, '/base/');
+  });
+
+  test('exact pattern: the whole path is replaced', async () => {
+    assert.equal((await get('/exact/path?q=1')).json<Echo>().url, '/x?q=1');
+    assert.equal((await get('/exact/path/more')).status, 404);
+  });
+
+  test('wildcard segment pattern: the rest after the literal prefix is appended', async () => {
+    assert.equal((await get('/items/7/detail')).json<Echo>().url, '/7/detail');
+    assert.equal((await get('/items/7/other')).status, 404);
+  });
+
+  test('priority decides between overlapping patterns', async () => {
+    // /api/special/* (priority 10) loses to /api/* (default 50); /api/vip/* (90) wins.
+    const low = await get('/api/special/a');
+    assert.equal(low.json<Echo>().url, '/base/special/a');
+    assert.equal(other.requests.length, 0);
+    const high = await get('/api/vip/a');
+    assert.equal(high.json<Echo>().url, '/a');
+    assert.equal(other.requests.length, 1);
+  });
+
+  test('methods: a route answers only its methods (HEAD follows GET); others are not matched', async () => {
+    assert.equal((await get('/only-get')).status, 200);
+    assert.equal((await get('/only-get', { method: 'HEAD' })).status, 200);
+    const post = await get('/only-get', { method: 'POST', body: 'x' });
+    assert.equal(post.status, 404);
+    assert.deepEqual(Object.keys(post.json()).sort(), ['correlationId', 'error']);
+    assert.equal((await get('/only-post', { method: 'POST', body: 'x' })).status, 200);
+    assert.equal((await get('/only-post')).status, 404);
+  });
+
+  test('unmatched and disabled routes answer 404 with {error, correlationId}', async () => {
+    for (const path of ['/nowhere', '/disabled']) {
+      const res = await get(path, { headers: { 'x-correlation-id': 'trace-404' } });
+      assert.equal(res.status, 404);
+      assert.deepEqual(res.json(), { error: 'Not Found', correlationId: 'trace-404' });
+    }
+  });
+
+  test('stripPath false forwards the whole original path after the upstream path', async () => {
+    assert.equal((await get('/keep/a/b?z=1')).json<Echo>().url, '/base/keep/a/b?z=1');
+  });
+
+  test('POST bodies stream through in both directions, chunked and with a length', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'a');
+    const res = await get('/api/upload', { method: 'POST', body: big, headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 200);
+    const echo = res.json<Echo>();
+    assert.equal(echo.method, 'POST');
+    assert.equal(echo.body.length, big.length);
+
+    // A chunked upload written in pieces arrives whole and in order.
+    const chunked = await new Promise<string>((resolve, reject) => {
+      const req = http.request(`${gateway.url}/api/chunks`, { method: 'PUT', agent: false });
+      req.on('response', (r) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (text += c));
+        r.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      let i = 0;
+      const tick = setInterval(() => {
+        req.write(`part${i};`);
+        i += 1;
+        if (i === 5) {
+          clearInterval(tick);
+          req.end();
+        }
+      }, 20);
+    });
+    const body = (JSON.parse(chunked) as Echo).body;
+    assert.equal(body, 'part0;part1;part2;part3;part4;');
+  });
+
+  test('hop-by-hop headers are removed towards the upstream, end-to-end ones kept', async () => {
+    const res = await get('/api/headers', {
+      headers: {
+        connection: 'keep-alive, x-drop-me',
+        'keep-alive': 'timeout=5',
+        'x-drop-me': 'secret-hop',
+        te: 'trailers',
+        'proxy-authorization': 'Basic abc',
+        'x-custom': 'kept',
+      },
+      agent: new http.Agent({ keepAlive: true }),
+    });
+    const seen = res.json<Echo>().headers;
+    assert.equal(seen['x-custom'], 'kept');
+    for (const name of ['x-drop-me', 'keep-alive', 'te', 'proxy-authorization']) assert.equal(seen[name], undefined, name);
+  });
+
+  test('hop-by-hop headers from the upstream never reach the client', async () => {
+    const hop = await startUpstream({
+      handler: (_req, res) => {
+        res.writeHead(200, { connection: 'x-upstream-hop', 'x-upstream-hop': 'no', 'keep-alive': 'timeout=99', 'x-end': 'yes', 'content-length': 2 });
+        res.end('ok');
+      },
+    });
+    const g = await startGatewayProcess({
+      config: `version: "1.0.0"\nroutes:\n  - { path: /h, upstream: "${hop.origin}" }\n`,
+    });
+    try {
+      const res = await request(`${g.url}/h`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['x-end'], 'yes');
+      assert.equal(res.headers['x-upstream-hop'], undefined);
+      assert.notEqual(res.headers['keep-alive'], 'timeout=99');
+    } finally {
+      await g.stop();
+      await hop.close();
+    }
+  });
+
+  test('X-Forwarded-For is appended, X-Forwarded-Proto and -Host set, Host is the upstream authority', async () => {
+    const res = await get('/api/xff', { headers: { 'x-forwarded-for': '203.0.113.9', host: 'gw.example.test' } });
+    const seen = res.json<Echo>().headers;
+    assert.equal(seen['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
+    assert.equal(seen['x-forwarded-proto'], 'http');
+    assert.equal(seen['x-forwarded-host'], 'gw.example.test');
+    assert.equal(seen.host, `127.0.0.1:${upstream.port}`);
+    const plain = (await get('/api/xff')).json<Echo>().headers;
+    assert.equal(plain['x-forwarded-for'], '127.0.0.1');
+  });
+
+  test('correlation id: a safe client id is echoed and sent upstream; otherwise one is generated', async () => {
+    const echoed = await get('/api/c', { headers: { 'x-correlation-id': 'abc-123' } });
+    assert.equal(echoed.headers['x-correlation-id'], 'abc-123');
+    assert.equal(echoed.json<Echo>().headers['x-correlation-id'], 'abc-123');
+
+    const generated = await get('/api/c');
+    const id = generated.headers['x-correlation-id'] as string;
+    assert.match(id, /^req-\d{13}-[a-z0-9]+$/);
+    assert.equal(generated.json<Echo>().headers['x-correlation-id'], id);
+
+    for (const bad of ['x'.repeat(129), 'has space', 'semi;colon']) {
+      const replaced = await get('/api/c', { headers: { 'x-correlation-id': bad } });
+      assert.match(replaced.headers['x-correlation-id'] as string, /^req-\d{13}-/);
+    }
+  });
+
+  test('version headers are on proxied responses, local errors and ops endpoints', async () => {
+    for (const path of ['/api/v', '/nowhere', '/health', '/version', '/metrics']) {
+      const res = await get(path);
+      assert.equal(res.headers['x-api-version'], '1.0.0', path);
+      assert.equal(res.headers['x-config-version'], '1.0.0', path);
+      assert.ok(res.headers['x-correlation-id'], path);
+    }
+  });
+
+  test('HTTPS upstreams are verified and forwarded to', async () => {
+    const res = await get('/tls/deep?x=1');
+    assert.equal(res.status, 200);
+    assert.equal(res.json<Echo>().url, '/secure/deep?x=1');
+  });
+
+  test('upstream connections are kept alive and reused', async () => {
+    const before = upstream.requests.length;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; i < 20; i += 1) assert.equal((await get('/api/reuse', { agent })).status, 200);
+    agent.destroy();
+    assert.equal(upstream.requests.length - before, 20);
+    assert.ok(upstream.openSockets <= 3, `expected reused upstream sockets, saw ${upstream.openSockets} open`);
+  });
+});

@@ -1,0 +1,142 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { rawRequest, rawStatus, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+
+describe('request hardening', () => {
+  let upstream: LoopbackUpstream;
+  let gateway: GatewayProcess;
+
+  before(async () => {
+    upstream = await startUpstream();
+    gateway = await startGatewayProcess({
+      config: `
+version: "1.0.0"
+proxy:
+  host: 127.0.0.1
+  port: 8080
+  maxBodySize: 1kb
+  maxHeaderSize: 4096
+  requestTimeout: 1500
+  headersTimeout: 1000
+routes:
+  - { path: /svc/*, upstream: "${upstream.origin}/inner" }
+  - { path: /x, upstream: "${upstream.origin}/x-target" }
+  - { path: /slow-body, upstream: "${upstream.origin}", timeout: { request: 60000 } }
+`,
+    });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  const raw = (text: string) => rawRequest(gateway.port, text);
+  const seenUrls = () => upstream.requests.map((r) => r.url);
+
+  test('dot segments are resolved before matching, so a prefix cannot be escaped', async () => {
+    const before = upstream.requests.length;
+    for (const path of ['/svc/../x', '/svc/%2e%2e/x', '/svc/%2E%2E/x', '/svc/./../x', '/svc/a/../../x']) {
+      const reply = await raw(`GET ${path} HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n`);
+      assert.equal(rawStatus(reply), 200, path);
+    }
+    // Every one of them was routed as /x, none reached /inner/../something.
+    assert.deepEqual(seenUrls().slice(before), Array(5).fill('/x-target'));
+    const inside = await raw('GET /svc/a/./b/../c HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(inside), 200);
+    assert.equal(seenUrls().at(-1), '/inner/a/c');
+  });
+
+  test('traversal hidden behind encoded slashes or backslashes is refused', async () => {
+    const before = upstream.requests.length;
+    for (const path of ['/svc/..%2fx', '/svc/%2e%2e%2fx', '/svc/..%5cx', '/svc/..\\x']) {
+      const reply = await raw(`GET ${path} HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n`);
+      assert.equal(rawStatus(reply), 400, path);
+    }
+    assert.equal(upstream.requests.length, before);
+  });
+
+  test('a duplicate or malformed Host is refused with 400', async () => {
+    const dup = await raw('GET /svc/a HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(dup), 400);
+    assert.match(dup, /"error":"Bad Request"/);
+    assert.match(dup, /x-api-version: 1\.0\.0/i);
+    const bad = await raw('GET /svc/a HTTP/1.1\r\nHost: bad host!\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(bad), 400);
+    const missing = await raw('GET /svc/a HTTP/1.1\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(missing), 400);
+  });
+
+  test('Transfer-Encoding on HTTP/1.0 is refused', async () => {
+    const reply = await raw('POST /svc/a HTTP/1.0\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+    assert.equal(rawStatus(reply), 400);
+  });
+
+  test('absolute-form targets are accepted only for the Host we were sent', async () => {
+    const same = await raw('GET http://gw.local/svc/abs HTTP/1.1\r\nHost: gw.local\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(same), 200);
+    assert.equal(seenUrls().at(-1), '/inner/abs');
+    const foreign = await raw('GET http://evil.example/svc/abs HTTP/1.1\r\nHost: gw.local\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(foreign), 400);
+  });
+
+  test('CONNECT is answered with 405 and the connection closed', async () => {
+    const reply = await raw('CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n');
+    assert.equal(rawStatus(reply), 405);
+    assert.match(reply, /"error":"Method Not Allowed"/);
+  });
+
+  test('oversized request headers get 431 with the JSON body', async () => {
+    const reply = await raw(`GET /svc/a HTTP/1.1\r\nHost: gw\r\nX-Big: ${'a'.repeat(8000)}\r\n\r\n`);
+    assert.equal(rawStatus(reply), 431);
+    assert.match(reply, /"error":"Request Header Fields Too Large"/);
+  });
+
+  test('a body over maxBodySize gets 413 without reaching the upstream (declared length)', async () => {
+    const before = upstream.requests.length;
+    const res = await request(`${gateway.url}/svc/upload`, { method: 'POST', body: Buffer.alloc(2048, 'b') });
+    assert.equal(res.status, 413);
+    assert.equal(res.json<{ error: string }>().error, 'Payload Too Large');
+    assert.equal(upstream.requests.length, before);
+    assert.equal((await request(`${gateway.url}/svc/upload`, { method: 'POST', body: Buffer.alloc(1000, 'b') })).status, 200);
+  });
+
+  test('a chunked body that grows over maxBodySize is cut with 413', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${gateway.url}/svc/chunked`, { method: 'POST', agent: false });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      let sent = 0;
+      const tick = setInterval(() => {
+        if (sent > 4096) return clearInterval(tick);
+        sent += 512;
+        req.write(Buffer.alloc(512, 'c'));
+      }, 10);
+    });
+    assert.equal(status, 413);
+  });
+
+  test('a client that stalls its body is cut by requestTimeout instead of being held', async () => {
+    // The route allows 60 s upstream; only the 1.5 s requestTimeout can produce this 408.
+    const reply = await rawRequest(gateway.port, 'POST /slow-body HTTP/1.1\r\nHost: gw\r\nContent-Length: 100\r\n\r\nonly-part', { idleMs: 8000 });
+    assert.equal(rawStatus(reply), 408, reply);
+    assert.match(reply, /"error":"Request Timeout"/);
+  });
+
+  test('a client that never finishes its headers is cut by headersTimeout', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(gateway.port, '127.0.0.1', () => socket.write('GET /svc/a HTTP/1.1\r\nHost: gw\r\n'));
+      let data = '';
+      socket.on('data', (c) => (data += c.toString('latin1')));
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+      setTimeout(() => socket.destroy(), 8000);
+    });
+    assert.equal(rawStatus(reply), 408, reply);
+  });
+});

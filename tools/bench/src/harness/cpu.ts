@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+
+let clockTicks: number | undefined;
+
+/** Clock ticks per second of /proc/<pid>/stat times (`getconf CLK_TCK`, 100 on Linux). */
+export function clockTicksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      const value = Number.parseInt(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim(), 10);
+      clockTicks = Number.isFinite(value) && value > 0 ? value : 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** utime + stime of one process (all its threads), in clock ticks. */
+function ownTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may contain spaces: split after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (text !== '') children.push(...text.split(' ').map(Number));
+    }
+  } catch {
+    // no /proc/<pid>/task/*/children on this kernel, or the process is gone
+  }
+  return children;
+}
+
+/**
+ * CPU time of a process and its live descendants, in clock ticks. The gateway is started through
+ * its CLI; should that ever fork a worker, its CPU is still charged to "the proxy".
+ */
+export function cpuTicks(pid: number): number {
+  let total = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.pop() as number;
+    try {
+      total += ownTicks(next);
+    } catch {
+      if (next === pid) throw new Error(`cannot read CPU time of process ${pid} (has it exited?)`);
+      continue;
+    }
+    pending.push(...childrenOf(next));
+  }
+  return total;
+}
+
+export function ticksToSeconds(ticks: number): number {
+  return ticks / clockTicksPerSecond();
+}

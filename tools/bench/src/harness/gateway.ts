@@ -1,0 +1,78 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { GATEWAY_BIN, makeTempDir } from '@gateway/testing';
+import { profileFlags, type ServerProcess } from './processes';
+import type { HarnessContext } from './types';
+
+const START_TIMEOUT_MS = 20_000;
+
+/** A free port on 127.0.0.1 right now (bound, then released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function healthy(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/health/live', agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts the real data plane: `node apps/cli/bin/gateway.js start` with its own proxy.yml and data
+ * dir in a temp dir, LOG_LEVEL=warn. At warn the "gateway listening" line is not printed, so the
+ * port is chosen here and readiness is GET /health/live answering 200 (or the line, if it shows).
+ */
+export async function startDataPlane(ctx: HarnessContext, name: string, configYaml: string): Promise<ServerProcess> {
+  if (!existsSync(GATEWAY_BIN)) {
+    throw new Error(`the data plane is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
+  }
+  const dir = makeTempDir('gateway-bench-');
+  const configPath = path.join(dir.path, 'proxy.yml');
+  writeFileSync(configPath, configYaml);
+  const port = await freePort();
+  const managed = ctx.processes.spawn(name, process.execPath, {
+    args: [
+      ...profileFlags(ctx.options.profileDir, name),
+      GATEWAY_BIN, 'start', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+    ],
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    cwd: dir.path,
+    cleanup: dir.remove,
+  });
+
+  let settled = false;
+  const fromLine = managed.waitForLine((line) => line.includes('gateway listening'), START_TIMEOUT_MS).then((line) => {
+    const announced = (JSON.parse(line) as { port?: number }).port;
+    return typeof announced === 'number' ? announced : port;
+  });
+  const fromHealth = (async (): Promise<number> => {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!settled && !managed.hasExited() && Date.now() < deadline) {
+      if (await healthy(port)) return port;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${name} did not answer GET /health/live on port ${port} within ${START_TIMEOUT_MS} ms; output:\n${managed.output.join('\n')}`);
+  })();
+  try {
+    const listening = await Promise.race([fromLine, fromHealth]);
+    return { name, origin: `http://127.0.0.1:${listening}`, port: listening, pid: managed.pid, process: managed };
+  } finally {
+    settled = true;
+    fromLine.catch(() => undefined);
+    fromHealth.catch(() => undefined);
+  }
+}

@@ -1,0 +1,105 @@
+import autocannon from 'autocannon';
+import { cpuTicks, ticksToSeconds } from './cpu';
+import { percentileOfSorted, SampleBuffer } from './stats';
+
+/** One request shape for the load generator (always against 127.0.0.1). */
+export interface LoadRequest {
+  readonly path: string;
+  readonly method?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface LoadSpec {
+  readonly origin: string;
+  readonly request: LoadRequest;
+  readonly connections: number;
+  readonly durationSeconds: number;
+  /** Processes whose CPU time is read around the run, by label. */
+  readonly observe?: Readonly<Record<string, number>>;
+}
+
+export interface LoadMeasurement {
+  /** 2xx responses completed during the run. */
+  readonly requests: number;
+  readonly wallSeconds: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number | undefined;
+  readonly p99Ms: number | undefined;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly non2xx: number;
+  /** CPU seconds of each observed process during the run. */
+  readonly cpuSeconds: Record<string, number>;
+  /** CPU seconds of this (load generator) process during the run. */
+  readonly loadGeneratorCpuSeconds: number;
+}
+
+function assertLoopback(origin: string): void {
+  const url = new URL(origin);
+  if (url.hostname !== '127.0.0.1') throw new Error(`refusing to generate load against ${origin}: 127.0.0.1 only`);
+}
+
+/**
+ * Runs autocannon (in this process) for the given duration and reads the CPU time of the observed
+ * processes right before and right after. Latencies are recorded per response at full
+ * resolution (autocannon's own histogram keeps whole milliseconds).
+ */
+export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
+  assertLoopback(spec.origin);
+  const observe = Object.entries(spec.observe ?? {});
+  const latencies = new SampleBuffer();
+  let ok = 0;
+  const before = observe.map(([, pid]) => cpuTicks(pid));
+  const ownBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  return new Promise<LoadMeasurement>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: spec.origin + spec.request.path,
+        connections: spec.connections,
+        duration: spec.durationSeconds,
+        pipelining: 1,
+        timeout: 10,
+        method: spec.request.method ?? 'GET',
+        headers: spec.request.headers,
+        body: spec.request.body,
+      },
+      (error, result) => {
+        const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const own = process.cpuUsage(ownBefore);
+        if (error) {
+          reject(error);
+          return;
+        }
+        let cpuSeconds: Record<string, number>;
+        try {
+          const after = observe.map(([, pid]) => cpuTicks(pid));
+          cpuSeconds = Object.fromEntries(observe.map(([label], i) => [label, ticksToSeconds((after[i] as number) - (before[i] as number))]));
+        } catch (cpuError) {
+          reject(cpuError instanceof Error ? cpuError : new Error(String(cpuError)));
+          return;
+        }
+        const sorted = latencies.sorted();
+        resolve({
+          requests: ok,
+          wallSeconds,
+          requestsPerSecond: ok / wallSeconds,
+          p50Ms: percentileOfSorted(sorted, 50),
+          p99Ms: percentileOfSorted(sorted, 99),
+          errors: result.errors,
+          timeouts: result.timeouts,
+          non2xx: result.non2xx,
+          cpuSeconds,
+          loadGeneratorCpuSeconds: (own.user + own.system) / 1e6,
+        });
+      },
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+      if (statusCode >= 200 && statusCode < 300) {
+        ok += 1;
+        latencies.push(responseTimeMs);
+      }
+    });
+  });
+}

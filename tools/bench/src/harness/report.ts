@@ -1,0 +1,24 @@
+import type { GoalCheck } from './types';
+
+export function formatNumber(value: number | undefined, digits = 0): string {
+  if (value === undefined || !Number.isFinite(value)) return '—';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function formatRatio(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? '—' : `${value.toFixed(2)}x`;
+}
+
+export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  const align = header.map((_, i) => (i === 0 ? '---' : '---:'));
+  return [line(header), line(align), ...rows.map(line)].join('\n');
+}
+
+/** "data plane req/CPU-s ratio to minimal forwarder, 100 B body: 0.93 (goal >= 0.9, rounds 0.90–0.97): met" */
+export function formatGoal(goal: GoalCheck): string {
+  const verdict = goal.met === undefined ? 'not measured' : goal.met ? 'met' : 'NOT met';
+  const value = goal.value === undefined ? '—' : goal.value.toFixed(2);
+  const spread = goal.rounds ? `, rounds ${goal.rounds[0].toFixed(2)}–${goal.rounds[1].toFixed(2)}` : '';
+  return `${goal.description}: ${value} (goal >= ${goal.atLeast}${spread}): ${verdict}`;
+}

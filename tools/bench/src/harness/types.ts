@@ -1,0 +1,66 @@
+import type { ProcessRegistry } from './processes';
+
+/** Command-line settings shared by every scenario. */
+export interface BenchOptions {
+  /** Seconds of measured load per variant, case and round. */
+  readonly durationSeconds: number;
+  /** Seconds of unmeasured load right before each measurement. */
+  readonly warmupSeconds: number;
+  /** Seconds of unmeasured load per variant and case once, before round 1 (JIT, pools). */
+  readonly initialWarmupSeconds: number;
+  readonly rounds: number;
+  readonly connections: number;
+  /** `--only` filters: `scenario` or `scenario/variant`; empty means everything. */
+  readonly only: readonly string[];
+  /** When set, proxies run with `--cpu-prof` and write their profiles here. */
+  readonly profileDir?: string;
+  readonly resultsPath: string;
+}
+
+/** What a scenario gets from the harness. */
+export interface HarnessContext {
+  readonly options: BenchOptions;
+  /** Every child process goes through here so the harness can kill them all at the end. */
+  readonly processes: ProcessRegistry;
+  /** Progress on stderr (stdout carries the report). */
+  log(message: string): void;
+  /** Whether `--only` keeps this variant of this scenario. */
+  variantSelected(scenario: string, variant: string): boolean;
+}
+
+export interface GoalCheck {
+  readonly description: string;
+  readonly value: number | undefined;
+  readonly atLeast: number;
+  /** Lowest and highest value over the rounds, when the value is a median of rounds. */
+  readonly rounds?: readonly [number, number];
+  /** undefined: could not be evaluated (variant not run). */
+  readonly met: boolean | undefined;
+}
+
+/** JSON-serialisable details a scenario hands back for results/latest.json. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined };
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly title: string;
+  /** Markdown printed to stdout (tables). */
+  readonly markdown: string;
+  readonly goals: readonly GoalCheck[];
+  readonly data: JsonValue;
+}
+
+/**
+ * One benchmark scenario (one file under src/scenarios). Load comparisons are built with
+ * `defineLoadComparison`; a scenario that measures something else (for example propagation
+ * latency) implements `run` directly.
+ */
+export interface Scenario {
+  readonly name: string;
+  readonly title: string;
+  /** One paragraph for `--help` and the README. */
+  readonly description: string;
+  /** Names of the variants, for `--only scenario/variant`. */
+  readonly variantNames: readonly string[];
+  run(ctx: HarnessContext): Promise<ScenarioResult>;
+}

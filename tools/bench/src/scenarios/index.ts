@@ -1,0 +1,8 @@
+import type { Scenario } from '../harness/types';
+import { proxyScenario } from './proxy';
+
+/**
+ * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
+ * harness/comparison.ts) plus one line here.
+ */
+export const SCENARIOS: readonly Scenario[] = [proxyScenario];
