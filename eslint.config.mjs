@@ -7,6 +7,7 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
+const PLANE_ENTRY_POINTS = ['@gateway/data-plane/adapters/yaml-config-file.adapter', '@gateway/data-plane/*', '@gateway/data-plane/**/*', '@gateway/control-plane/*', '@gateway/control-plane/**/*'];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
 export default [
@@ -25,7 +26,9 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [],
+          // The CLI is the one composition root allowed to import the planes' entry points
+          // (style guide); every other project is kept off them by the rule further down.
+          allow: PLANE_ENTRY_POINTS,
           banTransitiveDependencies: false,
           depConstraints: [
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
@@ -46,6 +49,15 @@ export default [
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: NEST, message: 'The data plane and shared libs never import NestJS, TypeORM or passport.' }] },
+      ],
+    },
+  },
+  {
+    files: ['libs/**/*.ts', 'tools/**/*.ts', 'test/**/*.ts', 'apps/data-plane/**/*.ts', 'apps/control-plane/**/*.ts', 'apps/admin-web/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@gateway/data-plane', '@gateway/data-plane/*', '@gateway/control-plane', '@gateway/control-plane/*'], message: 'Only the CLI composes the planes; drive them as processes or through their APIs.' }] },
       ],
     },
   },

@@ -1,10 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-import { deadPid, readIfExists, runGateway, waitFor } from './gateway-cli';
+import { GATEWAY_BIN, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { cliEnv, deadPid, readIfExists, runGateway, waitFor } from './gateway-cli';
 
 const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
 
@@ -13,6 +15,40 @@ routes:
   - path: no-slash
     upstream: "not a url"
 `;
+
+/** True once `pid` catches SIGHUP (bit 0 of SigCgt in /proc/<pid>/status): its handler is installed. */
+function catchesSighup(pid: number): boolean {
+  const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readIfExists(`/proc/${pid}/status`) ?? '')?.[1];
+  return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n;
+}
+
+/**
+ * `gateway start` whose proxy.yml is a FIFO: every read of the configuration blocks until the
+ * test writes the next version, so the test decides when start-up (and each reload) proceeds.
+ */
+function startOnFifo(dir: string) {
+  const configPath = path.join(dir, 'proxy.yml');
+  execFileSync('mkfifo', [configPath]);
+  const dataDir = path.join(dir, 'data');
+  const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    cwd: dir,
+    env: cliEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return {
+    child,
+    dataDir,
+    output: () => output,
+    /** Hands the blocked reader the next version of the file. */
+    feed: (yaml: string) => writeFile(configPath, yaml),
+    waitForOutput: (text: string) => waitFor(`output "${text}"; so far:\n${output}`, () => (output.includes(text) ? true : undefined), 15_000),
+    exited,
+  };
+}
 
 /** Exit code of a gateway child once it exits (startGatewayProcess's stop() would signal again). */
 async function exitOf(gateway: GatewayProcess): Promise<number | null> {
@@ -146,6 +182,44 @@ describe('gateway start', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /^bad\.yml:3 routes\[0\]\.path: /m);
     assert.equal(statSync(path.join(dir, 'state')).mode & 0o777, 0o700, 'GATEWAY_DATA_DIR from .env was not used');
+  });
+
+  test('a SIGHUP that arrives while starting is not fatal and is applied once listening', { skip: process.platform !== 'linux' && 'needs /proc and mkfifo' }, async () => {
+    const dir = path.join(temp.path, 'early-hup');
+    mkdirSync(dir);
+    const gateway = startOnFifo(dir);
+    try {
+      await waitFor('the SIGHUP handler', () => (catchesSighup(gateway.child.pid!) ? true : undefined));
+      gateway.child.kill('SIGHUP');
+      await gateway.waitForOutput('SIGHUP received while starting');
+      await gateway.feed(configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+      await gateway.waitForOutput('gateway listening');
+      // The remembered SIGHUP now re-reads the file: give it the next version.
+      await gateway.feed(configFor(`  - { path: /app/*, upstream: "${green.origin}" }\n`));
+      await gateway.waitForOutput('SIGHUP reload applied');
+      const port = (JSON.parse(gateway.output().split('\n').find((line) => line.includes('gateway listening'))!) as { port: number }).port;
+      assert.equal((await request(`http://127.0.0.1:${port}/app/x`)).text, 'green');
+      gateway.child.kill('SIGTERM');
+      assert.equal((await gateway.exited)[0], 0);
+    } finally {
+      gateway.child.kill('SIGKILL');
+    }
+  });
+
+  test('SIGTERM while starting: stops as soon as it is up, exit 0, no pid file', { skip: process.platform !== 'linux' && 'needs /proc and mkfifo' }, async () => {
+    const dir = path.join(temp.path, 'early-term');
+    mkdirSync(dir);
+    const gateway = startOnFifo(dir);
+    try {
+      await waitFor('the signal handlers', () => (catchesSighup(gateway.child.pid!) ? true : undefined));
+      gateway.child.kill('SIGTERM');
+      await gateway.waitForOutput('stopping');
+      await gateway.feed(configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+      assert.equal((await gateway.exited)[0], 0, gateway.output());
+      assert.equal(existsSync(path.join(gateway.dataDir, 'gateway.pid')), false);
+    } finally {
+      gateway.child.kill('SIGKILL');
+    }
   });
 
   describe('SIGHUP', () => {

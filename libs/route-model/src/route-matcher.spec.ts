@@ -85,6 +85,9 @@ describe('createRouteMatcher: patterns (decision 15)', () => {
     assert.equal(m('GET', '/a/x/b'), 'p');
     assert.equal(m('GET', '/a/x/b/c/d'), 'p');
     assert.equal(m('GET', '/a/x'), undefined);
+    const twoStars = matcher({ p: { path: '/a/*/*' } });
+    assert.equal(twoStars('GET', '/a/x'), 'p');
+    assert.equal(twoStars('GET', '/a/'), undefined);
   });
 });
 

@@ -30,7 +30,8 @@ const log = (message: string): void => {
 function settingsLine(options: BenchOptions): string {
   return `${options.connections} connections (autocannon, keep-alive, pipelining 1); ${options.durationSeconds} s measured per scenario, body and round; ` +
     `${options.rounds} interleaved rounds (order rotated each round), medians; ${options.warmupSeconds} s warm-up before each measurement, ` +
-    `${options.initialWarmupSeconds} s initial warm-up per scenario and body`;
+    `${options.initialWarmupSeconds} s initial warm-up per scenario and body; a measurement is retaken (up to ${options.retries} times) when other ` +
+    `processes used more than ${Math.round(options.otherCpuLimit * 100)} % of a core meanwhile`;
 }
 
 async function main(): Promise<number> {
@@ -109,6 +110,8 @@ async function main(): Promise<number> {
       initialWarmupSeconds: options.initialWarmupSeconds,
       rounds: options.rounds,
       connections: options.connections,
+      otherCpuLimit: options.otherCpuLimit,
+      retries: options.retries,
       only: [...options.only],
       profiling: options.profileDir !== undefined,
     },

@@ -8,6 +8,8 @@ export const DEFAULTS = {
   initialWarmupSeconds: 3,
   rounds: 5,
   connections: 50,
+  otherCpuLimit: 0.1,
+  retries: 2,
 } as const;
 
 export const RESULTS_PATH = path.resolve(__dirname, '..', 'results', 'latest.json');
@@ -21,6 +23,10 @@ export function usage(scenarios: readonly Scenario[]): string {
   --initial-warmup <s>    unmeasured seconds per variant and case before round 1 (default ${DEFAULTS.initialWarmupSeconds})
   --rounds <n>            interleaved rounds; the report shows medians    (default ${DEFAULTS.rounds})
   --connections <n>       concurrent keep-alive connections (autocannon) (default ${DEFAULTS.connections})
+  --other-cpu-limit <f>   retake a measurement when other processes used more than this share of
+                          one core meanwhile (0 disables)                  (default ${DEFAULTS.otherCpuLimit})
+  --retries <n>           retakes per measurement at most (and half the measurements per
+                          scenario in all)                                 (default ${DEFAULTS.retries})
   --only <list>           comma-separated scenario or scenario/variant names (default: everything)
   --profile <dir>         run the servers under test with --cpu-prof, profiles written to <dir> on exit
   --json <file>           where to write the results                      (default tools/bench/results/latest.json)
@@ -46,6 +52,8 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
   let initialWarmupSeconds: number = DEFAULTS.initialWarmupSeconds;
   let rounds: number = DEFAULTS.rounds;
   let connections: number = DEFAULTS.connections;
+  let otherCpuLimit: number = DEFAULTS.otherCpuLimit;
+  let retries: number = DEFAULTS.retries;
   let only: string[] = [];
   let profileDir: string | undefined;
   let resultsPath = RESULTS_PATH;
@@ -62,6 +70,8 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       case '--initial-warmup': initialWarmupSeconds = positive(flag, value(), false, true); break;
       case '--rounds': rounds = positive(flag, value(), true); break;
       case '--connections': connections = positive(flag, value(), true); break;
+      case '--other-cpu-limit': otherCpuLimit = positive(flag, value(), false, true); break;
+      case '--retries': retries = positive(flag, value(), true, true); break;
       case '--only': only = (value() ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''); break;
       case '--profile': profileDir = path.resolve(value() ?? 'profiles'); break;
       case '--json': resultsPath = path.resolve(value() ?? RESULTS_PATH); break;
@@ -77,7 +87,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       throw new Error(`--only ${filter}: scenario ${scenarioName} has no variant "${variantName}" (have: ${scenario.variantNames.join(', ')})`);
     }
   }
-  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, only, profileDir, resultsPath };
+  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, otherCpuLimit, retries, only, profileDir, resultsPath };
 }
 
 /** Whether `--only` keeps this scenario/variant. */

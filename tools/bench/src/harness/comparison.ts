@@ -62,6 +62,8 @@ export interface LoadComparisonDefinition<Env> {
 
 interface RoundSample {
   readonly round: number;
+  /** Measurements thrown away because the machine was busy with other work. */
+  readonly retakes: number;
   /** Position in the round's order (0 = first). */
   readonly slot: number;
   readonly measurement: LoadMeasurement;
@@ -136,6 +138,7 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     }));
   }
   utilisation['load generator'] = median(samples.map((s) => s.measurement.loadGeneratorCpuSeconds / s.measurement.wallSeconds));
+  utilisation['other processes'] = median(samples.map((s) => s.measurement.otherCpuSeconds / s.measurement.wallSeconds));
   return {
     requestsPerSecond: median(samples.map((s) => s.measurement.requestsPerSecond)),
     p50Ms: median(samples.map((s) => s.measurement.p50Ms)),
@@ -208,15 +211,32 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       const samples = new Map<string, RoundSample[]>();
       const key = (variant: string, loadCase: string): string => `${variant}\u0000${loadCase}`;
       const problems: string[] = [];
+      // Retakes are bounded for the whole run too (at most half the measurements again), so a busy
+      // machine makes the run longer by a known amount at most.
+      let retakeBudget = Math.ceil((options.rounds * definition.cases.length * selected.length) / 2);
       for (let round = 0; round < options.rounds; round += 1) {
         for (const loadCase of definition.cases) {
           const order = rotate(selected, round);
           for (const [slot, variant] of order.entries()) {
-            if (options.warmupSeconds > 0) await load(variant, loadCase, options.warmupSeconds);
-            const measurement = await load(variant, loadCase, options.durationSeconds);
+            let measurement: LoadMeasurement;
+            let retakes = 0;
+            for (;;) {
+              if (options.warmupSeconds > 0) await load(variant, loadCase, options.warmupSeconds);
+              measurement = await load(variant, loadCase, options.durationSeconds);
+              const other = measurement.otherCpuSeconds / measurement.wallSeconds;
+              if (options.otherCpuLimit <= 0 || other <= options.otherCpuLimit) break;
+              if (retakes >= options.retries || retakeBudget === 0) {
+                problems.push(`round ${round + 1}, ${loadCase.label}, ${variant.label}: other processes used ${percent(other)} of a core during the measurement (kept after ${retakes} retakes)`);
+                break;
+              }
+              retakes += 1;
+              retakeBudget -= 1;
+              ctx.log(`round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}: other processes used ${percent(other)} of a core meanwhile, measuring again`);
+            }
             const proxyCpuSeconds = measurement.cpuSeconds['proxy'];
             const sample: RoundSample = {
               round,
+              retakes,
               slot,
               measurement,
               proxyCpuSeconds,
@@ -256,10 +276,10 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         ));
         markdown.push('');
         markdown.push(markdownTable(
-          ['CPU use (share of one core)', 'proxy', ...observed, 'load generator'],
+          ['CPU use (share of one core)', 'proxy', ...observed, 'load generator', 'other processes'],
           selected.map((v) => {
             const s = summaries.get(v.name) as VariantSummary;
-            return [v.label, percent(s.utilisation['proxy']), ...observed.map((o) => percent(s.utilisation[o])), percent(s.utilisation['load generator'])];
+            return [v.label, percent(s.utilisation['proxy']), ...observed.map((o) => percent(s.utilisation[o])), percent(s.utilisation['load generator']), percent(s.utilisation['other processes'])];
           }),
         ));
         markdown.push('');
@@ -296,6 +316,8 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
             requestsPerCpuSecond: sample.requestsPerCpuSecond ?? null,
             cpuSeconds: sample.measurement.cpuSeconds,
             loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
+            otherCpuSeconds: sample.measurement.otherCpuSeconds,
+            retakes: sample.retakes,
           }));
           const summary: JsonValue = {
             label: v.label,

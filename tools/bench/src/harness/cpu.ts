@@ -61,3 +61,14 @@ export function cpuTicks(pid: number): number {
 export function ticksToSeconds(ticks: number): number {
   return ticks / clockTicksPerSecond();
 }
+
+/**
+ * CPU time the whole machine spent running tasks (user, nice, system) or lost to the hypervisor
+ * (steal), in clock ticks, from the first line of /proc/stat. Interrupt time is left out: the
+ * loopback traffic of the bench itself shows up there.
+ */
+export function machineBusyTicks(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] as string;
+  const [, user, nice, system, , , , , steal] = line.trim().split(/\s+/).map(Number);
+  return (user ?? 0) + (nice ?? 0) + (system ?? 0) + (steal ?? 0);
+}

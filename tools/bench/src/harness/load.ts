@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuTicks, ticksToSeconds } from './cpu';
+import { cpuTicks, machineBusyTicks, ticksToSeconds } from './cpu';
 import { percentileOfSorted, SampleBuffer } from './stats';
 
 /** One request shape for the load generator (always against 127.0.0.1). */
@@ -33,6 +33,11 @@ export interface LoadMeasurement {
   readonly cpuSeconds: Record<string, number>;
   /** CPU seconds of this (load generator) process during the run. */
   readonly loadGeneratorCpuSeconds: number;
+  /**
+   * CPU seconds the rest of the machine used during the run: busy time from /proc/stat minus the
+   * observed processes and the load generator (other people's builds and tests, steal).
+   */
+  readonly otherCpuSeconds: number;
 }
 
 function assertLoopback(origin: string): void {
@@ -51,6 +56,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
   const latencies = new SampleBuffer();
   let ok = 0;
   const before = observe.map(([, pid]) => cpuTicks(pid));
+  const machineBefore = machineBusyTicks();
   const ownBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   return new Promise<LoadMeasurement>((resolve, reject) => {
@@ -73,14 +79,18 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
           return;
         }
         let cpuSeconds: Record<string, number>;
+        let machineSeconds: number;
         try {
           const after = observe.map(([, pid]) => cpuTicks(pid));
+          machineSeconds = ticksToSeconds(machineBusyTicks() - machineBefore);
           cpuSeconds = Object.fromEntries(observe.map(([label], i) => [label, ticksToSeconds((after[i] as number) - (before[i] as number))]));
         } catch (cpuError) {
           reject(cpuError instanceof Error ? cpuError : new Error(String(cpuError)));
           return;
         }
         const sorted = latencies.sorted();
+        const loadGeneratorCpuSeconds = (own.user + own.system) / 1e6;
+        const ours = Object.values(cpuSeconds).reduce((sum, v) => sum + v, loadGeneratorCpuSeconds);
         resolve({
           requests: ok,
           wallSeconds,
@@ -91,7 +101,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
           timeouts: result.timeouts,
           non2xx: result.non2xx,
           cpuSeconds,
-          loadGeneratorCpuSeconds: (own.user + own.system) / 1e6,
+          loadGeneratorCpuSeconds,
+          otherCpuSeconds: Math.max(0, machineSeconds - ours),
         });
       },
     );

@@ -10,6 +10,12 @@ export interface BenchOptions {
   readonly initialWarmupSeconds: number;
   readonly rounds: number;
   readonly connections: number;
+  /**
+   * A measurement during which the rest of the machine used more than this share of one core
+   * (other people's builds and tests) is taken again, up to `retries` times.
+   */
+  readonly otherCpuLimit: number;
+  readonly retries: number;
   /** `--only` filters: `scenario` or `scenario/variant`; empty means everything. */
   readonly only: readonly string[];
   /** When set, proxies run with `--cpu-prof` and write their profiles here. */
