@@ -28,5 +28,13 @@ export interface CommandEntry {
   load(): Promise<Command>;
 }
 
+/** An expected failure (exit 1) whose message says everything: printed without a stack trace. */
+export class CommandFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CommandFailure';
+  }
+}
+
 /** Exit codes of every command (README "Exit codes"). */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { CommandContext } from './command';
+import { CommandFailure, type CommandContext } from './command';
 
 /** Where a command finds proxy.yml and the data directory, flags first, then the environment. */
 export interface GatewayPaths {
@@ -23,11 +23,13 @@ export const DEFAULT_DATA_DIR = '.gateway';
  */
 export function loadDotEnv(context: CommandContext): void {
   const file = path.join(context.cwd, '.env');
-  if (!existsSync(file)) return;
+  const stats = statSync(file, { throwIfNoEntry: false });
+  if (stats === undefined) return;
+  if (!stats.isFile()) throw new CommandFailure(`cannot load ${file}: not a regular file`);
   try {
     process.loadEnvFile(file);
   } catch (error) {
-    throw new Error(`cannot load ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new CommandFailure(`cannot load ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
 }
 

@@ -1,8 +1,8 @@
 import { UsageError, wantsHelp } from './cli-args';
 import { cliVersion } from './cli-version';
-import { EXIT, type CommandContext, type CommandEntry } from './command';
+import { CommandFailure, EXIT, type CommandContext, type CommandEntry } from './command';
 import { findCommand } from './command-registry';
-import { generalHelp, HELP_ENTRY, helpCommand } from './commands/help.command';
+import { generalHelp, HELP_ENTRY } from './commands/help.command';
 import { renderCommandHelp } from './help-text';
 
 /**
@@ -27,7 +27,7 @@ async function main(argv: readonly string[], context: CommandContext): Promise<n
 
   const entry: CommandEntry | undefined = first === HELP_ENTRY.name ? HELP_ENTRY : findCommand(first);
   if (entry === undefined) return usageError(context, new UsageError(`unknown command '${first}'`));
-  const command = entry === HELP_ENTRY ? helpCommand : await entry.load();
+  const command = await entry.load();
   if (wantsHelp(rest)) {
     renderCommandHelp(entry, command).forEach((line) => context.out(line));
     return EXIT.ok;
@@ -36,6 +36,11 @@ async function main(argv: readonly string[], context: CommandContext): Promise<n
     return await command.run(rest, context);
   } catch (error) {
     if (error instanceof UsageError) return usageError(context, error);
+    // Expected failures (a file that cannot be written, a .env that cannot be read) need no stack.
+    if (error instanceof CommandFailure || typeof (error as NodeJS.ErrnoException).code === 'string') {
+      context.err(`gateway ${entry.name}: ${(error as Error).message}`);
+      return EXIT.failure;
+    }
     throw error;
   }
 }
@@ -45,6 +50,13 @@ function usageError(context: CommandContext, error: UsageError): number {
   context.err(`${prefix}: ${error.message}`);
   context.err(error.command === undefined ? "Run 'gateway --help' to list the commands." : `Run 'gateway ${error.command} --help' for usage.`);
   return EXIT.usage;
+}
+
+// `gateway --help | head -1` closes the pipe early: the rest of the output is simply not wanted.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
 }
 
 const context: CommandContext = {

@@ -30,8 +30,10 @@ const log = (message: string): void => {
 function settingsLine(options: BenchOptions): string {
   return `${options.connections} connections (autocannon, keep-alive, pipelining 1); ${options.durationSeconds} s measured per scenario, body and round; ` +
     `${options.rounds} interleaved rounds (order rotated each round), medians; ${options.warmupSeconds} s warm-up before each measurement, ` +
-    `${options.initialWarmupSeconds} s initial warm-up per scenario and body; a measurement is retaken (up to ${options.retries} times) when other ` +
-    `processes used more than ${Math.round(options.otherCpuLimit * 100)} % of a core meanwhile`;
+    `${options.initialWarmupSeconds} s initial warm-up per scenario and body; ` +
+    (options.otherCpuLimit > 0 && options.retries > 0
+      ? `a measurement is retaken (up to ${options.retries} times) when other processes used more than ${Math.round(options.otherCpuLimit * 100)} % of a core meanwhile`
+      : 'no retakes when the machine is busy');
 }
 
 async function main(): Promise<number> {
