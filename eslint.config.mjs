@@ -5,7 +5,7 @@
 //   scope:tools / scope:e2e: shared libs (they drive the apps as processes)
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 
 const PLANE_ENTRY_POINTS = ['@gateway/data-plane/adapters/yaml-config-file.adapter', '@gateway/data-plane/*', '@gateway/data-plane/**/*', '@gateway/control-plane/*', '@gateway/control-plane/**/*'];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
@@ -15,9 +15,12 @@ export default [
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { '@nx': nx, import: importX },
+    plugins: { '@nx': nx, import: importPlugin },
     languageOptions: { parser: tseslint.parser },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

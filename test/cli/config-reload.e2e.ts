@@ -128,9 +128,28 @@ describe('gateway config:reload', () => {
     assert.match(result.stderr, new RegExp(`gateway is not running \\(pid file at .* names process ${pid}, which does not exist\\)`));
   });
 
+  test('a pid file naming a live process that is not a gateway: exit 1, the process is not signalled', async () => {
+    // A recycled pid: SIGHUP would terminate this process, which installs no handler.
+    const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const config = writeConfig('bystander.yml', configFor(`  - { path: /a/*, upstream: "${blue.origin}" }\n`));
+      const dataDir = path.join(temp.path, 'bystander-data');
+      mkdirSync(dataDir);
+      writeFileSync(path.join(dataDir, 'gateway.pid'), `${bystander.pid}\n`);
+      const result = await runGateway(['config:reload', '--config', config, '--data-dir', dataDir], { cwd: temp.path });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /which is not a gateway; not signalling it/);
+      assert.equal(bystander.exitCode, null);
+      assert.equal(bystander.signalCode, null);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
+  });
+
   test('no answer within 10 s: exit 1 saying so', async () => {
     // A live process that survives SIGHUP but never writes reload-status.json.
-    const deaf = spawn(process.execPath, ['-e', "process.on('SIGHUP', () => {}); setInterval(() => {}, 1000); process.stdout.write('ready')"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // Its command line names a gateway, so config:reload believes the pid file and signals it.
+    const deaf = spawn(process.execPath, ['-e', "process.on('SIGHUP', () => {}); setInterval(() => {}, 1000); process.stdout.write('ready')", 'fake-gateway'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       await new Promise((resolve) => deaf.stdout.once('data', resolve));
       const config = writeConfig('deaf.yml', configFor(`  - { path: /a/*, upstream: "${blue.origin}" }\n`));

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 
 /**
@@ -36,6 +36,21 @@ export function isProcessAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * False when the process is known not to be a gateway: a pid file outliving its gateway can name
+ * a recycled pid, and SIGHUP terminates most programs. Where /proc is unavailable, it cannot tell
+ * and says true.
+ */
+export function looksLikeGateway(pid: number): boolean {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !existsSync('/proc/self');
+  }
+  return /gateway/.test(cmdline);
 }
 
 export type PidFileClaim = { claimed: true } | { claimed: false; holder: number };

@@ -7,7 +7,7 @@ import { EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
 import { dataFile, readReloadStatus, readRoutesSnapshot } from '../data-dir-state';
 import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
-import { isProcessAlive, readPidFile } from '../pid-file';
+import { isProcessAlive, looksLikeGateway, readPidFile } from '../pid-file';
 import { plural } from '../plural';
 import { formatRouteDiff } from '../route-diff-report';
 
@@ -78,6 +78,10 @@ async function signalAndAwait(paths: GatewayPaths, context: CommandContext): Pro
   }
   if (!isProcessAlive(pid)) {
     context.err(`gateway is not running (pid file at ${pidLabel} names process ${pid}, which does not exist)`);
+    return EXIT.failure;
+  }
+  if (!looksLikeGateway(pid)) {
+    context.err(`gateway is not running (pid file at ${pidLabel} names process ${pid}, which is not a gateway; not signalling it)`);
     return EXIT.failure;
   }
 
