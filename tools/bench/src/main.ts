@@ -117,7 +117,7 @@ async function main(): Promise<number> {
       only: [...options.only],
       profiling: options.profileDir !== undefined,
     },
-    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast, roundRange: g.rounds ? [...g.rounds] : null, met: g.met ?? null })),
+    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast, rounds: g.rounds ?? null, met: g.met ?? null })),
     scenarios: Object.fromEntries(results.map((r) => [r.name, { title: r.title, ...(r.data as Record<string, JsonValue>) }])),
     failures,
   };

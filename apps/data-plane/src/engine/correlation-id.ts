@@ -5,10 +5,16 @@ export function isAcceptableCorrelationId(value: string | string[] | undefined):
   return typeof value === 'string' && SAFE_CORRELATION_ID.test(value);
 }
 
+/** Per-process random prefix: ids from two gateway processes never collide. */
+const PROCESS_PREFIX = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
+let sequence = 0;
+
 /**
- * `req-<epoch ms>-<random>` (spec 9.2). Math.random is enough: the id names a request in logs, it
- * is not a secret, and the hot path cannot afford a syscall per request.
+ * `req-<epoch ms>-<random>` (spec 9.2): the random part is a per-process random prefix plus a
+ * counter, unique without a random draw per request. The id names a request in logs; it is not a
+ * secret.
  */
 export function generateCorrelationId(): string {
-  return `req-${Date.now()}-${Math.random().toString(36).slice(2, 12).padEnd(10, '0')}`;
+  sequence = (sequence + 1) % 0x7fffffff;
+  return `req-${Date.now()}-${PROCESS_PREFIX}${sequence.toString(36)}`;
 }

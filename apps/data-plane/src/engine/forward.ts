@@ -1,41 +1,65 @@
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { GatewayError, isGatewayError } from './error-catalogue';
 import type { Exchange } from './exchange';
+import type { UpstreamCallback } from './policy';
+
+/** Per-attempt state carried on the upstream request, so its listeners are shared functions. */
+interface Attempt {
+  exchange: Exchange;
+  done: UpstreamCallback;
+  settled: boolean;
+}
+
+const ATTEMPT = Symbol('gateway.attempt');
+type TrackedRequest = ClientRequest & { [ATTEMPT]: Attempt };
+
+function onUpstreamResponse(this: TrackedRequest, response: IncomingMessage): void {
+  const attempt = this[ATTEMPT];
+  if (attempt.settled) {
+    response.resume();
+    return;
+  }
+  attempt.settled = true;
+  attempt.exchange.upstreamResponse = response;
+  attempt.done(null, response);
+}
+
+function onUpstreamError(this: TrackedRequest, error: Error): void {
+  const attempt = this[ATTEMPT];
+  // Errors after the response head belong to the response stream (the dispatcher watches it).
+  if (attempt.settled) return;
+  attempt.settled = true;
+  attempt.done(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', undefined, { cause: error }), null);
+}
 
 /**
- * The innermost upstream call: sends the exchange's request to its route's upstream and resolves
- * with the response once its head arrives. The request body streams from the client (or is
- * replayed from `bufferedBody`). Wrappers (timeouts, retries, breakers) cut it through
+ * The innermost upstream call: sends the exchange's request to its route's upstream and calls
+ * back once the response head arrives. The request body streams from the client (or is replayed
+ * from `bufferedBody`). Wrappers (timeouts, retries, breakers) cut it through
  * `exchange.upstreamRequest`.
  */
-export function forward(exchange: Exchange): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const target = (exchange.route as NonNullable<Exchange['route']>).upstream;
-    exchange.attempts += 1;
-    const upstreamRequest = target.request({
-      hostname: target.hostname,
-      port: target.port,
-      method: exchange.method,
-      path: exchange.upstreamPath,
-      headers: exchange.upstreamHeaders,
-      agent: target.agent,
-    });
-    exchange.upstreamRequest = upstreamRequest;
-    upstreamRequest.on('response', (response) => {
-      exchange.upstreamResponse = response;
-      resolve(response);
-    });
-    upstreamRequest.on('error', (error) => {
-      reject(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', undefined, { cause: error }));
-    });
+export function forward(exchange: Exchange, done: UpstreamCallback): void {
+  const target = (exchange.route as NonNullable<Exchange['route']>).upstream;
+  exchange.attempts += 1;
+  const upstreamRequest = target.request({
+    hostname: target.hostname,
+    port: target.port,
+    method: exchange.method,
+    path: exchange.upstreamPath,
+    headers: exchange.upstreamHeaders,
+    agent: target.agent,
+  }) as TrackedRequest;
+  upstreamRequest[ATTEMPT] = { exchange, done, settled: false };
+  exchange.upstreamRequest = upstreamRequest;
+  upstreamRequest.on('response', onUpstreamResponse);
+  upstreamRequest.on('error', onUpstreamError);
 
-    const req = exchange.req;
-    if (exchange.bufferedBody !== undefined) {
-      upstreamRequest.end(exchange.bufferedBody);
-    } else if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
-      upstreamRequest.end();
-    } else {
-      req.pipe(upstreamRequest);
-    }
-  });
+  const req = exchange.req;
+  if (exchange.bufferedBody !== undefined) {
+    upstreamRequest.end(exchange.bufferedBody);
+  } else if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
+    upstreamRequest.end();
+  } else {
+    req.pipe(upstreamRequest);
+  }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { ProxySettings, Route } from '@gateway/route-model';
-import type { GatewayErrorCode } from './error-catalogue';
+import type { GatewayError, GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { EngineServices } from './ports';
 
@@ -24,8 +24,14 @@ export interface ProxiedResponse {
   readonly upstream: IncomingMessage;
 }
 
-/** Calls the upstream for one exchange; resolves when the response headers have arrived. */
-export type UpstreamCall = (exchange: Exchange) => Promise<IncomingMessage>;
+/** Called once per upstream call: with an error, or with the response once its head arrived. */
+export type UpstreamCallback = (error: GatewayError | null, response: IncomingMessage | null) => void;
+
+/**
+ * Calls the upstream for one exchange. Callback-shaped rather than a promise: it runs on every
+ * request, and a promise per wrapper would cost a microtask hop each.
+ */
+export type UpstreamCall = (exchange: Exchange, done: UpstreamCallback) => void;
 
 /**
  * What a policy contributes to a route's pipeline. Every hook is optional; a policy uses the

@@ -17,6 +17,15 @@ export interface LocalEndpoints {
   handle(exchange: Exchange): boolean;
 }
 
+const EXCHANGE = Symbol('gateway.exchange');
+type TrackedResponse = ServerResponse & { [EXCHANGE]: Exchange };
+type TrackedUpstream = IncomingMessage & { [EXCHANGE]: Exchange };
+
+/** A response cut upstream (reset, timeout) must not look complete to the client. */
+function onUpstreamClose(this: TrackedUpstream): void {
+  if (!this.complete) this[EXCHANGE].res.destroy();
+}
+
 /** nginx's convention for "the client closed the connection before the response". */
 const CLIENT_CLOSED_REQUEST = 499;
 
@@ -32,11 +41,19 @@ function isPromise<T>(value: unknown): value is Promise<T> {
 export class RequestDispatcher {
   private table: RouteTable | undefined;
 
+  /** One 'close' listener for every response (created once, not per request). */
+  private readonly onResponseClose: (this: ServerResponse) => void;
+
   constructor(
     private readonly gatewayHooks: CompiledHooks,
     private readonly local: LocalEndpoints,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const complete = (exchange: Exchange): void => this.complete(exchange);
+    this.onResponseClose = function onResponseClose(this: ServerResponse): void {
+      complete((this as TrackedResponse)[EXCHANGE]);
+    };
+  }
 
   /** Swaps the route table; requests in flight keep the route they matched. */
   setTable(table: RouteTable): void {
@@ -60,7 +77,8 @@ export class RequestDispatcher {
       socketClientIp(req.socket.remoteAddress),
       startedAt,
     );
-    res.once('close', () => this.complete(exchange));
+    (res as TrackedResponse)[EXCHANGE] = exchange;
+    res.on('close', this.onResponseClose);
 
     // Gateway-wide request hooks are synchronous by contract (correlation id, version headers).
     const hooks = this.gatewayHooks.onRequest;
@@ -106,10 +124,10 @@ export class RequestDispatcher {
       }
     }
     if (exchange.clientAborted) return;
-    route.callUpstream(exchange).then(
-      (response) => this.respond(exchange, route, response),
-      (error: unknown) => this.fail(exchange, error),
-    );
+    route.callUpstream(exchange, (error, response) => {
+      if (error !== null) this.fail(exchange, error);
+      else this.respond(exchange, route, response as IncomingMessage);
+    });
   }
 
   private reply(exchange: Exchange, reply: LocalReply): void {
@@ -153,13 +171,11 @@ export class RequestDispatcher {
     }
   }
 
-  private pipeBody(exchange: Exchange, body: NodeJS.ReadableStream & { destroy(): void }, upstream: IncomingMessage): void {
+  private pipeBody(exchange: Exchange, body: NodeJS.ReadableStream, upstream: IncomingMessage): void {
     const { res } = exchange;
-    // A response cut upstream (reset, timeout) must not look complete to the client.
-    upstream.once('error', () => res.destroy());
-    upstream.once('close', () => {
-      if (!upstream.complete) res.destroy();
-    });
+    // node emits no 'error' on an aborted IncomingMessage without listeners; 'close' always comes.
+    (upstream as TrackedUpstream)[EXCHANGE] = exchange;
+    upstream.on('close', onUpstreamClose);
     if (body !== upstream) (body as NodeJS.EventEmitter).once('error', () => res.destroy());
     body.pipe(res);
   }

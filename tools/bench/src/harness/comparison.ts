@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { waitForQuiet } from './cpu';
 import { runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
 import { median, ratio } from './stats';
@@ -64,6 +65,8 @@ interface RoundSample {
   readonly round: number;
   /** Measurements thrown away because the machine was busy with other work. */
   readonly retakes: number;
+  /** Other processes stayed under --other-cpu-limit during the measurement. */
+  readonly clean: boolean;
   /** Position in the round's order (0 = first). */
   readonly slot: number;
   readonly measurement: LoadMeasurement;
@@ -72,6 +75,12 @@ interface RoundSample {
 }
 
 interface VariantSummary {
+  /** Rounds the medians are taken over (the clean ones, or all when none was clean). */
+  readonly roundsUsed: number;
+  /** Rounds whose measurement was not disturbed by other processes. */
+  readonly cleanRounds: number;
+  /** Rounds the ratios are taken over. */
+  readonly pairedRoundsUsed: number;
   readonly requestsPerSecond: number | undefined;
   readonly p50Ms: number | undefined;
   readonly p99Ms: number | undefined;
@@ -89,6 +98,10 @@ interface VariantSummary {
   /** Median CPU utilisation (fraction of one core) per observed process and the load generator. */
   readonly utilisation: Record<string, number | undefined>;
 }
+
+/** Longest wait for a quiet machine before a retake, and all such waits of a scenario together. */
+const QUIET_WAIT_MS = 10_000;
+const QUIET_WAIT_BUDGET_MS = 60_000;
 
 /** Rotates `items` left by `by` (round r starts with a different variant). */
 function rotate<T>(items: readonly T[], by: number): T[] {
@@ -118,13 +131,23 @@ function probe(origin: string, request: LoadRequest, expectedBodyBytes: number |
   });
 }
 
+/**
+ * Medians over the rounds whose measurement was clean (other processes under the limit), or over
+ * all rounds when none was; ratios over the rounds where both this variant and the baseline were
+ * clean (or all paired rounds when there is no such round).
+ */
 function summarise(samples: readonly RoundSample[], baseline: readonly RoundSample[] | undefined, observed: readonly string[]): VariantSummary {
+  const cleanSamples = samples.filter((s) => s.clean);
+  const used = cleanSamples.length > 0 ? cleanSamples : samples;
   const byRound = new Map((baseline ?? []).map((s) => [s.round, s]));
+  const allPairs = samples.flatMap((s) => {
+    const base = byRound.get(s.round);
+    return base ? [{ s, base }] : [];
+  });
+  const cleanPairs = allPairs.filter((p) => p.s.clean && p.base.clean);
+  const pairs = cleanPairs.length > 0 ? cleanPairs : allPairs;
   const perRound = (pick: (s: RoundSample) => number | undefined): number[] =>
-    samples.map((s) => {
-      const base = byRound.get(s.round);
-      return base ? ratio(pick(s), pick(base)) : undefined;
-    }).filter((r): r is number => r !== undefined);
+    pairs.map(({ s, base }) => ratio(pick(s), pick(base))).filter((r): r is number => r !== undefined);
   const ratioMedian = (pick: (s: RoundSample) => number | undefined): number | undefined => median(perRound(pick));
   const ratioRange = (pick: (s: RoundSample) => number | undefined): readonly [number, number] | undefined => {
     const values = perRound(pick);
@@ -132,19 +155,22 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
   };
   const utilisation: Record<string, number | undefined> = {};
   for (const label of ['proxy', ...observed]) {
-    utilisation[label] = median(samples.map((s) => {
+    utilisation[label] = median(used.map((s) => {
       const cpu = label === 'proxy' ? s.proxyCpuSeconds : s.measurement.cpuSeconds[label];
       return cpu === undefined ? undefined : cpu / s.measurement.wallSeconds;
     }));
   }
-  utilisation['load generator'] = median(samples.map((s) => s.measurement.loadGeneratorCpuSeconds / s.measurement.wallSeconds));
-  utilisation['other processes'] = median(samples.map((s) => s.measurement.otherCpuSeconds / s.measurement.wallSeconds));
+  utilisation['load generator'] = median(used.map((s) => s.measurement.loadGeneratorCpuSeconds / s.measurement.wallSeconds));
+  utilisation['other processes'] = median(used.map((s) => s.measurement.otherCpuSeconds / s.measurement.wallSeconds));
   return {
-    requestsPerSecond: median(samples.map((s) => s.measurement.requestsPerSecond)),
-    p50Ms: median(samples.map((s) => s.measurement.p50Ms)),
-    p99Ms: median(samples.map((s) => s.measurement.p99Ms)),
-    proxyCpuSeconds: median(samples.map((s) => s.proxyCpuSeconds)),
-    requestsPerCpuSecond: median(samples.map((s) => s.requestsPerCpuSecond)),
+    roundsUsed: used.length,
+    cleanRounds: cleanSamples.length,
+    pairedRoundsUsed: pairs.length,
+    requestsPerSecond: median(used.map((s) => s.measurement.requestsPerSecond)),
+    p50Ms: median(used.map((s) => s.measurement.p50Ms)),
+    p99Ms: median(used.map((s) => s.measurement.p99Ms)),
+    proxyCpuSeconds: median(used.map((s) => s.proxyCpuSeconds)),
+    requestsPerCpuSecond: median(used.map((s) => s.requestsPerCpuSecond)),
     ratios: {
       requestsPerSecond: ratioMedian((s) => s.measurement.requestsPerSecond),
       p50Ms: ratioMedian((s) => s.measurement.p50Ms),
@@ -214,6 +240,7 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       // Retakes are bounded for the whole run too (at most half the measurements again), so a busy
       // machine makes the run longer by a known amount at most.
       let retakeBudget = Math.ceil((options.rounds * definition.cases.length * selected.length) / 2);
+      let quietWaitBudgetMs = QUIET_WAIT_BUDGET_MS;
       for (let round = 0; round < options.rounds; round += 1) {
         for (const loadCase of definition.cases) {
           const order = rotate(selected, round);
@@ -231,12 +258,15 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
               }
               retakes += 1;
               retakeBudget -= 1;
-              ctx.log(`round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}: other processes used ${percent(other)} of a core meanwhile, measuring again`);
+              ctx.log(`round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}: other processes used ${percent(other)} of a core meanwhile; measuring again once the machine is quiet`);
+              quietWaitBudgetMs -= await waitForQuiet(options.otherCpuLimit, Math.min(QUIET_WAIT_MS, Math.max(0, quietWaitBudgetMs)));
             }
+            const clean = options.otherCpuLimit <= 0 || measurement.otherCpuSeconds / measurement.wallSeconds <= options.otherCpuLimit;
             const proxyCpuSeconds = measurement.cpuSeconds['proxy'];
             const sample: RoundSample = {
               round,
               retakes,
+              clean,
               slot,
               measurement,
               proxyCpuSeconds,
@@ -266,12 +296,12 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         const baseLabel = baseline?.label ?? definition.baseline;
         markdown.push(`#### ${loadCase.label}\n`);
         markdown.push(markdownTable(
-          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`],
+          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`, 'clean rounds'],
           selected.map((v) => {
             const s = summaries.get(v.name) as VariantSummary;
             return [v.label, formatNumber(s.requestsPerSecond), formatNumber(s.p50Ms, 2), formatNumber(s.p99Ms, 2), formatNumber(s.proxyCpuSeconds, 2),
               formatNumber(s.requestsPerCpuSecond), formatRatio(s.ratios.requestsPerSecond), formatRatio(s.ratios.p50Ms), formatRatio(s.ratios.p99Ms),
-              formatRatio(s.ratios.requestsPerCpuSecond)];
+              formatRatio(s.ratios.requestsPerCpuSecond), `${s.cleanRounds}/${options.rounds}`];
           }),
         ));
         markdown.push('');
@@ -289,7 +319,7 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
           const value = summaries.get(goal.variant)?.ratios[goal.metric];
           const range = summaries.get(goal.variant)?.ratioRanges[goal.metric];
           const check: GoalCheck = {
-            rounds: range,
+            rounds: range ? { low: range[0], high: range[1], used: summaries.get(goal.variant)?.pairedRoundsUsed ?? 0, total: options.rounds } : undefined,
             description: `${variant?.label ?? goal.variant} ${METRIC_LABEL[goal.metric]} ratio to ${baseLabel}, ${loadCase.label}`,
             value,
             atLeast: goal.atLeast,
@@ -318,9 +348,13 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
             loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
             otherCpuSeconds: sample.measurement.otherCpuSeconds,
             retakes: sample.retakes,
+            clean: sample.clean,
           }));
           const summary: JsonValue = {
             label: v.label,
+            roundsUsed: s.roundsUsed,
+            cleanRounds: s.cleanRounds,
+            pairedRoundsUsed: s.pairedRoundsUsed,
             median: {
               requestsPerSecond: s.requestsPerSecond ?? null,
               p50Ms: s.p50Ms ?? null,

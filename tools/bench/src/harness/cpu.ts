@@ -72,3 +72,17 @@ export function machineBusyTicks(): number {
   const [, user, nice, system, , , , , steal] = line.trim().split(/\s+/).map(Number);
   return (user ?? 0) + (nice ?? 0) + (system ?? 0) + (steal ?? 0);
 }
+
+/**
+ * Waits until the machine has been (nearly) idle for one second — busy below `limitCores` while
+ * the processes under test are idle — or until `maxMs` has passed. Resolves with the ms waited.
+ */
+export async function waitForQuiet(limitCores: number, maxMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < maxMs) {
+    const before = machineBusyTicks();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (ticksToSeconds(machineBusyTicks() - before) <= limitCores) break;
+  }
+  return Date.now() - started;
+}

@@ -15,10 +15,11 @@ export function markdownTable(header: readonly string[], rows: ReadonlyArray<rea
   return [line(header), line(align), ...rows.map(line)].join('\n');
 }
 
-/** "data plane req/CPU-s ratio to minimal forwarder, 100 B body: 0.93 (goal >= 0.9, rounds 0.90–0.97): met" */
+/** "data plane req/CPU-s ratio to minimal forwarder, 100 B body: 0.93 (goal >= 0.9; 5 rounds: 0.90–0.97): met" */
 export function formatGoal(goal: GoalCheck): string {
   const verdict = goal.met === undefined ? 'not measured' : goal.met ? 'met' : 'NOT met';
   const value = goal.value === undefined ? '—' : goal.value.toFixed(2);
-  const spread = goal.rounds ? `, rounds ${goal.rounds[0].toFixed(2)}–${goal.rounds[1].toFixed(2)}` : '';
+  const r = goal.rounds;
+  const spread = r ? `; ${r.used === r.total ? `${r.total} rounds` : `${r.used} of ${r.total} rounds (the others disturbed by other processes)`}: ${r.low.toFixed(2)}–${r.high.toFixed(2)}` : '';
   return `${goal.description}: ${value} (goal >= ${goal.atLeast}${spread}): ${verdict}`;
 }

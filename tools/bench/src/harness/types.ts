@@ -38,8 +38,8 @@ export interface GoalCheck {
   readonly description: string;
   readonly value: number | undefined;
   readonly atLeast: number;
-  /** Lowest and highest value over the rounds, when the value is a median of rounds. */
-  readonly rounds?: readonly [number, number];
+  /** Lowest and highest value over the rounds used, when the value is a median of rounds. */
+  readonly rounds?: { readonly low: number; readonly high: number; readonly used: number; readonly total: number };
   /** undefined: could not be evaluated (variant not run). */
   readonly met: boolean | undefined;
 }

@@ -19,11 +19,10 @@ export const bodySizeLimitPolicy: PolicyFactory = {
         if (declared !== undefined && Number(declared) > limit) return { kind: 'error', code: 'PAYLOAD_TOO_LARGE' };
         return undefined;
       },
-      wrapUpstream: (next) => (exchange) => {
-        const pending = next(exchange);
+      wrapUpstream: (next) => (exchange, done) => {
+        next(exchange, done);
         // forward() attaches the body pipe synchronously, so counting here never steals data.
         if (exchange.bufferedBody === undefined && exchange.req.headers['transfer-encoding'] !== undefined) countBody(exchange, limit);
-        return pending;
       },
     };
   },

@@ -1,17 +1,30 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { GatewayError, type GatewayErrorCode } from '../../engine/error-catalogue';
+import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 
-function cut(request: ClientRequest, code: GatewayErrorCode): void {
+function cutAttempt(exchange: Exchange, code: GatewayErrorCode): void {
+  const request = exchange.upstreamRequest;
+  if (request !== undefined && !request.destroyed) request.destroy(new GatewayError(code));
+}
+
+function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
   if (!request.destroyed) request.destroy(new GatewayError(code));
+}
+
+function clearAttemptTimer(exchange: Exchange): void {
+  if (exchange.attemptTimer !== undefined) {
+    clearTimeout(exchange.attemptTimer);
+    exchange.attemptTimer = undefined;
+  }
 }
 
 /**
  * `timeout.request` bounds one upstream attempt from the moment it is sent until its response
  * body has ended (504 while nothing was sent to the client, a cut connection after);
  * `timeout.connect` bounds establishing a new upstream connection. Innermost wrapper, so retries
- * get a fresh deadline per attempt.
+ * get a fresh deadline per attempt. The deadline is cleared when the exchange completes.
  */
 export const timeoutPolicy: PolicyFactory = {
   key: 'timeout',
@@ -22,31 +35,23 @@ export const timeoutPolicy: PolicyFactory = {
     const requestMs = route.timeout.request;
     const connectMs = route.timeout.connect;
     return {
-      wrapUpstream: (next) => (exchange) => {
-        const pending = next(exchange);
-        const request = exchange.upstreamRequest as ClientRequest;
-        const timer = setTimeout(cut, requestMs, request, 'UPSTREAM_TIMEOUT');
-        if (connectMs !== undefined) {
-          request.once('socket', (socket: Socket) => {
-            if (!socket.connecting) return;
-            const connectTimer = setTimeout(cut, connectMs, request, 'UPSTREAM_CONNECT_TIMEOUT');
-            const clear = (): void => clearTimeout(connectTimer);
-            socket.once('connect', clear);
-            request.once('close', clear);
-          });
-        }
-        return pending.then(
-          (response: IncomingMessage) => {
-            response.once('end', () => clearTimeout(timer));
-            response.once('close', () => clearTimeout(timer));
-            return response;
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            throw error;
-          },
-        );
+      wrapUpstream: (next) => (exchange, done) => {
+        clearAttemptTimer(exchange);
+        exchange.attemptTimer = setTimeout(cutAttempt, requestMs, exchange, 'UPSTREAM_TIMEOUT');
+        next(exchange, done);
+        if (connectMs !== undefined) watchConnect(exchange.upstreamRequest as ClientRequest, connectMs);
       },
+      onComplete: clearAttemptTimer,
     };
   },
 };
+
+function watchConnect(request: ClientRequest, connectMs: number): void {
+  request.once('socket', (socket: Socket) => {
+    if (!socket.connecting) return;
+    const timer = setTimeout(cutRequest, connectMs, request, 'UPSTREAM_CONNECT_TIMEOUT');
+    const clear = (): void => clearTimeout(timer);
+    socket.once('connect', clear);
+    request.once('close', clear);
+  });
+}
