@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { makeTempDir, request, startGatewayProcess, startTextUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { deadPid, runGateway } from './gateway-cli';
 
 const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
@@ -14,8 +14,8 @@ describe('gateway config:reload', () => {
   const temp = makeTempDir('gateway-cli-reload-');
 
   before(async () => {
-    blue = await startUpstream({ handler: (_req, res) => res.end('blue') });
-    green = await startUpstream({ handler: (_req, res) => res.end('green') });
+    blue = await startTextUpstream('blue');
+    green = await startTextUpstream('green');
   });
 
   after(async () => {

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GATEWAY_BIN, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { GATEWAY_BIN, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream, startTextUpstream } from '@gateway/testing';
 import { cliEnv, deadPid, readIfExists, runGateway, waitFor } from './gateway-cli';
 
 const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
@@ -63,8 +63,8 @@ describe('gateway start', () => {
   const temp = makeTempDir('gateway-cli-start-');
 
   before(async () => {
-    blue = await startUpstream({ handler: (_req, res) => res.end('blue') });
-    green = await startUpstream({ handler: (_req, res) => res.end('green') });
+    blue = await startTextUpstream('blue');
+    green = await startTextUpstream('green');
   });
 
   after(async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream, startTextUpstream } from '@gateway/testing';
 
 const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
 
@@ -19,8 +19,8 @@ describe('hot reload on SIGHUP', () => {
   let gateway: GatewayProcess;
 
   before(async () => {
-    blue = await startUpstream({ handler: (_q, s) => s.end('blue') });
-    green = await startUpstream({ handler: (_q, s) => s.end('green') });
+    blue = await startTextUpstream('blue');
+    green = await startTextUpstream('green');
     slow = await startUpstream({ handler: (_q, s) => setTimeout(() => s.end('slow-old'), 800) });
     gateway = await startGatewayProcess({
       config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n  - { path: /slow, upstream: "${slow.origin}" }\n`),

@@ -99,3 +99,8 @@ export async function refusedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** An upstream that answers every request with the same text (tells which upstream served). */
+export function startTextUpstream(text: string): Promise<LoopbackUpstream> {
+  return startUpstream({ handler: (_req, res) => res.end(text) });
+}

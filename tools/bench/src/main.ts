@@ -86,7 +86,8 @@ async function main(): Promise<number> {
   const finished = new Date();
   const out: string[] = [];
   out.push(`Run ${started.toISOString()} (${Math.round((finished.getTime() - started.getTime()) / 1000)} s); ${machine.cores} cores (${machine.cpuModel}), ` +
-    `node ${machine.node}, ${machine.platform}, autocannon ${machine.autocannon}, load average at start ${machine.loadAverageAtStart.join(' ')}.`);
+    `node ${machine.node}, ${machine.platform}, autocannon ${machine.autocannon}, load average at start ${machine.loadAverageAtStart.join(' ')}; ` +
+    `gateway build of ${machine.gatewayBuiltAt ?? 'unknown'}.`);
   out.push(`Settings: ${settingsLine(options)}.`);
   out.push('');
   const goals: GoalCheck[] = [];

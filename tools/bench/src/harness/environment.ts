@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '@gateway/testing';
 import { clockTicksPerSecond } from './cpu';
 
 export interface MachineInfo {
@@ -11,6 +13,23 @@ export interface MachineInfo {
   readonly autocannon: string;
   readonly clockTicksPerSecond: number;
   readonly loadAverageAtStart: readonly number[];
+  /** Newest file in apps/data-plane/dist and apps/cli/dist: which build of the gateway was measured. */
+  readonly gatewayBuiltAt: string | null;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function gatewayBuiltAt(): string | null {
+  const newest = Math.max(...['apps/data-plane/dist', 'apps/cli/dist'].map((d) => newestMtime(path.join(REPO_ROOT, d))));
+  return newest > 0 ? new Date(newest).toISOString() : null;
 }
 
 function autocannonVersion(): string {
@@ -32,6 +51,7 @@ export function machineInfo(): MachineInfo {
     autocannon: autocannonVersion(),
     clockTicksPerSecond: clockTicksPerSecond(),
     loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    gatewayBuiltAt: gatewayBuiltAt(),
   };
 }
 

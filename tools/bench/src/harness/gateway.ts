@@ -47,6 +47,7 @@ export async function startDataPlane(ctx: HarnessContext, name: string, configYa
   const managed = ctx.processes.spawn(name, process.execPath, {
     args: [
       ...profileFlags(ctx.options.profileDir, name),
+      '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
       GATEWAY_BIN, 'start', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn' },
