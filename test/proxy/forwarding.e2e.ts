@@ -226,4 +226,21 @@ routes:
     assert.equal(upstream.requests.length - before, 20);
     assert.ok(upstream.openSockets <= 3, `expected reused upstream sockets, saw ${upstream.openSockets} open`);
   });
+
+  test('idle upstream sockets are closed after timeout.keepAlive, before the upstream would close them', async () => {
+    const patient = await startUpstream({ keepAliveTimeout: 60000 });
+    const g = await startGatewayProcess({
+      config: `version: "1.0.0"\nroutes:\n  - { path: /idle/*, upstream: "${patient.origin}", timeout: { keepAlive: 500 } }\n`,
+    });
+    try {
+      assert.equal((await request(`${g.url}/idle/a`)).status, 200);
+      assert.equal(patient.openSockets, 1, 'the upstream socket is kept alive after the request');
+      for (let i = 0; i < 40 && patient.openSockets > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(patient.openSockets, 0, 'the gateway closed its idle upstream socket');
+      assert.equal((await request(`${g.url}/idle/b`)).status, 200, 'and opens a new one when needed');
+    } finally {
+      await g.stop();
+      await patient.close();
+    }
+  });
 });

@@ -24,26 +24,48 @@ export class RequestSeries {
  * counters stay monotonic across reloads; cardinality is bounded by routes x methods x statuses.
  */
 export class RequestSeriesStore {
-  private readonly series = new Map<string, RequestSeries>();
+  /** routeId -> status -> method -> series: lookups without building a key string per request. */
+  private readonly byRoute = new Map<string, Map<number, Map<string, RequestSeries>>>();
+  private readonly series: RequestSeries[] = [];
 
   observe(o: RequestObservation): void {
-    const key = `${o.routeId}\u0000${o.routePattern}\u0000${o.method}\u0000${o.status}`;
-    let series = this.series.get(key);
-    if (series === undefined) {
-      series = new RequestSeries(o.routeId, o.routePattern, o.method, String(o.status));
-      this.series.set(key, series);
+    let byStatus = this.byRoute.get(o.routeId);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.byRoute.set(o.routeId, byStatus);
+    }
+    let byMethod = byStatus.get(o.status);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      byStatus.set(o.status, byMethod);
+    }
+    let series = byMethod.get(o.method);
+    // A reload can give a route id another pattern: that is another http_* series.
+    if (series === undefined || series.routePattern !== o.routePattern) {
+      series = this.seriesFor(o);
+      byMethod.set(o.method, series);
     }
     series.count += 1;
     series.sumMs += o.durationMs;
     let bucket = 0;
     while (bucket < DURATION_BUCKETS_MS.length && o.durationMs > (DURATION_BUCKETS_MS[bucket] as number)) bucket += 1;
-    (series.buckets as Float64Array)[bucket] = ((series.buckets as Float64Array)[bucket] as number) + 1;
+    series.buckets[bucket] = (series.buckets[bucket] as number) + 1;
+  }
+
+  private seriesFor(o: RequestObservation): RequestSeries {
+    const status = String(o.status);
+    let series = this.series.find((s) => s.routeId === o.routeId && s.routePattern === o.routePattern && s.method === o.method && s.status === status);
+    if (series === undefined) {
+      series = new RequestSeries(o.routeId, o.routePattern, o.method, status);
+      this.series.push(series);
+    }
+    return series;
   }
 
   /** Series merged by a label key (the same pattern under two ids over time is one http_* series). */
   grouped(keyOf: (s: RequestSeries) => string): RequestSeries[] {
     const merged = new Map<string, RequestSeries>();
-    for (const s of this.series.values()) {
+    for (const s of this.series) {
       const key = keyOf(s);
       let target = merged.get(key);
       if (target === undefined) {

@@ -8,13 +8,20 @@ export function isAcceptableCorrelationId(value: string | string[] | undefined):
 /** Per-process random prefix: ids from two gateway processes never collide. */
 const PROCESS_PREFIX = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
 let sequence = 0;
+let stampMs = 0;
+let stamp = '';
 
 /**
  * `req-<epoch ms>-<random>` (spec 9.2): the random part is a per-process random prefix plus a
- * counter, unique without a random draw per request. The id names a request in logs; it is not a
- * secret.
+ * counter, unique without a random draw per request; the `req-<ms>-<prefix>` part is rebuilt only
+ * when the millisecond changes. The id names a request in logs; it is not a secret.
  */
 export function generateCorrelationId(): string {
-  sequence = (sequence + 1) % 0x7fffffff;
-  return `req-${Date.now()}-${PROCESS_PREFIX}${sequence.toString(36)}`;
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = `req-${now}-${PROCESS_PREFIX}`;
+  }
+  sequence = sequence === 0x7fffffff ? 1 : sequence + 1;
+  return stamp + sequence.toString(36);
 }

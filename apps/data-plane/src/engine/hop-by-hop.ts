@@ -18,7 +18,7 @@ const HOP_BY_HOP = new Set([
 
 /** Names listed in a Connection header value, which RFC 9110 7.6.1 makes hop-by-hop too. */
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   const joined = Array.isArray(value) ? value.join(',') : value;
   if (joined.indexOf(',') === -1) {
     const only = joined.trim().toLowerCase();

@@ -10,6 +10,18 @@ export interface RequestTarget {
 // reg-name / IPv4 or [IPv6], optional port (RFC 9110 7.2, RFC 3986 3.2.2).
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-._~]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+const VALIDATED_HOST = Symbol('gateway.validatedHost');
+type HostCachingSocket = IncomingMessage['socket'] & { [VALIDATED_HOST]?: string };
+
+/** A keep-alive connection usually repeats its Host: the last valid one is remembered per socket. */
+function isValidHost(req: IncomingMessage, host: string): boolean {
+  const socket = req.socket as HostCachingSocket;
+  if (socket[VALIDATED_HOST] === host) return true;
+  if (!VALID_HOST.test(host)) return false;
+  socket[VALIDATED_HOST] = host;
+  return true;
+}
+
 /**
  * Checks what node:http lets through but a gateway must not: a duplicate or malformed Host,
  * Transfer-Encoding on HTTP/1.0 (request smuggling), and absolute-form targets naming another host.
@@ -24,7 +36,7 @@ export function readRequestTarget(req: IncomingMessage): RequestTarget | Gateway
   }
   const host = req.headers.host;
   if (hostCount > 1) return 'INVALID_HOST';
-  if (host !== undefined && !VALID_HOST.test(host)) return 'INVALID_HOST';
+  if (host !== undefined && !isValidHost(req, host)) return 'INVALID_HOST';
   if (req.httpVersionMinor === 0 && req.httpVersionMajor === 1 && req.headers['transfer-encoding'] !== undefined) {
     return 'TRANSFER_ENCODING_ON_HTTP10';
   }

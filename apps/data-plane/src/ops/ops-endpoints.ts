@@ -30,7 +30,12 @@ export class OpsEndpoints implements LocalEndpoints {
   }
 
   handle(exchange: Exchange): boolean {
-    const endpoint = this.paths.get(exchange.path);
+    const path = exchange.path;
+    // Every ops path starts with /h, /m or /v and is short: most proxied paths skip the lookup.
+    if (path.length > 13) return false;
+    const first = path.charCodeAt(1);
+    if (first !== 104 /* h */ && first !== 109 /* m */ && first !== 118 /* v */) return false;
+    const endpoint = this.paths.get(path);
     if (endpoint === undefined) return false;
     exchange.local = true;
     if (exchange.method !== 'GET' && exchange.method !== 'HEAD') {

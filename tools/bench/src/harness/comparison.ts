@@ -191,6 +191,101 @@ function percent(value: number | undefined): string {
   return value === undefined ? '—' : `${Math.round(value * 100)} %`;
 }
 
+interface CaseReport {
+  readonly markdown: string[];
+  readonly goals: GoalCheck[];
+  readonly json: JsonValue;
+}
+
+/** Tables, goal checks and JSON for one case, from every selected variant's samples. */
+function reportCase<Env>(
+  definition: LoadComparisonDefinition<Env>,
+  selected: ReadonlyArray<VariantDefinition<Env>>,
+  loadCase: LoadCase,
+  samplesOf: (variant: string) => readonly RoundSample[],
+  observed: readonly string[],
+  rounds: number,
+): CaseReport {
+  const baseline = selected.find((v) => v.name === definition.baseline);
+  const baselineSamples = baseline ? samplesOf(baseline.name) : undefined;
+  const summaries = new Map(selected.map((v) => [v.name, summarise(samplesOf(v.name), baselineSamples, observed)]));
+  const summaryOf = (name: string): VariantSummary => summaries.get(name) as VariantSummary;
+  const baseLabel = baseline?.label ?? definition.baseline;
+
+  const markdown = [`#### ${loadCase.label}\n`];
+  markdown.push(markdownTable(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`, 'clean rounds'],
+    selected.map((v) => {
+      const s = summaryOf(v.name);
+      return [v.label, formatNumber(s.requestsPerSecond), formatNumber(s.p50Ms, 2), formatNumber(s.p99Ms, 2), formatNumber(s.proxyCpuSeconds, 2),
+        formatNumber(s.requestsPerCpuSecond), formatRatio(s.ratios.requestsPerSecond), formatRatio(s.ratios.p50Ms), formatRatio(s.ratios.p99Ms),
+        formatRatio(s.ratios.requestsPerCpuSecond), `${s.cleanRounds}/${rounds}`];
+    }),
+  ), '');
+  markdown.push(markdownTable(
+    ['CPU use (share of one core)', 'proxy', ...observed, 'load generator', 'other processes'],
+    selected.map((v) => {
+      const u = summaryOf(v.name).utilisation;
+      return [v.label, percent(u['proxy']), ...observed.map((o) => percent(u[o])), percent(u['load generator']), percent(u['other processes'])];
+    }),
+  ), '');
+
+  const goals: GoalCheck[] = definition.goals.map((goal) => {
+    const label = definition.variants.find((v) => v.name === goal.variant)?.label ?? goal.variant;
+    const summary = summaries.get(goal.variant);
+    const value = summary?.ratios[goal.metric];
+    const range = summary?.ratioRanges[goal.metric];
+    return {
+      description: `${label} ${METRIC_LABEL[goal.metric]} ratio to ${baseLabel}, ${loadCase.label}`,
+      value,
+      atLeast: goal.atLeast,
+      rounds: range && summary ? { low: range[0], high: range[1], used: summary.pairedRoundsUsed, total: rounds } : undefined,
+      met: value === undefined ? undefined : value >= goal.atLeast,
+    };
+  });
+  markdown.push(...goals.map(formatGoal));
+  if (goals.length > 0) markdown.push('');
+
+  const json = Object.fromEntries(selected.map((v): [string, JsonValue] => {
+    const s = summaryOf(v.name);
+    return [v.name, {
+      label: v.label,
+      roundsUsed: s.roundsUsed,
+      cleanRounds: s.cleanRounds,
+      pairedRoundsUsed: s.pairedRoundsUsed,
+      median: {
+        requestsPerSecond: s.requestsPerSecond ?? null,
+        p50Ms: s.p50Ms ?? null,
+        p99Ms: s.p99Ms ?? null,
+        proxyCpuSeconds: s.proxyCpuSeconds ?? null,
+        requestsPerCpuSecond: s.requestsPerCpuSecond ?? null,
+      },
+      ratioToBaseline: Object.fromEntries(Object.entries(s.ratios).map(([k, r]) => [k, r ?? null])),
+      ratioToBaselineRange: Object.fromEntries(Object.entries(s.ratioRanges).map(([k, r]) => [k, r ? [...r] : null])),
+      cpuShareOfOneCore: Object.fromEntries(Object.entries(s.utilisation).map(([k, u]) => [k, u ?? null])),
+      rounds: samplesOf(v.name).map((sample) => ({
+        round: sample.round + 1,
+        slot: sample.slot + 1,
+        clean: sample.clean,
+        retakes: sample.retakes,
+        requests: sample.measurement.requests,
+        wallSeconds: sample.measurement.wallSeconds,
+        requestsPerSecond: sample.measurement.requestsPerSecond,
+        p50Ms: sample.measurement.p50Ms ?? null,
+        p99Ms: sample.measurement.p99Ms ?? null,
+        errors: sample.measurement.errors,
+        non2xx: sample.measurement.non2xx,
+        proxyCpuSeconds: sample.proxyCpuSeconds ?? null,
+        requestsPerCpuSecond: sample.requestsPerCpuSecond ?? null,
+        cpuSeconds: sample.measurement.cpuSeconds,
+        loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
+        otherCpuSeconds: sample.measurement.otherCpuSeconds,
+      })),
+    }];
+  }));
+  return { markdown, goals, json };
+}
+
 /**
  * Builds a scenario that measures each selected variant under the same closed-loop load (fixed
  * connections, pipelining 1), once per case per round, in interleaved and rotated order, and
@@ -234,153 +329,63 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         }
       }
 
-      const samples = new Map<string, RoundSample[]>();
-      const key = (variant: string, loadCase: string): string => `${variant}\u0000${loadCase}`;
       const problems: string[] = [];
-      // Retakes are bounded for the whole run too (at most half the measurements again), so a busy
-      // machine makes the run longer by a known amount at most.
+      // Retakes are bounded for the whole run too (at most half the measurements again, and a
+      // minute of waiting for quiet), so a busy machine makes the run longer by a known amount.
       let retakeBudget = Math.ceil((options.rounds * definition.cases.length * selected.length) / 2);
       let quietWaitBudgetMs = QUIET_WAIT_BUDGET_MS;
+      /** Warm-up plus measurement, retaken while other processes disturb it (within the budgets). */
+      const measure = async (variant: VariantDefinition<Env>, loadCase: LoadCase, where: string): Promise<{ measurement: LoadMeasurement; retakes: number; clean: boolean }> => {
+        for (let retakes = 0; ; retakes += 1) {
+          if (options.warmupSeconds > 0) await load(variant, loadCase, options.warmupSeconds);
+          const measurement = await load(variant, loadCase, options.durationSeconds);
+          const other = measurement.otherCpuSeconds / measurement.wallSeconds;
+          if (options.otherCpuLimit <= 0 || other <= options.otherCpuLimit) return { measurement, retakes, clean: true };
+          if (retakes >= options.retries || retakeBudget === 0) {
+            problems.push(`${where}: other processes used ${percent(other)} of a core during the measurement (kept after ${retakes} retakes)`);
+            return { measurement, retakes, clean: false };
+          }
+          retakeBudget -= 1;
+          ctx.log(`${where}: other processes used ${percent(other)} of a core meanwhile; measuring again once the machine is quiet`);
+          quietWaitBudgetMs -= await waitForQuiet(options.otherCpuLimit, Math.min(QUIET_WAIT_MS, Math.max(0, quietWaitBudgetMs)));
+        }
+      };
+
+      const samples = new Map<string, RoundSample[]>();
+      const key = (variant: string, loadCase: string): string => `${variant}\u0000${loadCase}`;
       for (let round = 0; round < options.rounds; round += 1) {
         for (const loadCase of definition.cases) {
-          const order = rotate(selected, round);
-          for (const [slot, variant] of order.entries()) {
-            let measurement: LoadMeasurement;
-            let retakes = 0;
-            for (;;) {
-              if (options.warmupSeconds > 0) await load(variant, loadCase, options.warmupSeconds);
-              measurement = await load(variant, loadCase, options.durationSeconds);
-              const other = measurement.otherCpuSeconds / measurement.wallSeconds;
-              if (options.otherCpuLimit <= 0 || other <= options.otherCpuLimit) break;
-              if (retakes >= options.retries || retakeBudget === 0) {
-                problems.push(`round ${round + 1}, ${loadCase.label}, ${variant.label}: other processes used ${percent(other)} of a core during the measurement (kept after ${retakes} retakes)`);
-                break;
-              }
-              retakes += 1;
-              retakeBudget -= 1;
-              ctx.log(`round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}: other processes used ${percent(other)} of a core meanwhile; measuring again once the machine is quiet`);
-              quietWaitBudgetMs -= await waitForQuiet(options.otherCpuLimit, Math.min(QUIET_WAIT_MS, Math.max(0, quietWaitBudgetMs)));
-            }
-            const clean = options.otherCpuLimit <= 0 || measurement.otherCpuSeconds / measurement.wallSeconds <= options.otherCpuLimit;
+          for (const [slot, variant] of rotate(selected, round).entries()) {
+            const where = `round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}`;
+            const { measurement, retakes, clean } = await measure(variant, loadCase, where);
             const proxyCpuSeconds = measurement.cpuSeconds['proxy'];
-            const sample: RoundSample = {
-              round,
-              retakes,
-              clean,
-              slot,
-              measurement,
-              proxyCpuSeconds,
-              requestsPerCpuSecond: proxyCpuSeconds === undefined || proxyCpuSeconds === 0 ? undefined : measurement.requests / proxyCpuSeconds,
-            };
+            const requestsPerCpuSecond = proxyCpuSeconds === undefined || proxyCpuSeconds === 0 ? undefined : measurement.requests / proxyCpuSeconds;
             const list = samples.get(key(variant.name, loadCase.name)) ?? [];
-            list.push(sample);
+            list.push({ round, slot, retakes, clean, measurement, proxyCpuSeconds, requestsPerCpuSecond });
             samples.set(key(variant.name, loadCase.name), list);
-            const cpuNote = proxyCpuSeconds === undefined ? '' : `, proxy ${proxyCpuSeconds.toFixed(2)} CPU-s, ${formatNumber(sample.requestsPerCpuSecond)} req/CPU-s`;
-            ctx.log(`round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}: ${formatNumber(measurement.requestsPerSecond)} req/s, p50 ${formatNumber(measurement.p50Ms, 2)} ms, p99 ${formatNumber(measurement.p99Ms, 2)} ms${cpuNote}`);
+            const cpuNote = proxyCpuSeconds === undefined ? '' : `, proxy ${proxyCpuSeconds.toFixed(2)} CPU-s, ${formatNumber(requestsPerCpuSecond)} req/CPU-s`;
+            ctx.log(`${where}: ${formatNumber(measurement.requestsPerSecond)} req/s, p50 ${formatNumber(measurement.p50Ms, 2)} ms, p99 ${formatNumber(measurement.p99Ms, 2)} ms${cpuNote}`);
             if (measurement.requests === 0) throw new Error(`${variant.label} completed no request (${loadCase.label})`);
             if (measurement.errors > 0 || measurement.non2xx > 0) {
-              problems.push(`round ${round + 1}, ${loadCase.label}, ${variant.label}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`);
+              problems.push(`${where}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`);
             }
           }
         }
       }
       for (const problem of problems) ctx.log(`warning: ${problem}`);
 
-      const markdown: string[] = [];
-      const goals: GoalCheck[] = [];
-      const data: Record<string, JsonValue> = {};
-      const baseline = selected.find((v) => v.name === definition.baseline);
-      for (const loadCase of definition.cases) {
-        const baselineSamples = baseline ? samples.get(key(baseline.name, loadCase.name)) : undefined;
-        const summaries = new Map(selected.map((v) => [v.name, summarise(samples.get(key(v.name, loadCase.name)) ?? [], baselineSamples, observed)]));
-        const baseLabel = baseline?.label ?? definition.baseline;
-        markdown.push(`#### ${loadCase.label}\n`);
-        markdown.push(markdownTable(
-          ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`, 'clean rounds'],
-          selected.map((v) => {
-            const s = summaries.get(v.name) as VariantSummary;
-            return [v.label, formatNumber(s.requestsPerSecond), formatNumber(s.p50Ms, 2), formatNumber(s.p99Ms, 2), formatNumber(s.proxyCpuSeconds, 2),
-              formatNumber(s.requestsPerCpuSecond), formatRatio(s.ratios.requestsPerSecond), formatRatio(s.ratios.p50Ms), formatRatio(s.ratios.p99Ms),
-              formatRatio(s.ratios.requestsPerCpuSecond), `${s.cleanRounds}/${options.rounds}`];
-          }),
-        ));
-        markdown.push('');
-        markdown.push(markdownTable(
-          ['CPU use (share of one core)', 'proxy', ...observed, 'load generator', 'other processes'],
-          selected.map((v) => {
-            const s = summaries.get(v.name) as VariantSummary;
-            return [v.label, percent(s.utilisation['proxy']), ...observed.map((o) => percent(s.utilisation[o])), percent(s.utilisation['load generator']), percent(s.utilisation['other processes'])];
-          }),
-        ));
-        markdown.push('');
-
-        for (const goal of definition.goals) {
-          const variant = definition.variants.find((v) => v.name === goal.variant);
-          const value = summaries.get(goal.variant)?.ratios[goal.metric];
-          const range = summaries.get(goal.variant)?.ratioRanges[goal.metric];
-          const check: GoalCheck = {
-            rounds: range ? { low: range[0], high: range[1], used: summaries.get(goal.variant)?.pairedRoundsUsed ?? 0, total: options.rounds } : undefined,
-            description: `${variant?.label ?? goal.variant} ${METRIC_LABEL[goal.metric]} ratio to ${baseLabel}, ${loadCase.label}`,
-            value,
-            atLeast: goal.atLeast,
-            met: value === undefined ? undefined : value >= goal.atLeast,
-          };
-          goals.push(check);
-          markdown.push(formatGoal(check));
-        }
-        if (definition.goals.length > 0) markdown.push('');
-
-        data[loadCase.name] = Object.fromEntries(selected.map((v) => {
-          const s = summaries.get(v.name) as VariantSummary;
-          const rounds = (samples.get(key(v.name, loadCase.name)) ?? []).map((sample) => ({
-            round: sample.round + 1,
-            slot: sample.slot + 1,
-            requests: sample.measurement.requests,
-            wallSeconds: sample.measurement.wallSeconds,
-            requestsPerSecond: sample.measurement.requestsPerSecond,
-            p50Ms: sample.measurement.p50Ms ?? null,
-            p99Ms: sample.measurement.p99Ms ?? null,
-            errors: sample.measurement.errors,
-            non2xx: sample.measurement.non2xx,
-            proxyCpuSeconds: sample.proxyCpuSeconds ?? null,
-            requestsPerCpuSecond: sample.requestsPerCpuSecond ?? null,
-            cpuSeconds: sample.measurement.cpuSeconds,
-            loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
-            otherCpuSeconds: sample.measurement.otherCpuSeconds,
-            retakes: sample.retakes,
-            clean: sample.clean,
-          }));
-          const summary: JsonValue = {
-            label: v.label,
-            roundsUsed: s.roundsUsed,
-            cleanRounds: s.cleanRounds,
-            pairedRoundsUsed: s.pairedRoundsUsed,
-            median: {
-              requestsPerSecond: s.requestsPerSecond ?? null,
-              p50Ms: s.p50Ms ?? null,
-              p99Ms: s.p99Ms ?? null,
-              proxyCpuSeconds: s.proxyCpuSeconds ?? null,
-              requestsPerCpuSecond: s.requestsPerCpuSecond ?? null,
-            },
-            ratioToBaseline: {
-              requestsPerSecond: s.ratios.requestsPerSecond ?? null,
-              p50Ms: s.ratios.p50Ms ?? null,
-              p99Ms: s.ratios.p99Ms ?? null,
-              requestsPerCpuSecond: s.ratios.requestsPerCpuSecond ?? null,
-            },
-            ratioToBaselineRange: Object.fromEntries(Object.entries(s.ratioRanges).map(([k, r]) => [k, r ? [...r] : null])),
-            cpuShareOfOneCore: Object.fromEntries(Object.entries(s.utilisation).map(([k, u]) => [k, u ?? null])),
-            rounds,
-          };
-          return [v.name, summary];
-        }));
-      }
+      const reports = definition.cases.map((loadCase) =>
+        reportCase(definition, selected, loadCase, (variant) => samples.get(key(variant, loadCase.name)) ?? [], observed, options.rounds));
       return {
         name: definition.name,
         title: definition.title,
-        markdown: markdown.join('\n'),
-        goals,
-        data: { baseline: definition.baseline, cases: data, warnings: problems },
+        markdown: reports.flatMap((r) => r.markdown).join('\n'),
+        goals: reports.flatMap((r) => r.goals),
+        data: {
+          baseline: definition.baseline,
+          cases: Object.fromEntries(definition.cases.map((c, i) => [c.name, (reports[i] as CaseReport).json])),
+          warnings: problems,
+        },
       };
     },
   };
