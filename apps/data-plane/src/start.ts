@@ -7,6 +7,8 @@ import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { readProxyConfigFile } from './adapters/yaml-config-file.adapter';
 import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader } from './engine/config-reloader';
+import { DeadlineWheel } from './engine/deadline-wheel';
+import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
 import { compilePipeline, sortFactories } from './engine/pipeline';
@@ -45,7 +47,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info');
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
-  const services: EngineServices = { logger, metrics, health, version: options.version ?? packageVersion(), startedAt: Date.now() };
+  const deadlines = new DeadlineWheel<Exchange>();
+  const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
 
   const initial = await readProxyConfigFile(options.configPath);
   if (!initial.ok) throw new InvalidConfigError(initial.errors);
@@ -95,6 +98,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         server.close(() => {
           clearTimeout(force);
           agents.destroy();
+          deadlines.close();
           logger.info({}, 'gateway stopped');
           resolve();
         });

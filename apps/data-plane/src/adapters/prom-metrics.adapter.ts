@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { GatewayMetrics, RequestObservation } from '../engine/ports';
+import type { GatewayMetrics } from '../engine/ports';
 import { requestMetricViews } from './request-metric-views';
 import { RequestSeriesStore } from './request-series';
 
@@ -37,8 +37,8 @@ export class PromMetrics implements GatewayMetrics {
     this.reloads.labels('failure').inc(0);
   }
 
-  observeRequest(observation: RequestObservation): void {
-    this.requests.observe(observation);
+  observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void {
+    this.requests.observe(routeId, routePattern, method, status, durationMs);
   }
 
   rateLimitHit(routeId: string): void {

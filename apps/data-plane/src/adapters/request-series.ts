@@ -1,5 +1,3 @@
-import type { RequestObservation } from '../engine/ports';
-
 /** Spec 4.2: milliseconds for http_request_duration_ms. */
 export const DURATION_BUCKETS_MS: readonly number[] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
 
@@ -28,35 +26,34 @@ export class RequestSeriesStore {
   private readonly byRoute = new Map<string, Map<number, Map<string, RequestSeries>>>();
   private readonly series: RequestSeries[] = [];
 
-  observe(o: RequestObservation): void {
-    let byStatus = this.byRoute.get(o.routeId);
+  observe(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void {
+    let byStatus = this.byRoute.get(routeId);
     if (byStatus === undefined) {
       byStatus = new Map();
-      this.byRoute.set(o.routeId, byStatus);
+      this.byRoute.set(routeId, byStatus);
     }
-    let byMethod = byStatus.get(o.status);
+    let byMethod = byStatus.get(status);
     if (byMethod === undefined) {
       byMethod = new Map();
-      byStatus.set(o.status, byMethod);
+      byStatus.set(status, byMethod);
     }
-    let series = byMethod.get(o.method);
+    let series = byMethod.get(method);
     // A reload can give a route id another pattern: that is another http_* series.
-    if (series === undefined || series.routePattern !== o.routePattern) {
-      series = this.seriesFor(o);
-      byMethod.set(o.method, series);
+    if (series === undefined || series.routePattern !== routePattern) {
+      series = this.seriesFor(routeId, routePattern, method, String(status));
+      byMethod.set(method, series);
     }
     series.count += 1;
-    series.sumMs += o.durationMs;
+    series.sumMs += durationMs;
     let bucket = 0;
-    while (bucket < DURATION_BUCKETS_MS.length && o.durationMs > (DURATION_BUCKETS_MS[bucket] as number)) bucket += 1;
+    while (bucket < DURATION_BUCKETS_MS.length && durationMs > (DURATION_BUCKETS_MS[bucket] as number)) bucket += 1;
     series.buckets[bucket] = (series.buckets[bucket] as number) + 1;
   }
 
-  private seriesFor(o: RequestObservation): RequestSeries {
-    const status = String(o.status);
-    let series = this.series.find((s) => s.routeId === o.routeId && s.routePattern === o.routePattern && s.method === o.method && s.status === status);
+  private seriesFor(routeId: string, routePattern: string, method: string, status: string): RequestSeries {
+    let series = this.series.find((s) => s.routeId === routeId && s.routePattern === routePattern && s.method === method && s.status === status);
     if (series === undefined) {
-      series = new RequestSeries(o.routeId, o.routePattern, o.method, status);
+      series = new RequestSeries(routeId, routePattern, method, status);
       this.series.push(series);
     }
     return series;

@@ -6,6 +6,8 @@ import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { makeTempDir } from '@gateway/testing';
 import { ConfigReloader, type ConfigLoad } from './config-reloader';
 import { RequestDispatcher } from './request-dispatcher';
+import { DeadlineWheel } from './deadline-wheel';
+import type { Exchange } from './exchange';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -21,7 +23,8 @@ function setup(load: () => Promise<ConfigLoad>) {
   const dir = makeTempDir();
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
-  const services = { logger, metrics: new PromMetrics(), health, version: '0.0.0-test', startedAt: Date.now() };
+  const deadlines = new DeadlineWheel<Exchange>();
+  const services = { logger, metrics: new PromMetrics(), health, deadlines, version: '0.0.0-test', startedAt: Date.now() };
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const reloader = new ConfigReloader({
@@ -35,7 +38,7 @@ function setup(load: () => Promise<ConfigLoad>) {
     statusPath: path.join(dir.path, 'reload-status.json'),
     overrides: {},
   });
-  return { reloader, dispatcher, done: () => (agents.destroy(), dir.remove()) };
+  return { reloader, dispatcher, done: () => (agents.destroy(), deadlines.close(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {

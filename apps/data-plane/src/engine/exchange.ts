@@ -22,8 +22,8 @@ export class Exchange {
   /** The in-flight upstream request, so wrappers (timeout) and the client-abort path can cut it. */
   upstreamRequest: ClientRequest | undefined = undefined;
   upstreamResponse: IncomingMessage | undefined = undefined;
-  /** Deadline of the current upstream attempt (timeout policy); cleared when the exchange ends. */
-  attemptTimer: NodeJS.Timeout | undefined = undefined;
+  /** Changes whenever the current upstream attempt's deadline is set or cancelled (DeadlineWheel). */
+  deadlineToken = 0;
   /** Upstream attempts made (retries count each). */
   attempts = 0;
   /** True once the client disconnected before the response finished. */

@@ -1,3 +1,5 @@
+import type { DeadlineWheel } from './deadline-wheel';
+import type { Exchange } from './exchange';
 /**
  * What the engine needs from the outside world. Adapters under `src/adapters/` implement these
  * with libraries (pino, prom-client); the engine itself imports only node built-ins.
@@ -9,17 +11,12 @@ export interface Logger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** Labels of one finished request (decision 18: route id for gateway_*, path pattern for http_*). */
-export interface RequestObservation {
-  routeId: string;
-  routePattern: string;
-  method: string;
-  status: number;
-  durationMs: number;
-}
-
 export interface GatewayMetrics {
-  observeRequest(observation: RequestObservation): void;
+  /**
+   * One finished request. Labels per decision 18: the route id for gateway_*, the path pattern for
+   * http_*. Positional, so the hot path allocates no observation object.
+   */
+  observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void;
   rateLimitHit(routeId: string): void;
   configReload(result: 'success' | 'failure'): void;
   setRouteCount(count: number): void;
@@ -45,6 +42,8 @@ export interface UpstreamHealthSource {
 }
 
 export interface EngineServices {
+  /** Deadlines of upstream attempts (timeout policy). */
+  readonly deadlines: DeadlineWheel<Exchange>;
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
   readonly health: UpstreamHealthSource;

@@ -15,13 +15,13 @@ export const requestMetricsPolicy: PolicyFactory = {
       onComplete(exchange) {
         if (exchange.local) return;
         const route = exchange.route;
-        metrics.observeRequest({
-          routeId: route === undefined ? UNMATCHED_ROUTE_LABEL : route.id,
-          routePattern: route === undefined ? UNMATCHED_ROUTE_LABEL : route.route.path,
-          method: exchange.method,
-          status: exchange.status,
-          durationMs: performance.now() - exchange.startedAt,
-        });
+        metrics.observeRequest(
+          route === undefined ? UNMATCHED_ROUTE_LABEL : route.id,
+          route === undefined ? UNMATCHED_ROUTE_LABEL : route.route.path,
+          exchange.method,
+          exchange.status,
+          performance.now() - exchange.startedAt,
+        );
       },
     };
   },

@@ -4,44 +4,39 @@ import { GatewayError, type GatewayErrorCode } from '../../engine/error-catalogu
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 
-function cutAttempt(exchange: Exchange, code: GatewayErrorCode): void {
+function cutOnTimeout(exchange: Exchange): void {
   const request = exchange.upstreamRequest;
-  if (request !== undefined && !request.destroyed) request.destroy(new GatewayError(code));
+  if (request !== undefined && !request.destroyed) request.destroy(new GatewayError('UPSTREAM_TIMEOUT'));
 }
 
 function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
   if (!request.destroyed) request.destroy(new GatewayError(code));
 }
 
-function clearAttemptTimer(exchange: Exchange): void {
-  if (exchange.attemptTimer !== undefined) {
-    clearTimeout(exchange.attemptTimer);
-    exchange.attemptTimer = undefined;
-  }
-}
-
 /**
  * `timeout.request` bounds one upstream attempt from the moment it is sent until its response
  * body has ended (504 while nothing was sent to the client, a cut connection after);
  * `timeout.connect` bounds establishing a new upstream connection. Innermost wrapper, so retries
- * get a fresh deadline per attempt. The deadline is cleared when the exchange completes.
+ * get a fresh deadline per attempt. Deadlines live in the shared DeadlineWheel (no timer per
+ * request) and fire within DEADLINE_TICK_MS of their time; the exchange's completion cancels it.
  */
 export const timeoutPolicy: PolicyFactory = {
   key: 'timeout',
   scope: 'route',
   order: 900,
-  create: (route) => {
+  create: (route, env) => {
     if (route === undefined) return null;
     const requestMs = route.timeout.request;
     const connectMs = route.timeout.connect;
+    const deadlines = env.services.deadlines;
     return {
       wrapUpstream: (next) => (exchange, done) => {
-        clearAttemptTimer(exchange);
-        exchange.attemptTimer = setTimeout(cutAttempt, requestMs, exchange, 'UPSTREAM_TIMEOUT');
+        // Scheduling again replaces the previous attempt's deadline.
+        deadlines.schedule(exchange, requestMs, cutOnTimeout);
         next(exchange, done);
         if (connectMs !== undefined) watchConnect(exchange.upstreamRequest as ClientRequest, connectMs);
       },
-      onComplete: clearAttemptTimer,
+      onComplete: (exchange) => deadlines.cancel(exchange),
     };
   },
 };
