@@ -38,6 +38,18 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
+/** A process and its live descendants (the proxy and whatever it may have forked), parents first. */
+export function processTree(pid: number): number[] {
+  const tree: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.shift() as number;
+    tree.push(next);
+    pending.push(...childrenOf(next));
+  }
+  return tree;
+}
+
 /**
  * CPU time of a process and its live descendants, in clock ticks. The gateway is started through
  * its CLI; should that ever fork a worker, its CPU is still charged to "the proxy".

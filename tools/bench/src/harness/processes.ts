@@ -15,8 +15,8 @@ export interface ManagedProcess {
   hasExited(): boolean;
   /** Resolves with the first output line (past or future) `match` accepts; rejects on exit or timeout. */
   waitForLine(match: (line: string) => boolean, timeoutMs: number): Promise<string>;
-  /** SIGTERM, then SIGKILL after a grace period. */
-  stop(): Promise<void>;
+  /** `signal` (SIGTERM unless told), then SIGKILL after a grace period. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export interface SpawnOptions {
@@ -25,6 +25,8 @@ export interface SpawnOptions {
   readonly cwd?: string;
   /** Runs once the process has been stopped (temp dirs). */
   readonly cleanup?: () => void;
+  /** Extra pipes after stdin, stdout and stderr: the child's fd 3, 4, ... (`child.stdio[3]`, ...). */
+  readonly extraPipes?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ export class ProcessRegistry {
       cwd: options.cwd,
       env: options.env ?? process.env,
       // stdin stays open: the bench servers exit when it closes (the harness died).
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', ...Array.from({ length: options.extraPipes ?? 0 }, () => 'pipe' as const)],
     });
     if (child.pid === undefined) {
       // spawn failures surface as an 'error' event; make sure it is not unhandled.
@@ -50,6 +52,7 @@ export class ProcessRegistry {
     const output: string[] = [];
     const listeners = new Set<(line: string) => void>();
     child.stdin.on('error', () => undefined);
+    for (const extra of child.stdio.slice(3)) extra?.on('error', () => undefined);
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream.setEncoding('utf8');
@@ -103,9 +106,9 @@ export class ProcessRegistry {
           });
         });
       },
-      stop: async () => {
+      stop: async (signal = 'SIGTERM') => {
         if (!exitedFlag) {
-          child.kill('SIGTERM');
+          child.kill(signal);
           const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
           await exited;
           clearTimeout(timer);
