@@ -3,6 +3,7 @@
 // failed to run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkCounterSupport, describeCounterSupport } from './harness/counters';
 import { checkPlatform, machineInfo } from './harness/environment';
 import { ProcessRegistry } from './harness/processes';
 import { formatGoal } from './harness/report';
@@ -54,6 +55,10 @@ async function main(): Promise<number> {
   const started = new Date();
   const scenarios = SCENARIOS.filter((s) => s.variantNames.some((v) => isSelected(selectedOptions.only, s.name, v)));
   log(`node ${machine.node}, ${machine.cores} cores (${machine.cpuModel}), load average ${machine.loadAverageAtStart.join(' ')}`);
+  // Checked once: without perf (or without hardware counters in this VM) the run carries on with
+  // CPU-seconds only, and the report says so once.
+  const counters = checkCounterSupport();
+  log(`hardware counters: ${describeCounterSupport(counters)}`);
   if (options.profileDir) {
     mkdirSync(options.profileDir, { recursive: true });
     log(`profiling: servers under test run with --cpu-prof, profiles go to ${options.profileDir} (the numbers are not representative)`);
@@ -67,6 +72,7 @@ async function main(): Promise<number> {
     const ctx: HarnessContext = {
       options,
       processes: registry,
+      counters,
       log: (message) => log(`${scenario.name}: ${message}`),
       variantSelected: (s, v) => isSelected(selectedOptions.only, s, v),
     };
@@ -89,6 +95,7 @@ async function main(): Promise<number> {
     `node ${machine.node}, ${machine.platform}, autocannon ${machine.autocannon}, load average at start ${machine.loadAverageAtStart.join(' ')}; ` +
     `gateway build of ${machine.gatewayBuiltAt ?? 'unknown'}.`);
   out.push(`Settings: ${settingsLine(options)}.`);
+  out.push(`Hardware counters: ${describeCounterSupport(counters)}.`);
   out.push('');
   const goals: GoalCheck[] = [];
   for (const result of results) {
@@ -118,6 +125,9 @@ async function main(): Promise<number> {
       only: [...options.only],
       profiling: options.profileDir !== undefined,
     },
+    hardwareCounters: counters.available
+      ? { available: true, perf: counters.perf, events: [...counters.events], userOnly: counters.userOnly }
+      : { available: false, reason: counters.reason },
     goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast, rounds: g.rounds ?? null, met: g.met ?? null })),
     scenarios: Object.fromEntries(results.map((r) => [r.name, { title: r.title, ...(r.data as Record<string, JsonValue>) }])),
     failures,

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { waitForQuiet } from './cpu';
+import { CounterSession, type CounterReading } from './counters';
+import { processTree, waitForQuiet } from './cpu';
 import { runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
 import { median, ratio } from './stats';
@@ -28,14 +29,20 @@ export interface VariantDefinition<Env> {
   start(env: Env, ctx: HarnessContext): Promise<RunningVariant>;
 }
 
-export type ComparisonMetric = 'requestsPerSecond' | 'requestsPerCpuSecond';
+/**
+ * Metrics a goal can be about. For the per-request costs (cycles, instructions) the ratio is
+ * baseline / variant, so that for every one of these a ratio above 1 means the variant is better.
+ */
+export type ComparisonMetric = 'requestsPerSecond' | 'requestsPerCpuSecond' | 'cyclesPerRequest' | 'instructionsPerRequest';
 
 const METRIC_LABEL: Record<ComparisonMetric, string> = {
   requestsPerSecond: 'req/s',
   requestsPerCpuSecond: 'req/CPU-s',
+  cyclesPerRequest: 'cycles-per-request',
+  instructionsPerRequest: 'instructions-per-request',
 };
 
-/** "variant's metric / baseline's metric >= atLeast", checked per case. */
+/** "variant's metric / baseline's metric >= atLeast" (baseline / variant for per-request costs), checked per case. */
 export interface ComparisonGoal {
   readonly variant: string;
   readonly metric: ComparisonMetric;
@@ -72,7 +79,26 @@ interface RoundSample {
   readonly measurement: LoadMeasurement;
   readonly proxyCpuSeconds: number | undefined;
   readonly requestsPerCpuSecond: number | undefined;
+  /** Hardware counters of the proxy during the measurement (perf stat); undefined without perf. */
+  readonly counters: CounterReading | undefined;
+  readonly cyclesPerRequest: number | undefined;
+  readonly instructionsPerRequest: number | undefined;
 }
+
+type RatioKey = ComparisonMetric | 'p50Ms' | 'p99Ms';
+
+/**
+ * Every ratio column, in table order: how to read the value from a round, and whether the ratio is
+ * variant / baseline (as measured) or baseline / variant (per-request costs, so higher is better).
+ */
+const RATIOS: ReadonlyArray<{ readonly key: RatioKey; readonly pick: (s: RoundSample) => number | undefined; readonly inverse: boolean }> = [
+  { key: 'requestsPerSecond', pick: (s) => s.measurement.requestsPerSecond, inverse: false },
+  { key: 'p50Ms', pick: (s) => s.measurement.p50Ms, inverse: false },
+  { key: 'p99Ms', pick: (s) => s.measurement.p99Ms, inverse: false },
+  { key: 'requestsPerCpuSecond', pick: (s) => s.requestsPerCpuSecond, inverse: false },
+  { key: 'cyclesPerRequest', pick: (s) => s.cyclesPerRequest, inverse: true },
+  { key: 'instructionsPerRequest', pick: (s) => s.instructionsPerRequest, inverse: true },
+];
 
 interface VariantSummary {
   /** Rounds the medians are taken over (the clean ones, or all when none was clean). */
@@ -86,18 +112,21 @@ interface VariantSummary {
   readonly p99Ms: number | undefined;
   readonly proxyCpuSeconds: number | undefined;
   readonly requestsPerCpuSecond: number | undefined;
-  /** Median over rounds of (this variant / baseline in the same round and case). */
-  readonly ratios: {
-    readonly requestsPerSecond: number | undefined;
-    readonly p50Ms: number | undefined;
-    readonly p99Ms: number | undefined;
-    readonly requestsPerCpuSecond: number | undefined;
-  };
+  readonly cyclesPerRequest: number | undefined;
+  readonly instructionsPerRequest: number | undefined;
+  /**
+   * Median over rounds of (this variant / baseline in the same round and case); baseline / variant
+   * for cyclesPerRequest and instructionsPerRequest.
+   */
+  readonly ratios: Record<RatioKey, number | undefined>;
   /** Lowest and highest per-round ratio, per metric. */
-  readonly ratioRanges: Record<ComparisonMetric | 'p50Ms' | 'p99Ms', readonly [number, number] | undefined>;
+  readonly ratioRanges: Record<RatioKey, readonly [number, number] | undefined>;
   /** Median CPU utilisation (fraction of one core) per observed process and the load generator. */
   readonly utilisation: Record<string, number | undefined>;
 }
+
+/** After this many perf failures in a scenario, its remaining measurements go without counters. */
+const COUNTER_FAILURE_LIMIT = 2;
 
 /** Longest wait for a quiet machine before a retake, and all such waits of a scenario together. */
 const QUIET_WAIT_MS = 10_000;
@@ -146,13 +175,17 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
   });
   const cleanPairs = allPairs.filter((p) => p.s.clean && p.base.clean);
   const pairs = cleanPairs.length > 0 ? cleanPairs : allPairs;
-  const perRound = (pick: (s: RoundSample) => number | undefined): number[] =>
-    pairs.map(({ s, base }) => ratio(pick(s), pick(base))).filter((r): r is number => r !== undefined);
-  const ratioMedian = (pick: (s: RoundSample) => number | undefined): number | undefined => median(perRound(pick));
-  const ratioRange = (pick: (s: RoundSample) => number | undefined): readonly [number, number] | undefined => {
-    const values = perRound(pick);
-    return values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
-  };
+  const perRound = ({ pick, inverse }: (typeof RATIOS)[number]): number[] =>
+    pairs.map(({ s, base }) => (inverse ? ratio(pick(base), pick(s)) : ratio(pick(s), pick(base)))).filter((r): r is number => r !== undefined);
+  const ratioRange = (values: readonly number[]): readonly [number, number] | undefined =>
+    values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
+  const ratios = {} as Record<RatioKey, number | undefined>;
+  const ratioRanges = {} as Record<RatioKey, readonly [number, number] | undefined>;
+  for (const definition of RATIOS) {
+    const values = perRound(definition);
+    ratios[definition.key] = median(values);
+    ratioRanges[definition.key] = ratioRange(values);
+  }
   const utilisation: Record<string, number | undefined> = {};
   for (const label of ['proxy', ...observed]) {
     utilisation[label] = median(used.map((s) => {
@@ -171,18 +204,10 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     p99Ms: median(used.map((s) => s.measurement.p99Ms)),
     proxyCpuSeconds: median(used.map((s) => s.proxyCpuSeconds)),
     requestsPerCpuSecond: median(used.map((s) => s.requestsPerCpuSecond)),
-    ratios: {
-      requestsPerSecond: ratioMedian((s) => s.measurement.requestsPerSecond),
-      p50Ms: ratioMedian((s) => s.measurement.p50Ms),
-      p99Ms: ratioMedian((s) => s.measurement.p99Ms),
-      requestsPerCpuSecond: ratioMedian((s) => s.requestsPerCpuSecond),
-    },
-    ratioRanges: {
-      requestsPerSecond: ratioRange((s) => s.measurement.requestsPerSecond),
-      p50Ms: ratioRange((s) => s.measurement.p50Ms),
-      p99Ms: ratioRange((s) => s.measurement.p99Ms),
-      requestsPerCpuSecond: ratioRange((s) => s.requestsPerCpuSecond),
-    },
+    cyclesPerRequest: median(used.map((s) => s.cyclesPerRequest)),
+    instructionsPerRequest: median(used.map((s) => s.instructionsPerRequest)),
+    ratios,
+    ratioRanges,
     utilisation,
   };
 }
@@ -205,6 +230,7 @@ function reportCase<Env>(
   samplesOf: (variant: string) => readonly RoundSample[],
   observed: readonly string[],
   rounds: number,
+  withCounters: boolean,
 ): CaseReport {
   const baseline = selected.find((v) => v.name === definition.baseline);
   const baselineSamples = baseline ? samplesOf(baseline.name) : undefined;
@@ -213,13 +239,18 @@ function reportCase<Env>(
   const baseLabel = baseline?.label ?? definition.baseline;
 
   const markdown = [`#### ${loadCase.label}\n`];
+  // The counter columns are left out when perf cannot count here (the report says so once).
+  const counterColumns = (...cells: string[]): string[] => (withCounters ? cells : []);
   markdown.push(markdownTable(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`, 'clean rounds'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'proxy CPU-s', 'req/CPU-s', ...counterColumns('cycles/req', 'instr/req'),
+      `req/s vs ${baseLabel}`, `p50 vs ${baseLabel}`, `p99 vs ${baseLabel}`, `req/CPU-s vs ${baseLabel}`,
+      ...counterColumns(`cycles/req vs ${baseLabel}`, `instr/req vs ${baseLabel}`), 'clean rounds'],
     selected.map((v) => {
       const s = summaryOf(v.name);
       return [v.label, formatNumber(s.requestsPerSecond), formatNumber(s.p50Ms, 2), formatNumber(s.p99Ms, 2), formatNumber(s.proxyCpuSeconds, 2),
-        formatNumber(s.requestsPerCpuSecond), formatRatio(s.ratios.requestsPerSecond), formatRatio(s.ratios.p50Ms), formatRatio(s.ratios.p99Ms),
-        formatRatio(s.ratios.requestsPerCpuSecond), `${s.cleanRounds}/${rounds}`];
+        formatNumber(s.requestsPerCpuSecond), ...counterColumns(formatNumber(s.cyclesPerRequest), formatNumber(s.instructionsPerRequest)),
+        formatRatio(s.ratios.requestsPerSecond), formatRatio(s.ratios.p50Ms), formatRatio(s.ratios.p99Ms), formatRatio(s.ratios.requestsPerCpuSecond),
+        ...counterColumns(formatRatio(s.ratios.cyclesPerRequest), formatRatio(s.ratios.instructionsPerRequest)), `${s.cleanRounds}/${rounds}`];
     }),
   ), '');
   markdown.push(markdownTable(
@@ -259,6 +290,8 @@ function reportCase<Env>(
         p99Ms: s.p99Ms ?? null,
         proxyCpuSeconds: s.proxyCpuSeconds ?? null,
         requestsPerCpuSecond: s.requestsPerCpuSecond ?? null,
+        cyclesPerRequest: s.cyclesPerRequest ?? null,
+        instructionsPerRequest: s.instructionsPerRequest ?? null,
       },
       ratioToBaseline: Object.fromEntries(Object.entries(s.ratios).map(([k, r]) => [k, r ?? null])),
       ratioToBaselineRange: Object.fromEntries(Object.entries(s.ratioRanges).map(([k, r]) => [k, r ? [...r] : null])),
@@ -277,6 +310,10 @@ function reportCase<Env>(
         non2xx: sample.measurement.non2xx,
         proxyCpuSeconds: sample.proxyCpuSeconds ?? null,
         requestsPerCpuSecond: sample.requestsPerCpuSecond ?? null,
+        cycles: sample.counters?.cycles ?? null,
+        instructions: sample.counters?.instructions ?? null,
+        cyclesPerRequest: sample.cyclesPerRequest ?? null,
+        instructionsPerRequest: sample.instructionsPerRequest ?? null,
         cpuSeconds: sample.measurement.cpuSeconds,
         loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
         otherCpuSeconds: sample.measurement.otherCpuSeconds,
@@ -330,20 +367,55 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       }
 
       const problems: string[] = [];
+      let counterFailures = 0;
+      /** perf attached to the proxy (and its descendants) and counting, or undefined (no perf, no proxy, perf failed). */
+      const openCounters = async (variant: VariantDefinition<Env>, where: string): Promise<CounterSession | undefined> => {
+        const proxyPid = (running.get(variant.name) as RunningVariant).proxyPid;
+        if (!ctx.counters.available || proxyPid === undefined || counterFailures >= COUNTER_FAILURE_LIMIT) return undefined;
+        try {
+          return await CounterSession.open(ctx.processes, processTree(proxyPid));
+        } catch (error) {
+          counterFailed(where, error);
+          return undefined;
+        }
+      };
+      const counterFailed = (where: string, error: unknown): void => {
+        counterFailures += 1;
+        const stopping = counterFailures >= COUNTER_FAILURE_LIMIT ? '; no more counters in this scenario' : '';
+        problems.push(`${where}: hardware counters failed: ${error instanceof Error ? error.message : String(error)}${stopping}`);
+      };
       // Retakes are bounded for the whole run too (at most half the measurements again, and a
       // minute of waiting for quiet), so a busy machine makes the run longer by a known amount.
       let retakeBudget = Math.ceil((options.rounds * definition.cases.length * selected.length) / 2);
       let quietWaitBudgetMs = QUIET_WAIT_BUDGET_MS;
       /** Warm-up plus measurement, retaken while other processes disturb it (within the budgets). */
-      const measure = async (variant: VariantDefinition<Env>, loadCase: LoadCase, where: string): Promise<{ measurement: LoadMeasurement; retakes: number; clean: boolean }> => {
+      type Measured = { measurement: LoadMeasurement; counters: CounterReading | undefined; retakes: number; clean: boolean };
+      const measure = async (variant: VariantDefinition<Env>, loadCase: LoadCase, where: string): Promise<Measured> => {
         for (let retakes = 0; ; retakes += 1) {
           if (options.warmupSeconds > 0) await load(variant, loadCase, options.warmupSeconds);
-          const measurement = await load(variant, loadCase, options.durationSeconds);
+          // perf counts exactly around the measured load: enabled right before it, disabled right after.
+          const session = await openCounters(variant, where);
+          let measurement: LoadMeasurement;
+          try {
+            measurement = await load(variant, loadCase, options.durationSeconds);
+          } catch (error) {
+            await session?.abort();
+            throw error;
+          }
+          let counters: CounterReading | undefined;
+          if (session) {
+            try {
+              counters = await session.close();
+              if (counters.notes.length > 0) problems.push(`${where}: perf: ${counters.notes.join('; ')}`);
+            } catch (error) {
+              counterFailed(where, error);
+            }
+          }
           const other = measurement.otherCpuSeconds / measurement.wallSeconds;
-          if (options.otherCpuLimit <= 0 || other <= options.otherCpuLimit) return { measurement, retakes, clean: true };
+          if (options.otherCpuLimit <= 0 || other <= options.otherCpuLimit) return { measurement, counters, retakes, clean: true };
           if (retakes >= options.retries || retakeBudget === 0) {
             problems.push(`${where}: other processes used ${percent(other)} of a core during the measurement (kept after ${retakes} retakes)`);
-            return { measurement, retakes, clean: false };
+            return { measurement, counters, retakes, clean: false };
           }
           retakeBudget -= 1;
           ctx.log(`${where}: other processes used ${percent(other)} of a core meanwhile; measuring again once the machine is quiet`);
@@ -357,14 +429,18 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         for (const loadCase of definition.cases) {
           for (const [slot, variant] of rotate(selected, round).entries()) {
             const where = `round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}`;
-            const { measurement, retakes, clean } = await measure(variant, loadCase, where);
+            const { measurement, counters, retakes, clean } = await measure(variant, loadCase, where);
             const proxyCpuSeconds = measurement.cpuSeconds['proxy'];
             const requestsPerCpuSecond = proxyCpuSeconds === undefined || proxyCpuSeconds === 0 ? undefined : measurement.requests / proxyCpuSeconds;
+            const perRequest = (count: number | undefined): number | undefined => (count === undefined || measurement.requests === 0 ? undefined : count / measurement.requests);
+            const cyclesPerRequest = perRequest(counters?.cycles);
+            const instructionsPerRequest = perRequest(counters?.instructions);
             const list = samples.get(key(variant.name, loadCase.name)) ?? [];
-            list.push({ round, slot, retakes, clean, measurement, proxyCpuSeconds, requestsPerCpuSecond });
+            list.push({ round, slot, retakes, clean, measurement, proxyCpuSeconds, requestsPerCpuSecond, counters, cyclesPerRequest, instructionsPerRequest });
             samples.set(key(variant.name, loadCase.name), list);
             const cpuNote = proxyCpuSeconds === undefined ? '' : `, proxy ${proxyCpuSeconds.toFixed(2)} CPU-s, ${formatNumber(requestsPerCpuSecond)} req/CPU-s`;
-            ctx.log(`${where}: ${formatNumber(measurement.requestsPerSecond)} req/s, p50 ${formatNumber(measurement.p50Ms, 2)} ms, p99 ${formatNumber(measurement.p99Ms, 2)} ms${cpuNote}`);
+            const counterNote = counters === undefined ? '' : `, ${formatNumber(cyclesPerRequest)} cycles/req, ${formatNumber(instructionsPerRequest)} instr/req`;
+            ctx.log(`${where}: ${formatNumber(measurement.requestsPerSecond)} req/s, p50 ${formatNumber(measurement.p50Ms, 2)} ms, p99 ${formatNumber(measurement.p99Ms, 2)} ms${cpuNote}${counterNote}`);
             if (measurement.requests === 0) throw new Error(`${variant.label} completed no request (${loadCase.label})`);
             if (measurement.errors > 0 || measurement.non2xx > 0) {
               problems.push(`${where}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`);
@@ -375,11 +451,15 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       for (const problem of problems) ctx.log(`warning: ${problem}`);
 
       const reports = definition.cases.map((loadCase) =>
-        reportCase(definition, selected, loadCase, (variant) => samples.get(key(variant, loadCase.name)) ?? [], observed, options.rounds));
+        reportCase(definition, selected, loadCase, (variant) => samples.get(key(variant, loadCase.name)) ?? [], observed, options.rounds, ctx.counters.available));
+      const baseLabel = selected.find((v) => v.name === definition.baseline)?.label ?? definition.baseline;
+      const intro = ctx.counters.available
+        ? [`cycles/req and instr/req: hardware counters of the proxy process (perf stat) ÷ requests completed; their ratio columns are ${baseLabel} ÷ variant, so above 1 is better, as for req/s and req/CPU-s (for p50 and p99 below 1 is better).\n`]
+        : [];
       return {
         name: definition.name,
         title: definition.title,
-        markdown: reports.flatMap((r) => r.markdown).join('\n'),
+        markdown: [...intro, ...reports.flatMap((r) => r.markdown)].join('\n'),
         goals: reports.flatMap((r) => r.goals),
         data: {
           baseline: definition.baseline,

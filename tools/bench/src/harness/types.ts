@@ -1,3 +1,4 @@
+import type { CounterSupport } from './counters';
 import type { ProcessRegistry } from './processes';
 
 /** Command-line settings shared by every scenario. */
@@ -28,6 +29,8 @@ export interface HarnessContext {
   readonly options: BenchOptions;
   /** Every child process goes through here so the harness can kill them all at the end. */
   readonly processes: ProcessRegistry;
+  /** Whether `perf stat` can count cycles and instructions here (checked once at startup). */
+  readonly counters: CounterSupport;
   /** Progress on stderr (stdout carries the report). */
   log(message: string): void;
   /** Whether `--only` keeps this variant of this scenario. */

@@ -39,10 +39,16 @@ export const proxyScenario = defineLoadComparison<{ upstream: ServerProcess }>({
   description:
     'GET 100 B and 16 KiB bodies from a loopback upstream: directly, through a minimal node:http forwarder ' +
     '(createServer + http.request, keep-alive Agent, pipes) and through the data plane with one /api/* route. ' +
-    'Goal: the data plane at >= 0.9x the forwarder\'s requests per CPU-second for both bodies.',
+    'Goal: the data plane at >= 0.9x the forwarder\'s requests per CPU-second for both bodies; the same goal is also ' +
+    'checked with CPU cycles per request (hardware counters, perf stat), the steadier measure on a shared VM.',
   cases: CASES,
   baseline: 'forwarder',
-  goals: [{ variant: 'data-plane', metric: 'requestsPerCpuSecond', atLeast: 0.9 }],
+  // The same goal twice: per CPU-second (the goal as stated), and per cycle, the steadier measure on
+  // this VM (README, Method); the cycles line is the secondary one.
+  goals: [
+    { variant: 'data-plane', metric: 'requestsPerCpuSecond', atLeast: 0.9 },
+    { variant: 'data-plane', metric: 'cyclesPerRequest', atLeast: 0.9 },
+  ],
   prepare: async (ctx) => {
     const upstream = await startBenchServer(ctx.processes, 'upstream', 'upstream', [], ctx.options.profileDir);
     ctx.log(`upstream listening on ${upstream.origin} (pid ${upstream.pid})`);
