@@ -7,7 +7,8 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 
-const PLANE_ENTRY_POINTS = ['@gateway/data-plane/adapters/yaml-config-file.adapter', '@gateway/data-plane/*', '@gateway/data-plane/**/*', '@gateway/control-plane/*', '@gateway/control-plane/**/*'];
+// The planes' public entry points; nothing else of theirs may be imported, and only by the CLI.
+const PLANE_ENTRY_POINTS = ['@gateway/data-plane/start', '@gateway/data-plane/proxy-config-source', '@gateway/data-plane/data-plane-options'];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
 export default [

@@ -52,7 +52,7 @@ describe('gateway config:reload', () => {
       gateway.writeConfig(
         configFor(
           `  - { path: /keep/*, upstream: "${blue.origin}" }\n` +
-            `  - { path: /change/*, upstream: "${green.origin}", rateLimit: { enabled: true, max: 5, windowMs: 1000 } }\n` +
+            `  - { path: /change/*, upstream: "${green.origin}", timeout: { request: 3000 } }\n` +
             `  - { path: /add/*, upstream: "${green.origin}" }\n`,
         ),
       );
@@ -61,7 +61,7 @@ describe('gateway config:reload', () => {
       assert.match(result.stdout, /against the routes the gateway applied at \d{4}-\d\d-\d\dT/);
       assert.match(result.stdout, /^ {2}\+ .*\/add\/\* -> /m);
       assert.match(result.stdout, /^ {2}~ .*\/change\/\* -> .*\(changed: .*upstream.*\)$/m);
-      assert.match(result.stdout, /^ {2}~ .*\(changed: .*rateLimit.*\)$/m);
+      assert.match(result.stdout, /^ {2}~ .*\(changed: .*timeout.*\)$/m);
       assert.match(result.stdout, /^ {2}- .*\/remove\/\* -> /m);
       assert.doesNotMatch(result.stdout, /\/keep\/\*/);
       assert.match(result.stdout, /^1 added, 1 changed, 1 removed$/m);

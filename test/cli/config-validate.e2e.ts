@@ -12,7 +12,7 @@ upstreams:
 routes:
   - path: /api/*
     upstream: backend
-    rateLimit: { enabled: true, max: 10, windowMs: 1000 }
+    timeout: { connect: 1000, request: 5000 }
   - path: /status
     upstream: http://127.0.0.1:9000/health
 `;
@@ -35,6 +35,19 @@ routes:
       enabled: true
       max: 0
       windowMs: 1000
+`;
+
+// Valid against the schema, but asks for protection this data plane does not enforce yet.
+const UNENFORCED = `version: "1.0.0"
+routes:
+  - path: /open
+    upstream: http://127.0.0.1:9000
+  - path: /private
+    upstream: http://127.0.0.1:9000
+    auth:
+      enabled: true
+      type: jwt
+      jwt: { secretEnv: JWT_SECRET }
 `;
 
 describe('gateway config:validate', () => {
@@ -104,5 +117,15 @@ describe('gateway config:validate', () => {
     } finally {
       dir.remove();
     }
+  });
+
+  test('a block the data plane would not enforce is refused with its field and line, and start refuses it too', async () => {
+    const config = file('unenforced.yml', UNENFORCED);
+    const result = await runGateway(['config:validate', '--config', config], { cwd: temp.path });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /unenforced\.yml:8 routes\[1\]\.auth: routes\[1\]\.auth is not enforced by this version of the data plane yet/);
+    const started = await runGateway(['start', '--config', config, '--port', '0', '--data-dir', path.join(temp.path, 'unenforced-data')], { cwd: temp.path });
+    assert.equal(started.code, 1);
+    assert.match(started.stderr, /routes\[1\]\.auth/);
   });
 });

@@ -31,7 +31,8 @@ describe('gateway init', () => {
     assert.match(yaml, /^version: /m);
     assert.match(yaml, /^upstreams:/m);
     assert.match(yaml, /^routes:/m);
-    assert.match(yaml, /rateLimit:\n\s+enabled: true\n\s+max: \d+\n\s+windowMs: \d+/);
+    assert.match(yaml, /timeout:\n\s+connect: \d+\n\s+request: \d+/);
+    assert.doesNotMatch(yaml, /rateLimit|circuitBreaker/, "only blocks this version enforces");
     assert.match(yaml, /^# /m, 'the example explains itself in comments');
 
     const envFile = path.join(cwd, '.env');

@@ -1,7 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { makeSelfSignedCert, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import {
+  deferred,
+  makeSelfSignedCert,
+  request,
+  startGatewayProcess,
+  startUpstream,
+  withTimeout,
+  type GatewayProcess,
+  type LoopbackUpstream,
+} from '@gateway/testing';
 
 interface Echo {
   method: string;
@@ -14,6 +23,12 @@ describe('forwarding', () => {
   let upstream: LoopbackUpstream;
   let other: LoopbackUpstream;
   let secure: LoopbackUpstream;
+  /** Hands each request to `onStream`, body unread (the streaming tests set it). */
+  let streamer: LoopbackUpstream;
+  let onStream: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => {
+    res.writeHead(500);
+    res.end();
+  };
   let cert: ReturnType<typeof makeSelfSignedCert>;
   let gateway: GatewayProcess;
 
@@ -22,6 +37,7 @@ describe('forwarding', () => {
     other = await startUpstream();
     cert = makeSelfSignedCert();
     secure = await startUpstream({ tls: { key: cert.key, cert: cert.cert } });
+    streamer = await startUpstream({ streaming: (req, res) => onStream(req, res) });
     gateway = await startGatewayProcess({
       env: { NODE_EXTRA_CA_CERTS: cert.certPath },
       config: `
@@ -32,6 +48,7 @@ upstreams:
   - { name: root, url: "${upstream.origin}" }
   - { name: other, url: "${other.origin}" }
   - { name: tls, url: "${secure.origin}/secure" }
+  - { name: streamer, url: "${streamer.origin}" }
 routes:
   - { path: /api/*, upstream: main }
   - { path: /exact/path, upstream: "${upstream.origin}/x" }
@@ -43,13 +60,14 @@ routes:
   - { path: /keep/*, upstream: main, stripPath: false }
   - { path: /tls/*, upstream: tls }
   - { path: /disabled, upstream: root, enabled: false }
+  - { path: /stream/*, upstream: streamer }
 `,
     });
   });
 
   after(async () => {
     await gateway?.stop();
-    await Promise.all([upstream?.close(), other?.close(), secure?.close()]);
+    await Promise.all([upstream?.close(), other?.close(), secure?.close(), streamer?.close()]);
     cert?.remove();
   });
 
@@ -135,6 +153,108 @@ routes:
     });
     const body = (JSON.parse(chunked) as Echo).body;
     assert.equal(body, 'part0;part1;part2;part3;part4;');
+  });
+
+  test('a response streams: the client gets the first chunk while the upstream response is still open', { timeout: 20000 }, async () => {
+    const FIRST = 'first-chunk;';
+    const REST = 'second-chunk;last-chunk';
+    const clientHasFirst = deferred();
+    let upstreamResponse: http.ServerResponse | undefined;
+    onStream = (req, res) => {
+      req.resume();
+      upstreamResponse = res;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write(FIRST);
+      // Waits for the test before the rest; gives up (and ends) after 8 s so nothing stays open.
+      void withTimeout(clientHasFirst.promise, 8000, 'client signal').then(
+        () => res.end(REST),
+        () => res.end('upstream-gave-up'),
+      );
+    };
+    const firstChunk = deferred<{ text: string; upstreamOpen: boolean }>();
+    const whole = deferred<{ status: number; text: string }>();
+    const req = http.request(`${gateway.url}/stream/down`, { agent: false });
+    req.on('error', (error) => {
+      firstChunk.reject(error);
+      whole.reject(error);
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.length >= FIRST.length) firstChunk.resolve({ text, upstreamOpen: upstreamResponse?.writableEnded === false });
+      });
+      res.on('error', (error) => whole.reject(error));
+      res.on('end', () => whole.resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.end();
+    try {
+      const first = await withTimeout(
+        firstChunk.promise,
+        4000,
+        'the first response chunk did not reach the client while the upstream held its response open: the gateway buffers response bodies',
+      );
+      assert.equal(first.text, FIRST);
+      assert.equal(first.upstreamOpen, true, 'the upstream response was still open when the client read the first chunk');
+      clientHasFirst.resolve();
+      const res = await withTimeout(whole.promise, 5000, 'the rest of the streamed response never arrived');
+      assert.equal(res.status, 200);
+      assert.equal(res.text, FIRST + REST);
+    } finally {
+      clientHasFirst.resolve();
+      req.destroy();
+    }
+  });
+
+  test('a chunked upload streams: the upstream gets the first chunk before the client writes the rest', { timeout: 20000 }, async () => {
+    const PARTS = ['first-part;', 'second-part;', 'third-part'];
+    const upstreamHasFirst = deferred<string>();
+    const upstreamBody = deferred<{ body: string; headers: http.IncomingHttpHeaders }>();
+    onStream = (req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length >= PARTS[0].length) upstreamHasFirst.resolve(body);
+      });
+      req.on('error', () => undefined);
+      req.on('end', () => {
+        upstreamBody.resolve({ body, headers: req.headers });
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`got ${body.length} bytes`);
+      });
+    };
+    const response = deferred<{ status: number; text: string }>();
+    const req = http.request(`${gateway.url}/stream/up`, { method: 'PUT', agent: false, headers: { 'content-type': 'text/plain' } });
+    req.on('error', (error) => response.reject(error));
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('error', (error) => response.reject(error));
+      res.on('end', () => response.resolve({ status: res.statusCode ?? 0, text }));
+    });
+    try {
+      // No content-length: Node sends the headers with this first chunk, chunked-encoded.
+      req.write(PARTS[0]);
+      const firstSeen = await withTimeout(
+        upstreamHasFirst.promise,
+        4000,
+        'the upstream did not receive the first chunk of an unfinished chunked upload: the gateway buffers request bodies',
+      );
+      assert.equal(firstSeen, PARTS[0]);
+      req.write(PARTS[1]);
+      req.end(PARTS[2]);
+      const seen = await withTimeout(upstreamBody.promise, 5000, 'the upstream never saw the end of the upload');
+      assert.equal(seen.body, PARTS.join(''));
+      assert.equal(seen.headers['transfer-encoding'], 'chunked');
+      const res = await withTimeout(response.promise, 5000, 'no response to the streamed upload');
+      assert.equal(res.status, 200);
+      assert.equal(res.text, `got ${PARTS.join('').length} bytes`);
+    } finally {
+      req.destroy();
+    }
   });
 
   test('hop-by-hop headers are removed towards the upstream, end-to-end ones kept', async () => {

@@ -78,37 +78,72 @@ describe('hot reload on SIGHUP', () => {
     assert.equal((await request(`${gateway.url}/slow`)).status, 404);
   });
 
-  test('SIGHUP while a load loop runs: zero failed requests', async () => {
-    gateway.writeConfig(configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+  test('SIGHUP while a load loop runs: zero failed requests', { timeout: 45000 }, async () => {
+    const RELOADS = 12;
+    const routeTo = (target: LoopbackUpstream, i: number) =>
+      configFor(`  - { path: /app/*, upstream: "${target.origin}" }\n  - { path: /extra${i}, upstream: "${target.origin}" }\n`);
+    /** Waits (bounded) until the success counter reaches `expected`; fails at once if a reload is rejected. */
+    const confirmReload = async (expected: number, failureBaseline: number, what: string) => {
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        const text = await metrics();
+        if (reloadCount(text, 'failure') > failureBaseline) assert.fail(`${what} was rejected; output:\n${gateway.output.slice(-5).join('\n')}`);
+        if (reloadCount(text, 'success') >= expected) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.fail(`${what} was not counted as a successful reload within 5 s`);
+    };
+
+    // A first reload, confirmed before any load starts: blue serves /app/*.
+    const failures0 = reloadCount(await metrics(), 'failure');
+    const start = reloadCount(await metrics(), 'success');
+    gateway.writeConfig(routeTo(blue, 0));
     gateway.signal('SIGHUP');
+    await confirmReload(start + 1, failures0, 'the reload before the load loop');
+    assert.equal((await request(`${gateway.url}/app/x`)).text, 'blue');
+    const baseline = reloadCount(await metrics(), 'success');
+
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const seen = { blue: 0, green: 0 };
     let ok = 0;
     const failures: string[] = [];
     let running = true;
     const worker = async () => {
       while (running) {
         try {
-          const res = await request(`${gateway.url}/app/load`, { agent });
-          if (res.status === 200 && (res.text === 'blue' || res.text === 'green')) ok += 1;
-          else failures.push(`${res.status} ${res.text}`);
+          const res = await request(`${gateway.url}/app/load`, { agent, timeoutMs: 5000 });
+          if (res.status === 200 && (res.text === 'blue' || res.text === 'green')) {
+            ok += 1;
+            seen[res.text] += 1;
+          } else failures.push(`${res.status} ${res.text}`);
         } catch (error) {
           failures.push(String(error));
         }
       }
     };
     const workers = Array.from({ length: 16 }, worker);
-    const successes = reloadCount(await metrics(), 'success');
-    for (let i = 0; i < 20; i += 1) {
-      const target = i % 2 === 0 ? green : blue;
-      gateway.writeConfig(configFor(`  - { path: /app/*, upstream: "${target.origin}" }\n  - { path: /extra${i}, upstream: "${target.origin}" }\n`));
-      gateway.signal('SIGHUP');
-      await new Promise((r) => setTimeout(r, 60));
+    try {
+      // Let the loop get going before the first reload under load.
+      for (let i = 0; i < 100 && ok < 50; i += 1) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 1; i <= RELOADS; i += 1) {
+        const target = i % 2 === 1 ? 'green' : 'blue';
+        gateway.writeConfig(routeTo(target === 'green' ? green : blue, i));
+        gateway.signal('SIGHUP');
+        await confirmReload(baseline + i, failures0, `reload ${i} (to ${target}) under load`);
+        // The new table serves the loop before the next file is written.
+        const servedBefore = seen[target];
+        for (let w = 0; w < 200 && seen[target] === servedBefore; w += 1) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(seen[target] > servedBefore, `no '${target}' answer within 2 s after reload ${i}`);
+      }
+    } finally {
+      running = false;
+      await Promise.all(workers);
+      agent.destroy();
     }
-    await reloaded('success', successes + 1);
-    running = false;
-    await Promise.all(workers);
-    agent.destroy();
+    const successes = reloadCount(await metrics(), 'success');
     assert.deepEqual(failures, []);
-    assert.ok(ok > 100, `only ${ok} requests completed`);
+    assert.ok(successes - baseline >= 10, `only ${successes - baseline} reloads counted during the load`);
+    assert.ok(seen.blue > 0 && seen.green > 0, `answers: ${JSON.stringify(seen)}`);
+    assert.ok(ok >= 200, `only ${ok} requests completed`);
   });
 });

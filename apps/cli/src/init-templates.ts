@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * What `gateway init` writes. The example covers spec 2.6 (version, proxy, upstreams with a
- * circuit breaker, routes with rateLimit) and must stay valid: test/cli/init.e2e.ts runs
- * `config:validate` on it.
+ * What `gateway init` writes. It uses only what this version of the data plane enforces (the
+ * loader refuses blocks it would ignore, such as rateLimit or circuitBreaker) and must stay valid:
+ * test/cli/init.e2e.ts runs `config:validate` on it.
  */
 export const EXAMPLE_PROXY_YML = `# Gateway configuration, written by \`gateway init\`.
 #   gateway config:validate           check this file (every error, with its line)
@@ -19,20 +19,13 @@ proxy:
   # Larger request bodies are refused with 413.
   maxBodySize: 10mb
 
-# Backends, referred to by name from routes. The breaker stops sending traffic to an upstream
-# after failureThreshold consecutive failures, and tries it again later.
+# Backends, referred to by name from routes.
 upstreams:
   - name: users-service
     url: http://127.0.0.1:3001/users
-    circuitBreaker:
-      enabled: true
-      failureThreshold: 5
 
   - name: orders-service
     url: http://127.0.0.1:3002/orders
-    circuitBreaker:
-      enabled: true
-      failureThreshold: 5
 
 # Paths: "/prefix/*" matches everything under the prefix, "/exact/path" only itself, and
 # "/api/*/resource" one segment in place of the star. The literal prefix is replaced by the
@@ -40,22 +33,14 @@ upstreams:
 routes:
   - path: /api/users/*
     upstream: users-service
-    # At most 100 requests per client IP per minute (token bucket); beyond that, 429.
-    rateLimit:
-      enabled: true
-      max: 100
-      windowMs: 60000
 
   - path: /api/orders/*
     upstream: orders-service
     methods: [GET, POST]
+    # Per upstream attempt: 504 when the upstream does not answer in time.
     timeout:
       connect: 2000
       request: 10000
-    rateLimit:
-      enabled: true
-      max: 20
-      windowMs: 1000
 
   # An exact path straight to a URL, without a named upstream.
   - path: /status

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { FieldError } from '@gateway/route-model';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { readProxyConfigFile } from './adapters/yaml-config-file.adapter';
 import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
@@ -18,6 +17,7 @@ import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { POLICY_FACTORIES } from './policies/policy-registry';
+import { loadProxyConfig } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -50,7 +50,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const deadlines = new DeadlineWheel<Exchange>();
   const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
 
-  const initial = await readProxyConfigFile(options.configPath);
+  const initial = await loadProxyConfig(options.configPath);
   if (!initial.ok) throw new InvalidConfigError(initial.errors);
   const overrides = { host: options.host, port: options.port };
   const settings = { ...initial.config.proxy, host: options.host ?? initial.config.proxy.host, port: options.port ?? initial.config.proxy.port };
@@ -63,7 +63,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   tableRef.dispatcher = dispatcher;
 
   const reloader = new ConfigReloader({
-    load: () => readProxyConfigFile(options.configPath),
+    load: () => loadProxyConfig(options.configPath),
     dispatcher,
     factories: POLICY_FACTORIES,
     services,

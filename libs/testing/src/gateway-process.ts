@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir } from './temp-dir';
 
@@ -16,7 +16,11 @@ export interface GatewayProcess {
   readonly configPath: string;
   /** Every stdout and stderr line so far. */
   readonly output: string[];
-  /** Replaces proxy.yml with new text (call `signal('SIGHUP')` to apply). */
+  /**
+   * Replaces proxy.yml with new text (call `signal('SIGHUP')` to apply). Atomic: the text goes to
+   * a temp file in the same directory that is then renamed over proxy.yml, so a reload never
+   * reads a half-written file.
+   */
   writeConfig(yaml: string): void;
   signal(name: NodeJS.Signals): void;
   /** Resolves with the next output line that contains `text` (or fails after `timeoutMs`). */
@@ -31,6 +35,21 @@ export interface GatewayProcessOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
+}
+
+let tempSeq = 0;
+
+/** Writes to a sibling temp file, then renames it over `target` (atomic on one file system). */
+function writeFileAtomic(target: string, text: string): void {
+  tempSeq += 1;
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${tempSeq}.tmp`);
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, target);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -97,7 +116,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
     dataDir,
     configPath,
     output,
-    writeConfig: (yaml) => writeFileSync(configPath, yaml),
+    writeConfig: (yaml) => writeFileAtomic(configPath, yaml),
     signal: (name) => child.kill(name),
     waitForOutput,
     stop: async () => {

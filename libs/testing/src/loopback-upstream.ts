@@ -104,3 +104,29 @@ export async function refusedPort(): Promise<number> {
 export function startTextUpstream(text: string): Promise<LoopbackUpstream> {
   return startUpstream({ handler: (_req, res) => res.end(text) });
 }
+
+/** A promise with its resolve and reject exposed (lets a test and an upstream handler signal each other). */
+export interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: Error): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Settles like `promise`, or rejects with `message` after `ms` (so a test never hangs on a signal that never comes). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} (waited ${ms} ms)`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

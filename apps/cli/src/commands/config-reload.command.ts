@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readProxyConfigFile } from '@gateway/data-plane/adapters/yaml-config-file.adapter';
+import { loadProxyConfig } from '@gateway/data-plane/proxy-config-source';
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
 import { diffRoutes } from '@gateway/route-model';
 import { nonEmpty, parseCommandArgs } from '../cli-args';
@@ -42,7 +42,7 @@ export const configReloadCommand: Command = {
       dataDir: nonEmpty(values['data-dir'], 'data-dir', 'config:reload'),
     });
 
-    const result = await readProxyConfigFile(paths.configPath);
+    const result = await loadProxyConfig(paths.configPath);
     if (!result.ok) {
       formatConfigErrors(paths.configLabel, result.errors).forEach((line) => context.err(line));
       context.err(`${paths.configLabel}: invalid (${plural(result.errors.length, 'error')}); nothing was reloaded`);

@@ -1,4 +1,4 @@
-import { readProxyConfigFile } from '@gateway/data-plane/adapters/yaml-config-file.adapter';
+import { loadProxyConfig } from '@gateway/data-plane/proxy-config-source';
 import { nonEmpty, parseCommandArgs } from '../cli-args';
 import { EXIT, type Command } from '../command';
 import { formatConfigErrors } from '../config-error-report';
@@ -23,7 +23,7 @@ export const configValidateCommand: Command = {
     const { values } = parseCommandArgs('config:validate', argv, OPTIONS);
     loadDotEnv(context);
     const paths = resolveGatewayPaths(context, { config: nonEmpty(values.config, 'config', 'config:validate') });
-    const result = await readProxyConfigFile(paths.configPath);
+    const result = await loadProxyConfig(paths.configPath);
     if (!result.ok) {
       formatConfigErrors(paths.configLabel, result.errors).forEach((line) => context.err(line));
       context.err(`${paths.configLabel}: invalid (${plural(result.errors.length, 'error')})`);

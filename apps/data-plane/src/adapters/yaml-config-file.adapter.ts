@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { fieldPathSegments, validateProxyConfig, type FieldError, type ProxyConfig } from '@gateway/route-model';
 
@@ -7,7 +7,9 @@ export interface ConfigFileError extends FieldError {
   line?: number;
 }
 
-export type ConfigFileResult = { ok: true; config: ProxyConfig } | { ok: false; errors: ConfigFileError[] };
+export type ConfigFileResult =
+  | { ok: true; config: ProxyConfig; /** The line of a field of this file, for later checks' errors. */ lineOf?(field: string): number | undefined }
+  | { ok: false; errors: ConfigFileError[] };
 
 /** Largest proxy.yml accepted; a config file is never legitimately this big. */
 const MAX_CONFIG_BYTES = 5 * 1024 * 1024;
@@ -38,7 +40,7 @@ export function parseProxyConfigText(text: string): ConfigFileResult {
     return { ok: false, errors: [{ field: '(yaml)', code: 'INVALID_YAML', message: (error as Error).message }] };
   }
   const result = validateProxyConfig(raw ?? {});
-  if (result.ok) return { ok: true, config: result.value };
+  if (result.ok) return { ok: true, config: result.value, lineOf: (field) => lineOf(doc, lineCounter, field) };
   return {
     ok: false,
     errors: result.errors.map((e) => ({ ...e, line: lineOf(doc, lineCounter, e.field) })),
@@ -49,6 +51,14 @@ export function parseProxyConfigText(text: string): ConfigFileResult {
 export async function readProxyConfigFile(filePath: string): Promise<ConfigFileResult> {
   let text: string;
   try {
+    // Refuse before reading: a huge file (or a device) must not be pulled into memory.
+    const info = await stat(filePath);
+    if (!info.isFile()) {
+      return { ok: false, errors: [{ field: '(file)', code: 'CONFIG_UNREADABLE', message: `${filePath} is not a regular file` }] };
+    }
+    if (info.size > MAX_CONFIG_BYTES) {
+      return { ok: false, errors: [{ field: '(file)', code: 'CONFIG_TOO_LARGE', message: `${filePath} is larger than ${MAX_CONFIG_BYTES} bytes` }] };
+    }
     const buffer = await readFile(filePath);
     if (buffer.length > MAX_CONFIG_BYTES) {
       return { ok: false, errors: [{ field: '(file)', code: 'CONFIG_TOO_LARGE', message: `${filePath} is larger than ${MAX_CONFIG_BYTES} bytes` }] };

@@ -49,6 +49,10 @@ export interface Policy {
   onComplete?(exchange: Exchange): void;
 }
 
+/** Route fields whose behaviour a policy provides. */
+export const ENFORCEABLE_ROUTE_FIELDS = ['timeout', 'rateLimit', 'headers', 'healthCheck', 'retry', 'circuitBreaker', 'transform', 'cache', 'auth'] as const;
+export type EnforceableRouteField = (typeof ENFORCEABLE_ROUTE_FIELDS)[number];
+
 /** What a policy's factory sees when a route table is compiled. */
 export interface PolicyEnvironment {
   readonly settings: ProxySettings;
@@ -70,5 +74,11 @@ export interface PolicyFactory {
   readonly scope: 'gateway' | 'route';
   /** Position in every phase, ascending; also the wrapping order of upstream wrappers. */
   readonly order: number;
+  /**
+   * The route field this policy enforces. A route that configures a field no registered policy
+   * enforces is refused when it loads (see unenforced-config.ts): a gateway must never accept an
+   * `auth` or `rateLimit` block and then serve the route unprotected.
+   */
+  readonly configures?: EnforceableRouteField;
   create(route: Route | undefined, env: PolicyEnvironment): Policy | null;
 }

@@ -23,6 +23,7 @@ function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
 export const timeoutPolicy: PolicyFactory = {
   key: 'timeout',
   scope: 'route',
+  configures: 'timeout',
   order: 900,
   create: (route, env) => {
     if (route === undefined) return null;

@@ -1,0 +1,19 @@
+import { readProxyConfigFile, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
+import { unenforcedConfigErrors } from './engine/unenforced-config';
+import { POLICY_FACTORIES } from './policies/policy-registry';
+
+export type { ConfigFileError, ConfigFileResult } from './adapters/yaml-config-file.adapter';
+
+/**
+ * Reads proxy.yml the way the data plane will run it: YAML and schema errors with their lines,
+ * then every block this data plane would not enforce. `gateway start`, SIGHUP reloads,
+ * `config:validate` and `config:reload` all go through here, so a file that validates is a file
+ * the gateway serves exactly as written.
+ */
+export async function loadProxyConfig(filePath: string): Promise<ConfigFileResult> {
+  const result = await readProxyConfigFile(filePath);
+  if (!result.ok) return result;
+  const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
+  if (errors.length === 0) return result;
+  return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
+}
