@@ -143,17 +143,49 @@ describe('gateway start', () => {
     }
   });
 
-  test('refuses to start while the pid file names another live process', async () => {
-    const dataDir = path.join(temp.path, 'taken');
+  test('refuses to start while the pid file names another live gateway', async () => {
+    // A live process whose command line names a gateway stands in for a running one.
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'fake-gateway'], { stdio: 'ignore' });
+    try {
+      const dataDir = path.join(temp.path, 'taken');
+      mkdirSync(dataDir, { recursive: true });
+      const pidFile = path.join(dataDir, 'gateway.pid');
+      writeFileSync(pidFile, `${holder.pid}\n`);
+      writeFileSync(path.join(temp.path, 'taken.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+      const result = await runGateway(['start', '--config', 'taken.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { cwd: temp.path });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, new RegExp(`already running .*pid ${holder.pid}`));
+      assert.doesNotMatch(result.stdout, /gateway listening/);
+      assert.equal(readFileSync(pidFile, 'utf8'), `${holder.pid}\n`, 'the live pid file was touched');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  test('a pid file naming a live process that is not a gateway (a recycled pid) is replaced', async () => {
+    const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const dataDir = path.join(temp.path, 'recycled');
     mkdirSync(dataDir, { recursive: true });
-    const pidFile = path.join(dataDir, 'gateway.pid');
-    writeFileSync(pidFile, `${process.pid}\n`);
-    writeFileSync(path.join(temp.path, 'taken.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
-    const result = await runGateway(['start', '--config', 'taken.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { cwd: temp.path });
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`already running .*pid ${process.pid}`));
-    assert.doesNotMatch(result.stdout, /gateway listening/);
-    assert.equal(readFileSync(pidFile, 'utf8'), `${process.pid}\n`, 'the live pid file was touched');
+    writeFileSync(path.join(dataDir, 'gateway.pid'), `${bystander.pid}\n`);
+    writeFileSync(path.join(temp.path, 'recycled.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+    const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--config', 'recycled.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+      cwd: temp.path,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    try {
+      await waitFor(`the pid file written; output:\n${output}`, () => (output.includes('pid file written') ? true : undefined), 15_000);
+      const pid = Number(readFileSync(path.join(dataDir, 'gateway.pid'), 'utf8').trim());
+      assert.equal(pid, child.pid);
+      assert.equal(bystander.exitCode, null, 'the bystander was left alone');
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      bystander.kill('SIGKILL');
+    }
   });
 
   test('replaces a stale pid file', async () => {

@@ -51,7 +51,7 @@ routes:
 
   test('traversal hidden behind encoded slashes or backslashes is refused', async () => {
     const before = upstream.requests.length;
-    for (const path of ['/svc/..%2fx', '/svc/%2e%2e%2fx', '/svc/..%5cx', '/svc/..\\x']) {
+    for (const path of ['/svc/..%2fx', '/svc/%2e%2e%2fx', '/svc/..%5cx', '/svc/..\\x', '/svc/..;/x', '/svc/%2e%2e;/x', '/svc/..%3b/x']) {
       const reply = await raw(`GET ${path} HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n`);
       assert.equal(rawStatus(reply), 400, path);
     }
@@ -67,6 +67,9 @@ routes:
     assert.equal(rawStatus(bad), 400);
     const missing = await raw('GET /svc/a HTTP/1.1\r\nConnection: close\r\n\r\n');
     assert.equal(rawStatus(missing), 400);
+    assert.match(missing, /"message":"Missing, duplicate or invalid Host header"/);
+    assert.match(missing, /x-correlation-id: req-/i);
+    assert.match(missing, /x-api-version: 1\.0\.0/i);
   });
 
   test('Transfer-Encoding on HTTP/1.0 is refused', async () => {
@@ -80,6 +83,15 @@ routes:
     assert.equal(seenUrls().at(-1), '/inner/abs');
     const foreign = await raw('GET http://evil.example/svc/abs HTTP/1.1\r\nHost: gw.local\r\nConnection: close\r\n\r\n');
     assert.equal(rawStatus(foreign), 400);
+  });
+
+  test('an Expect header other than 100-continue gets 417 with the JSON body', async () => {
+    const before = upstream.requests.length;
+    const reply = await raw('POST /svc/a HTTP/1.1\r\nHost: gw\r\nExpect: something-else\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(reply), 417);
+    assert.match(reply, /"error":"Expectation Failed"/);
+    assert.match(reply, /x-config-version: 1\.0\.0/i);
+    assert.equal(upstream.requests.length, before);
   });
 
   test('CONNECT is answered with 405 and the connection closed', async () => {

@@ -68,7 +68,7 @@ export async function claimPidFile(file: string, pid: number): Promise<PidFileCl
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = await readPidFile(file);
-    if (holder !== undefined && holder !== pid && isProcessAlive(holder)) return { claimed: false, holder };
+    if (holder !== undefined && holder !== pid && isProcessAlive(holder) && looksLikeGateway(holder)) return { claimed: false, holder };
     await rm(file, { force: true });
   }
   throw new Error(`could not create ${file}: it keeps reappearing`);
@@ -77,7 +77,7 @@ export async function claimPidFile(file: string, pid: number): Promise<PidFileCl
 /** Who holds the pid file right now, if a live process other than `self` does. */
 export async function livePidFileHolder(file: string, self: number): Promise<number | undefined> {
   const holder = await readPidFile(file);
-  return holder !== undefined && holder !== self && isProcessAlive(holder) ? holder : undefined;
+  return holder !== undefined && holder !== self && isProcessAlive(holder) && looksLikeGateway(holder) ? holder : undefined;
 }
 
 /** Removes the pid file if it still names `pid` (synchronous: also used on a forced exit). */

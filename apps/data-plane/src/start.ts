@@ -75,7 +75,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   });
   await reloader.apply(initial.config);
 
-  const server = createGatewayServer(settings, dispatcher.handle);
+  const server = createGatewayServer(settings, dispatcher.handle, dispatcher.rejectExpectation);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, () => {

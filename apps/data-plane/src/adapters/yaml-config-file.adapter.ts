@@ -53,7 +53,8 @@ export async function readProxyConfigFile(filePath: string): Promise<ConfigFileR
   try {
     // Refuse before reading: a huge file (or a device) must not be pulled into memory.
     const info = await stat(filePath);
-    if (!info.isFile()) {
+    // A FIFO is fine (it is capped after reading); a device or directory is not a config file.
+    if (!info.isFile() && !info.isFIFO()) {
       return { ok: false, errors: [{ field: '(file)', code: 'CONFIG_UNREADABLE', message: `${filePath} is not a regular file` }] };
     }
     if (info.size > MAX_CONFIG_BYTES) {

@@ -61,7 +61,10 @@ export class ConfigReloader {
     services.metrics.setRouteCount(table.routes.length);
     agents.prune(table.agentsInUse());
     const at = new Date().toISOString();
-    await writeJsonAtomic(this.deps.snapshotPath, { appliedAt: at, routes: config.routes });
+    // The table is live now: failing to record it must not turn the reload into a failure.
+    await writeJsonAtomic(this.deps.snapshotPath, { appliedAt: at, routes: config.routes }).catch((error: unknown) =>
+      services.logger.warn({ err: String(error), file: path.basename(this.deps.snapshotPath) }, 'could not write the route snapshot'),
+    );
     return { ok: true, routes: table.routes.length, diff: diffRoutes(before, config.routes), at };
   }
 

@@ -1,3 +1,5 @@
+import { randomFillSync } from 'node:crypto';
+
 // Decision 17: a client's id is echoed when it is at most 128 safe characters.
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
@@ -5,23 +7,29 @@ export function isAcceptableCorrelationId(value: string | string[] | undefined):
   return typeof value === 'string' && SAFE_CORRELATION_ID.test(value);
 }
 
-/** Per-process random prefix: ids from two gateway processes never collide. */
-const PROCESS_PREFIX = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0');
-let sequence = 0;
+const RANDOM_BYTES_PER_ID = 5;
+/** Random bytes drawn in bulk: one getrandom() per ~800 ids instead of one per request. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
 let stampMs = 0;
 let stamp = '';
 
 /**
- * `req-<epoch ms>-<random>` (spec 9.2): the random part is a per-process random prefix plus a
- * counter, unique without a random draw per request; the `req-<ms>-<prefix>` part is rebuilt only
- * when the millisecond changes. The id names a request in logs; it is not a secret.
+ * `req-<epoch ms>-<random>` (spec 9.2, decision 17): ten hex characters from a pooled CSPRNG
+ * buffer, so ids are unique and not guessable; the `req-<ms>-` part is rebuilt only when the
+ * millisecond changes.
  */
 export function generateCorrelationId(): string {
   const now = Date.now();
   if (now !== stampMs) {
     stampMs = now;
-    stamp = `req-${now}-${PROCESS_PREFIX}`;
+    stamp = `req-${now}-`;
   }
-  sequence = sequence === 0x7fffffff ? 1 : sequence + 1;
-  return stamp + sequence.toString(36);
+  if (poolOffset + RANDOM_BYTES_PER_ID > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const id = stamp + pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES_PER_ID);
+  poolOffset += RANDOM_BYTES_PER_ID;
+  return id;
 }

@@ -12,6 +12,7 @@ export const GATEWAY_ERRORS = {
   ROUTE_NOT_FOUND: { status: 404, error: 'Not Found', message: undefined },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method Not Allowed', message: 'This method is not served here' },
   REQUEST_TIMEOUT: { status: 408, error: 'Request Timeout', message: 'The request was not received in time' },
+  EXPECTATION_FAILED: { status: 417, error: 'Expectation Failed', message: 'Only Expect: 100-continue is supported' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload Too Large', message: 'Request body exceeds the size limit' },
   HEADERS_TOO_LARGE: { status: 431, error: 'Request Header Fields Too Large', message: 'Request headers exceed the size limit' },
   RATE_LIMITED: { status: 429, error: 'Too Many Requests', message: 'Rate limit exceeded' },

@@ -1,5 +1,6 @@
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CompiledRoute } from './compiled-route';
+import type { DeadlineSlot } from './deadline-wheel';
 
 /**
  * One client request on its way through the gateway. A class (not an object literal) so every
@@ -22,8 +23,8 @@ export class Exchange {
   /** The in-flight upstream request, so wrappers (timeout) and the client-abort path can cut it. */
   upstreamRequest: ClientRequest | undefined = undefined;
   upstreamResponse: IncomingMessage | undefined = undefined;
-  /** Changes whenever the current upstream attempt's deadline is set or cancelled (DeadlineWheel). */
-  deadlineToken = 0;
+  /** The current upstream attempt's deadline on the DeadlineWheel, if any. */
+  deadline: DeadlineSlot<Exchange> | undefined = undefined;
   /** Upstream attempts made (retries count each). */
   attempts = 0;
   /** True once the client disconnected before the response finished. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { ProxySettings } from '@gateway/route-model';
-import type { GatewayErrorCode } from './error-catalogue';
+import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import { writeRawError } from './responses';
 
 /** How often node checks connections against headersTimeout/requestTimeout (default 30 s is too coarse). */
@@ -13,7 +13,12 @@ const CONNECTIONS_CHECK_INTERVAL_MS = 1000;
  * the default 5 minutes), keep-alive, CONNECT refused, and errors before a request exists answered
  * with the spec's JSON body.
  */
-export function createGatewayServer(settings: ProxySettings, handler: http.RequestListener): http.Server {
+export function createGatewayServer(
+  settings: ProxySettings,
+  handler: http.RequestListener,
+  /** Answers a request whose Expect header node cannot meet (instead of node's bare 417). */
+  rejectExpectation: http.RequestListener,
+): http.Server {
   const headersTimeout = Math.min(settings.headersTimeout, settings.requestTimeout);
   const server = http.createServer(
     {
@@ -22,7 +27,8 @@ export function createGatewayServer(settings: ProxySettings, handler: http.Reque
       headersTimeout,
       keepAliveTimeout: settings.keepAliveTimeout,
       connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS,
-      requireHostHeader: true,
+      // Checked in readRequestTarget so the 400 carries the spec's body and headers.
+      requireHostHeader: false,
       joinDuplicateHeaders: false,
     },
     handler,
@@ -33,8 +39,12 @@ export function createGatewayServer(settings: ProxySettings, handler: http.Reque
       socket.destroy();
       return;
     }
-    writeRawError(socket, clientErrorCode(error.code));
+    const code = clientErrorCode(error.code);
+    // A request already handed to the dispatcher (stalled body) is recorded with this status.
+    if (response !== undefined) response.statusCode = GATEWAY_ERRORS[code].status;
+    writeRawError(socket, code);
   });
+  server.on('checkExpectation', rejectExpectation);
   // CONNECT asks us to be a forward proxy; this gateway is a reverse proxy only.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => writeRawError(socket, 'METHOD_NOT_ALLOWED'));
   return server;

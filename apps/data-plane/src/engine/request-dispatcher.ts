@@ -65,26 +65,8 @@ export class RequestDispatcher {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const startedAt = performance.now();
-    const target = readRequestTarget(req);
-    const valid = typeof target !== 'string';
-    const exchange = new Exchange(
-      req,
-      res,
-      req.method ?? 'GET',
-      valid ? target.path : '',
-      valid ? target.query : '',
-      socketClientIp(req.socket.remoteAddress),
-      startedAt,
-    );
-    (res as TrackedResponse)[EXCHANGE] = exchange;
-    res.on('close', this.onResponseClose);
-
-    // Gateway-wide request hooks are synchronous by contract (correlation id, version headers).
-    const hooks = this.gatewayHooks.onRequest;
-    if (hooks !== null) for (let i = 0; i < hooks.length; i += 1) (hooks[i] as (e: Exchange) => unknown)(exchange);
-
-    if (!valid) {
+    const { exchange, target } = this.begin(req, res);
+    if (typeof target === 'string') {
       sendError(exchange, target);
       return;
     }
@@ -99,6 +81,33 @@ export class RequestDispatcher {
     prepareUpstreamRequest(exchange, route);
     this.runRequestHooks(exchange, route, 0);
   };
+
+  /** node's 'checkExpectation': an Expect header other than 100-continue. */
+  readonly rejectExpectation = (req: IncomingMessage, res: ServerResponse): void => {
+    sendError(this.begin(req, res).exchange, 'EXPECTATION_FAILED');
+  };
+
+  /** Creates the exchange, wires its completion and runs the gateway-wide request hooks. */
+  private begin(req: IncomingMessage, res: ServerResponse): { exchange: Exchange; target: ReturnType<typeof readRequestTarget> } {
+    const startedAt = performance.now();
+    const target = readRequestTarget(req);
+    const valid = typeof target !== 'string';
+    const exchange = new Exchange(
+      req,
+      res,
+      req.method ?? 'GET',
+      valid ? target.path : '',
+      valid ? target.query : '',
+      socketClientIp(req.socket.remoteAddress),
+      startedAt,
+    );
+    (res as TrackedResponse)[EXCHANGE] = exchange;
+    res.on('close', this.onResponseClose);
+    // Gateway-wide request hooks are synchronous by contract (correlation id, version headers).
+    const hooks = this.gatewayHooks.onRequest;
+    if (hooks !== null) for (let i = 0; i < hooks.length; i += 1) (hooks[i] as (e: Exchange) => unknown)(exchange);
+    return { exchange, target };
+  }
 
   private runRequestHooks(exchange: Exchange, route: CompiledRoute, from: number): void {
     const hooks = route.onRequest;
@@ -124,10 +133,15 @@ export class RequestDispatcher {
       }
     }
     if (exchange.clientAborted) return;
-    route.callUpstream(exchange, (error, response) => {
-      if (error !== null) this.fail(exchange, error);
-      else this.respond(exchange, route, response as IncomingMessage);
-    });
+    try {
+      route.callUpstream(exchange, (error, response) => {
+        if (error !== null) this.fail(exchange, error);
+        else this.respond(exchange, route, response as IncomingMessage);
+      });
+    } catch (error) {
+      // A wrapper that throws instead of calling back must cost one request, not the process.
+      this.fail(exchange, error);
+    }
   }
 
   private reply(exchange: Exchange, reply: LocalReply): void {
@@ -201,7 +215,9 @@ export class RequestDispatcher {
     const { res } = exchange;
     if (!res.writableFinished) {
       exchange.clientAborted = true;
-      if (exchange.status === 0) exchange.status = CLIENT_CLOSED_REQUEST;
+      // A status set on the response without writing it is the server's own cut (408 from
+      // gateway-server's clientError); otherwise the client left.
+      if (exchange.status === 0) exchange.status = res.statusCode >= 400 ? res.statusCode : CLIENT_CLOSED_REQUEST;
       const upstream = exchange.upstreamRequest;
       if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('UPSTREAM_ERROR'));
     }

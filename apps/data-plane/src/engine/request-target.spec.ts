@@ -40,7 +40,12 @@ test('other escapes are kept as sent', () => {
 });
 
 test('backslashes and encoded separators mixed with dots are refused', () => {
-  for (const path of ['/a\\b', '/svc/..%2fx', '/svc/..%2Fx', '/svc/%2e%2e%2fx', '/svc/..%5cx', '/svc/x%2f..']) {
+  for (const path of ['/svc/..;/admin', '/svc/%2e%2e;/admin', '/svc/..%3b/admin', '/svc/.;x/y', '/a\\b', '/svc/..%2fx', '/svc/..%2Fx', '/svc/%2e%2e%2fx', '/svc/..%5cx', '/svc/x%2f..']) {
     assert.equal(normalizePath(path), undefined, path);
   }
+});
+
+test('semicolons elsewhere are ordinary characters', () => {
+  assert.equal(normalizePath('/a;b/c'), '/a;b/c');
+  assert.equal(normalizePath('/svc/x/../a;v=1'), '/svc/a;v=1');
 });

@@ -36,6 +36,8 @@ export function readRequestTarget(req: IncomingMessage): RequestTarget | Gateway
   }
   const host = req.headers.host;
   if (hostCount > 1) return 'INVALID_HOST';
+  // node's own check (requireHostHeader) would answer with a bare 400; RFC 9112 3.2 requires it on 1.1.
+  if (host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return 'INVALID_HOST';
   if (host !== undefined && !isValidHost(req, host)) return 'INVALID_HOST';
   if (req.httpVersionMinor === 0 && req.httpVersionMajor === 1 && req.headers['transfer-encoding'] !== undefined) {
     return 'TRANSFER_ENCODING_ON_HTTP10';
@@ -64,11 +66,15 @@ function readAbsoluteForm(url: string, host: string | undefined): string | { err
   return rest === '' ? '/' : rest.charCodeAt(0) === 63 /* '?' */ ? `/${rest}` : rest;
 }
 
+/** `..;x` and `.;x`: Tomcat, Jetty and Spring strip the path parameter and resolve the dots. */
+const DOT_PARAMETER_SEGMENT = /^\.\.?;/;
+
 /**
  * Resolves dot segments (RFC 3986 5.2.4) after decoding `%2e`, and merges repeated slashes, so the
  * path we match is the path the upstream will see: `/svc/../x` and `/svc/%2e%2e/x` both become
  * `/x` and can never reach an upstream outside their prefix. An encoded slash or backslash mixed
- * with dots (`..%2f`) is refused: an upstream that decodes it would see a traversal we did not.
+ * with dots (`..%2f`), and a dot segment with a path parameter (`..;`), are refused: an upstream
+ * that decodes or strips them would see a traversal we did not.
  * Returns undefined for a path that must be refused.
  */
 export function normalizePath(path: string): string | undefined {
@@ -87,6 +93,7 @@ export function normalizePath(path: string): string | undefined {
       output.pop();
       continue;
     }
+    if (segment.charCodeAt(0) === 46 /* . */ && DOT_PARAMETER_SEGMENT.test(hasPercent ? segment.replace(/%3b/gi, ';') : segment)) return undefined;
     if (hasPercent && segment.indexOf('.') !== -1 && /%(?:2f|5c)/i.test(segment)) return undefined;
     output.push(segment);
   }

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateCorrelationId, isAcceptableCorrelationId } from './correlation-id';
+
+test('generated ids are req-<ms>-<10 hex>, unique, and acceptable when echoed back', () => {
+  const ids = new Set<string>();
+  const before = Date.now();
+  for (let i = 0; i < 5000; i += 1) ids.add(generateCorrelationId());
+  assert.equal(ids.size, 5000);
+  for (const id of ids) {
+    const match = /^req-(\d{13})-([0-9a-f]{10})$/.exec(id);
+    assert.ok(match, id);
+    assert.ok(Number(match[1]) >= before && Number(match[1]) <= Date.now());
+    assert.ok(isAcceptableCorrelationId(id));
+  }
+});
+
+test('client ids: at most 128 safe characters (decision 17)', () => {
+  assert.ok(isAcceptableCorrelationId('abc-123_x.y:z'));
+  assert.ok(isAcceptableCorrelationId('a'.repeat(128)));
+  for (const bad of ['a'.repeat(129), '', 'has space', 'semi;colon', 'line\nbreak', undefined, ['a', 'b']]) {
+    assert.equal(isAcceptableCorrelationId(bad as string), false, String(bad));
+  }
+});
