@@ -27,6 +27,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'Show the route changes of a configuration and apply them to the running gateway',
     load: async () => (await import('./commands/config-reload.command.js')).configReloadCommand,
   },
+  {
+    name: 'status',
+    summary: 'Show a running gateway: version, routes, configuration revision, health',
+    load: async () => (await import('./commands/status.command.js')).statusCommand,
+  },
+  {
+    name: 'routes:list',
+    summary: 'List the routes of a running gateway (table, or --json)',
+    load: async () => (await import('./commands/routes-list.command.js')).routesListCommand,
+  },
+  {
+    name: 'logs',
+    summary: 'Print recent log lines of a running gateway (--follow keeps printing)',
+    load: async () => (await import('./commands/logs.command.js')).logsCommand,
+  },
 ];
 
 export function findCommand(name: string): CommandEntry | undefined {

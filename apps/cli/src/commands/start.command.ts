@@ -1,9 +1,12 @@
-import { mkdir } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { nonEmpty, parseCommandArgs, parsePort } from '../cli-args';
 import { cliVersion } from '../cli-version';
 import { EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
+import { reachableUrl, URL_FILE } from '../gateway-client';
 import { dataFile } from '../data-dir-state';
 import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
 import { GatewaySignals } from '../gateway-signals';
@@ -89,8 +92,16 @@ export const startCommand: Command = {
       return EXIT.failure;
     }
     log.info({ pidFile, dataDir: paths.dataDir, config: paths.configPath }, 'pid file written');
+    const urlFile = path.join(paths.dataDir, URL_FILE);
+    // Best effort: `status`, `routes:list` and `logs` find the gateway through it, or take --url.
+    await writeFile(urlFile, `${reachableUrl(plane.host, plane.port)}\n`, { mode: 0o600 }).catch((error: unknown) =>
+      log.warn({ file: urlFile, err: describe(error) }, 'could not record the listening address'),
+    );
 
-    const code = await signals.serve(plane, () => releasePidFile(pidFile, process.pid));
+    const code = await signals.serve(plane, () => {
+      releasePidFile(pidFile, process.pid);
+      rmSync(urlFile, { force: true });
+    });
     log.info({ code }, 'gateway exited');
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     return code;
