@@ -49,6 +49,9 @@ describe('gateway help, version and usage errors', () => {
       init: ['--dir DIR', '--force'],
       'config:validate': ['--config FILE'],
       'config:reload': ['--dry-run', '--config FILE', '--data-dir DIR'],
+      status: ['--url URL', '--data-dir DIR', '--json'],
+      'routes:list': ['--url URL', '--token JWT', '--json', '--deleted'],
+      logs: ['--follow', '--limit N', '--level LEVEL', '--token JWT'],
     };
     for (const name of COMMANDS) {
       const { stdout } = await runGateway([name, '--help']);
