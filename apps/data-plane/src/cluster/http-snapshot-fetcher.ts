@@ -68,6 +68,9 @@ export function createHttpSnapshotFetcher(controlPlaneUrl: string, clusterToken:
       const req = transport.request(target, {
         method: 'GET',
         headers: { authorization: `Bearer ${clusterToken}`, accept: 'application/json' },
+        // Fetches are rare (a gap, a reconnect, silence): a fresh connection each time never
+        // meets a pooled socket the control plane closed while it restarted.
+        agent: false,
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       });
       const connectDeadline = setTimeout(() => fail(`no connection within ${connectTimeoutMs} ms`), connectTimeoutMs);
