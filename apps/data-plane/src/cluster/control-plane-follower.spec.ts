@@ -56,7 +56,7 @@ interface Source {
   maxActive: number;
 }
 
-function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir()) {
+function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timing: Partial<FollowerTiming> = FAST) {
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
@@ -96,7 +96,7 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir()) {
     factories: POLICY_FACTORIES,
     logger,
     snapshotPath,
-    timing: FAST,
+    timing,
   });
   const served = (p: string): string | undefined => dispatcher.getTable()?.match('GET', p)?.id;
   const publish = (message: RouteChangeMessage): Promise<void> => bus.publish(ROUTE_CHANGES_CHANNEL, message);
@@ -313,6 +313,16 @@ test('invalid or unenforceable routes are skipped, the others served', async () 
   await until(() => t.follower.currentVersion === 3, 'v3');
   assert.equal(t.served('/ok'), undefined, 'a route changed into one this data plane cannot enforce stops being served');
   await t.done();
+});
+
+test('close() does not wait for a fetch that hangs', async () => {
+  const t = setup(async () => snapshot(1, [route('a')]), makeTempDir(), { ...FAST, fetchTimeoutMs: 600_000 });
+  await t.follower.start();
+  t.source.next = () => new Promise<RouteSnapshot>(() => undefined);
+  void t.follower.resync();
+  await until(() => t.source.active === 1, 'fetch hanging');
+  await t.done();
+  assert.equal(t.served('/a'), 'a');
 });
 
 test('malformed messages are ignored', () => {

@@ -67,9 +67,15 @@ export class ControlPlaneFollower {
   private unsubscribe: (() => void) | undefined;
   private offReconnect: (() => void) | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
+  /** Settles when close() is called, so a fetch in flight never holds up shutdown. */
+  private readonly closedSignal: Promise<FetchResult>;
+  private signalClosed: () => void = () => undefined;
 
   constructor(private readonly deps: ControlPlaneFollowerDeps) {
     this.timing = { ...FOLLOWER_TIMING, ...deps.timing };
+    this.closedSignal = new Promise<FetchResult>((resolve) => {
+      this.signalClosed = () => resolve({ ok: false, reason: 'data plane closing' });
+    });
   }
 
   /** The control-plane version of the table being served, if known. */
@@ -104,6 +110,7 @@ export class ControlPlaneFollower {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.signalClosed();
     clearInterval(this.silenceTimer);
     this.unsubscribe?.();
     this.offReconnect?.();
@@ -231,7 +238,7 @@ export class ControlPlaneFollower {
       (error: unknown): FetchResult => ({ ok: false, reason: error instanceof Error ? error.message : String(error) }),
     );
     try {
-      return await Promise.race([fetched, timeout]);
+      return await Promise.race([fetched, timeout, this.closedSignal]);
     } finally {
       clearTimeout(timer);
     }
