@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { HEARTBEAT_INTERVAL_MS, InProcessBus, ROUTE_CHANGES_CHANNEL, type RouteChangeMessage, type RouteSnapshot } from '@gateway/events';
+import { HEARTBEAT_INTERVAL_MS, InProcessBus, ROUTE_CHANGES_CHANNEL, type MessageBus, type RouteChangeMessage, type RouteSnapshot } from '@gateway/events';
 import { normalizeRoute, type Route } from '@gateway/route-model';
 
 /**
@@ -12,7 +12,6 @@ import { normalizeRoute, type Route } from '@gateway/route-model';
  * (a lost message), which is what the data plane's follower must survive.
  */
 export class StandInControlPlane {
-  readonly bus = new InProcessBus();
   version = 0;
   snapshotsServed = 0;
   private readonly routes = new Map<string, Route>();
@@ -21,7 +20,8 @@ export class StandInControlPlane {
   private server: http.Server | undefined;
   private readonly sockets = new Set<Socket>();
 
-  constructor() {
+  /** `bus`: where it publishes; in-process by default, a Redis-backed test bus in the Redis tests. */
+  constructor(readonly bus: MessageBus = new InProcessBus()) {
     this.heartbeat = setInterval(() => {
       if (!this.down) void this.publish({ kind: 'heartbeat', version: this.version });
     }, HEARTBEAT_INTERVAL_MS);
