@@ -44,6 +44,8 @@ export class ConfigReloader {
   private queued: Promise<ReloadOutcome> | undefined;
   private readonly snapshotFile: LatestJsonFile;
   private readonly statusFile: LatestJsonFile;
+  /** Settles when routes.snapshot.json holds the latest applied configuration (or failed to). */
+  private snapshotWritten: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ConfigReloaderDeps) {
     this.snapshotFile = new LatestJsonFile(deps.snapshotPath);
@@ -88,7 +90,7 @@ export class ConfigReloader {
       ...(config.authentication === undefined ? {} : { authentication: config.authentication }),
     };
     // The table is live now: failing to record it must not turn the reload into a failure.
-    this.snapshotFile.write(persisted).catch((error: unknown) =>
+    this.snapshotWritten = this.snapshotFile.write(persisted).catch((error: unknown) =>
       services.logger.warn({ err: String(error), file: path.basename(this.deps.snapshotPath) }, 'could not write the route snapshot'),
     );
     const outcome: ReloadOutcome & { ok: true } = { ok: true, routes: table.routes.length, diff: diffRoutes(before, config.routes), at };
@@ -106,7 +108,6 @@ export class ConfigReloader {
       try {
         const applied = this.apply(loaded.config, loaded.revision);
         outcome = applied;
-        services.metrics.configReload('success');
         const { diff } = applied;
         services.logger.info(
           {
@@ -120,17 +121,18 @@ export class ConfigReloader {
         );
       } catch (error) {
         outcome = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }], at: new Date().toISOString() };
-        services.metrics.configReload('failure');
         services.logger.error({ err: String(error) }, 'configuration reload failed; keeping the running configuration');
       }
     } else {
       outcome = { ok: false, errors: loaded.errors, at: new Date().toISOString() };
-      services.metrics.configReload('failure');
       services.logger.warn({ errors: loaded.errors }, 'configuration reload rejected; keeping the running configuration');
     }
-    this.statusFile.write(outcome).catch((error: unknown) =>
-      services.logger.warn({ err: String(error), file: path.basename(this.deps.statusPath) }, 'could not write reload status'),
-    );
+    // Counted once both files say the same: whoever sees the counter move can read them.
+    const result = outcome.ok ? 'success' : 'failure';
+    const statusWritten = this.statusFile
+      .write(outcome)
+      .catch((error: unknown) => services.logger.warn({ err: String(error), file: path.basename(this.deps.statusPath) }, 'could not write reload status'));
+    void Promise.all([this.snapshotWritten, statusWritten]).then(() => services.metrics.configReload(result));
     return outcome;
   }
 
