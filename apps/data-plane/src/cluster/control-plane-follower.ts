@@ -102,6 +102,7 @@ export class ControlPlaneFollower {
 
   /** Fetches a snapshot now (coalesced with any running fetch); resolves with that attempt's outcome. */
   resync(): Promise<ReloadOutcome> {
+    if (this.closed) return Promise.resolve(failedOutcome('data plane closing'));
     return new Promise<ReloadOutcome>((resolve) => {
       this.nextWaiters.push(resolve);
       void this.requestSnapshot();
@@ -115,6 +116,9 @@ export class ControlPlaneFollower {
     this.unsubscribe?.();
     this.offReconnect?.();
     this.wake?.();
+    const waiting = this.nextWaiters;
+    this.nextWaiters = [];
+    waiting.forEach((w) => w(failedOutcome('data plane closing')));
     await this.cycle;
   }
 
@@ -230,7 +234,10 @@ export class ControlPlaneFollower {
     const timeout = new Promise<FetchResult>((resolve) => {
       timer = setTimeout(() => resolve({ ok: false, reason: `no snapshot within ${timeoutMs} ms` }), timeoutMs);
     });
-    const fetched = this.deps.fetchSnapshot().then(
+    // Through a promise so a fetcher that throws synchronously is one failed fetch, not a crash.
+    const fetched = Promise.resolve()
+      .then(() => this.deps.fetchSnapshot())
+      .then(
       (value): FetchResult => {
         const read = readRouteSnapshot(value);
         return read.ok ? read : { ok: false, reason: read.reason };
