@@ -276,6 +276,21 @@ test('with the control plane down at start it serves the saved snapshot, then fo
   await second.done();
 });
 
+test('a control plane that does not answer at start is waited for only startupTimeoutMs; the saved snapshot serves meanwhile', async () => {
+  const dir = makeTempDir();
+  const first = setup(async () => snapshot(3, [route('saved')]), dir);
+  await first.follower.start();
+  await first.done(false);
+  let answer: (s: RouteSnapshot) => void = () => undefined;
+  const second = setup(() => new Promise<RouteSnapshot>((resolve) => (answer = resolve)), dir, { ...FAST, startupTimeoutMs: 200, fetchTimeoutMs: 600_000 });
+  await second.follower.start();
+  assert.equal(second.served('/saved'), 'saved');
+  await until(() => second.source.active >= 1 && second.source.fetches >= 2, 'fetching again after the startup timeout');
+  answer(snapshot(4, [route('late')]));
+  await until(() => second.served('/late') === 'late', 'the late answer is applied');
+  await second.done();
+});
+
 test('with neither the control plane nor a saved snapshot there is no table until the control plane answers', async () => {
   let up = false;
   const t = setup(async () => {
