@@ -8,7 +8,12 @@ import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 
 // The planes' public entry points; nothing else of theirs may be imported, and only by the CLI.
-const PLANE_ENTRY_POINTS = ['@gateway/data-plane/start', '@gateway/data-plane/proxy-config-source', '@gateway/data-plane/data-plane-options'];
+const PLANE_ENTRY_POINTS = [
+  '@gateway/data-plane/start',
+  '@gateway/data-plane/cluster-source',
+  '@gateway/data-plane/proxy-config-source',
+  '@gateway/data-plane/data-plane-options',
+];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
 export default [
@@ -62,6 +67,25 @@ export default [
       '@typescript-eslint/no-restricted-imports': [
         'error',
         { patterns: [{ group: ['@gateway/data-plane', '@gateway/data-plane/*', '@gateway/control-plane', '@gateway/control-plane/*'], message: 'Only the CLI composes the planes; drive them as processes or through their APIs.' }] },
+      ],
+    },
+  },
+  {
+    // test/cluster drives the data plane in-process through its public entries, with the test as a
+    // stand-in control plane (an in-process bus and a snapshot provider), until the real control
+    // plane is composed by the CLI. Only the entries; the data plane's internals stay off limits.
+    files: ['test/cluster/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@gateway/(data-plane(?!/(start|cluster-source|data-plane-options)$)|control-plane)(/.*)?$',
+              message: 'Only the data plane public entries (start, cluster-source, data-plane-options) may be used here.',
+            },
+          ],
+        },
       ],
     },
   },

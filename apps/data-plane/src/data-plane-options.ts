@@ -1,7 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MessageBus, RouteSnapshot } from '@gateway/events';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
 
+/** Where the data plane's routes come from. */
+export type RouteSource =
+  /** proxy.yml: read at start, re-read by reload() (SIGHUP). */
+  | { kind: 'file' }
+  /**
+   * A control plane: a snapshot at start and whenever the change stream cannot be trusted, then
+   * the changes published on `bus`. proxy.yml, when it exists, supplies only its `proxy:` block.
+   */
+  | { kind: 'control-plane'; bus: MessageBus; fetchSnapshot(): Promise<RouteSnapshot> };
+
+/** Requests under these path prefixes go to `handler` untouched: no route matching, no policies. */
+export interface MountOptions {
+  /** e.g. ['/api', '/admin']: matches `/api`, `/api/...` and `/api?...`, not `/apis`. */
+  prefixes: string[];
+  handler(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export type ReadinessCheckStatus = 'UP' | 'DOWN';
+
 export interface DataPlaneOptions {
-  /** Path of proxy.yml. */
+  /** Path of proxy.yml. With a control-plane route source the file is optional. */
   configPath: string;
   /** Where the data plane keeps its state: routes.snapshot.json, reload-status.json. */
   dataDir: string;
@@ -12,16 +33,30 @@ export interface DataPlaneOptions {
   logLevel?: string;
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
+  /** Default `{ kind: 'file' }`. */
+  routeSource?: RouteSource;
+  /** One-process mode: the control plane's API and UI served on the proxy port. */
+  mount?: MountOptions;
+  /**
+   * Further readiness checks (database, Redis in one-process mode), merged into `/health/ready`
+   * `checks`; any DOWN makes the gateway not ready (503).
+   */
+  extraReadiness?: () => Promise<Record<string, ReadinessCheckStatus>>;
+  /** Redis for shared policy state (rate limits). Accepted now; no policy of this version uses it yet. */
+  redisUrl?: string;
 }
 
 export type ReloadOutcome =
-  | { ok: true; routes: number; diff: RouteDiff; at: string }
+  | { ok: true; routes: number; diff: RouteDiff; at: string; /** The control plane's configuration version. */ version?: number }
   | { ok: false; errors: Array<FieldError & { line?: number }>; at: string };
 
 export interface RunningDataPlane {
   readonly host: string;
   readonly port: number;
-  /** Re-reads the config file and swaps the route table; never overlaps another reload. */
+  /**
+   * File source: re-reads the config file and swaps the route table. Control-plane source: fetches
+   * a snapshot now. Never overlaps another reload.
+   */
   reload(): Promise<ReloadOutcome>;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;

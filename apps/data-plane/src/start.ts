@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { FieldError } from '@gateway/route-model';
+import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
-import { ConfigReloader } from './engine/config-reloader';
+import { ControlPlaneFollower } from './cluster/control-plane-follower';
+import { ConfigReloader, type ConfigLoad } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
 import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
+import { withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
 import type { EngineServices } from './engine/ports';
 import { RequestDispatcher } from './engine/request-dispatcher';
@@ -17,7 +19,7 @@ import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { POLICY_FACTORIES } from './policies/policy-registry';
-import { loadProxyConfig } from './proxy-config-source';
+import { loadProxyConfig, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -39,50 +41,90 @@ function packageVersion(): string {
 }
 
 /**
- * Composition root of the data plane: wires the adapters into the engine, loads proxy.yml,
- * listens, and hands back reload/close. It installs no process signal handlers: the caller (the
- * CLI) owns the process.
+ * Composition root of the data plane: wires the adapters into the engine, loads its routes (from
+ * proxy.yml, or by following a control plane), listens, and hands back reload/close. It installs
+ * no process signal handlers: the caller (the CLI) owns the process.
  */
 export async function start(options: DataPlaneOptions): Promise<RunningDataPlane> {
+  const source = options.routeSource ?? { kind: 'file' as const };
+  if (source.kind === 'control-plane' && (typeof source.fetchSnapshot !== 'function' || typeof source.bus?.subscribe !== 'function')) {
+    throw new TypeError('routeSource: a control-plane source needs a bus and a fetchSnapshot function');
+  }
   const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info');
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
   const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
 
-  const initial = await loadProxyConfig(options.configPath);
-  if (!initial.ok) throw new InvalidConfigError(initial.errors);
+  // File mode: the whole proxy.yml. Control-plane mode: only its proxy block (or the defaults).
+  let initial: ProxyConfig | undefined;
+  let fileSettings: ProxySettings;
+  if (source.kind === 'file') {
+    const loaded = await loadProxyConfig(options.configPath);
+    if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
+    initial = loaded.config;
+    fileSettings = loaded.config.proxy;
+  } else {
+    const loaded = await loadProxySettings(options.configPath);
+    if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
+    fileSettings = loaded.settings;
+    logger.info({ settings: loaded.from === 'file' ? path.basename(options.configPath) : 'defaults' }, 'following a control plane for routes');
+  }
   const overrides = { host: options.host, port: options.port };
-  const settings = { ...initial.config.proxy, host: options.host ?? initial.config.proxy.host, port: options.port ?? initial.config.proxy.port };
+  const settings = { ...fileSettings, host: options.host ?? fileSettings.host, port: options.port ?? fileSettings.port };
 
   const agents = new UpstreamAgentPool();
   const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services }, forward);
   const tableRef: { dispatcher?: RequestDispatcher } = {};
-  const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable());
+  const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness);
   const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger);
   tableRef.dispatcher = dispatcher;
 
+  const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
-    load: () => loadProxyConfig(options.configPath),
+    load: source.kind === 'file' ? () => loadProxyConfig(options.configPath) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
     health,
     agents,
-    snapshotPath: path.join(options.dataDir, DATA_FILES.snapshot),
+    snapshotPath,
     statusPath: path.join(options.dataDir, DATA_FILES.reloadStatus),
     overrides,
+    source: source.kind,
   });
-  await reloader.apply(initial.config);
-
-  const server = createGatewayServer(settings, dispatcher.handle, dispatcher.rejectExpectation);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off('error', reject);
-      resolve();
+  let follower: ControlPlaneFollower | undefined;
+  if (initial !== undefined) {
+    reloader.apply(initial);
+  } else if (source.kind === 'control-plane') {
+    follower = new ControlPlaneFollower({
+      bus: source.bus,
+      fetchSnapshot: () => source.fetchSnapshot(),
+      reloader,
+      settings: fileSettings,
+      factories: POLICY_FACTORIES,
+      logger,
+      snapshotPath,
     });
-  });
+    await follower.start();
+  }
+
+  const handler = options.mount === undefined ? dispatcher.handle : withMount(options.mount, dispatcher.handle);
+  const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, settings.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await follower?.close();
+    agents.destroy();
+    deadlines.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   logger.info({ host: address.address, port: address.port, routes: dispatcher.getTable()?.routes.length ?? 0 }, 'gateway listening');
 
@@ -90,19 +132,28 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   return {
     host: address.address,
     port: address.port,
-    reload: () => reloader.reload(),
+    reload: () => (follower === undefined ? reloader.reload() : follower.resync()),
     close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
-        force.unref();
-        server.close(() => {
-          clearTimeout(force);
-          agents.destroy();
-          deadlines.close();
-          logger.info({}, 'gateway stopped');
-          resolve();
+      (closing ??= (async () => {
+        await follower?.close();
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+          force.unref();
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
         });
-        server.closeIdleConnections();
-      })),
+        agents.destroy();
+        deadlines.close();
+        await reloader.flush();
+        logger.info({}, 'gateway stopped');
+      })()),
   };
+}
+
+/** With a control-plane source, reload() asks the follower for a snapshot; the file is not read. */
+async function followerOnly(): Promise<ConfigLoad> {
+  return { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: 'routes come from the control plane' }] };
 }

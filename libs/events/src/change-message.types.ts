@@ -1,21 +1,44 @@
-import type { Route } from '@gateway/route-model';
+import type { Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
 
 /**
  * What the control plane tells data planes when the route set changes. Messages are hints:
  * pub/sub can lose them, so every message carries the configuration version it produced and a
  * data plane that sees a gap fetches a full snapshot instead of trusting the stream.
+ *
+ * `version` is the control plane's configuration revision: it grows by exactly 1 with every change
+ * of the route set, so `version === current + 1` means nothing was missed.
  */
 export type RouteChangeMessage =
+  /** Created, changed, toggled or restored. A route with `enabled: false` stops being served. */
   | { kind: 'upserted'; version: number; route: Route }
+  /** Soft or permanent delete. */
   | { kind: 'deleted'; version: number; routeId: string }
-  | { kind: 'reloaded'; version: number };
+  /** Many changes at once (proxy.yml reconciliation): fetch a snapshot. */
+  | { kind: 'reloaded'; version: number }
+  /** The control plane's current version, published every HEARTBEAT_INTERVAL_MS. */
+  | { kind: 'heartbeat'; version: number };
 
-/** The whole route set at one configuration version. */
+export type RouteChangeKind = RouteChangeMessage['kind'];
+
+/** The whole configuration data planes serve, at one configuration version. */
 export interface RouteSnapshot {
   version: number;
-  routes: Route[];
   /** ISO 8601. */
   createdAt: string;
+  /** Enabled, not deleted, canonical (`source` set), ordered by createdAt. */
+  routes: Route[];
+  upstreams: UpstreamDefinition[];
+  authentication?: SessionAuthenticationConfig;
 }
 
 export const ROUTE_CHANGES_CHANNEL = 'gateway:route-changes';
+
+/** How often the control plane publishes a heartbeat. */
+export const HEARTBEAT_INTERVAL_MS = 1000;
+
+/** Commands the control plane sends to every data plane. */
+export type CommandMessage =
+  | { kind: 'circuit-breaker'; routeId: string; action: 'trip' | 'reset' }
+  | { kind: 'cache-purge'; routeId: string };
+
+export const COMMANDS_CHANNEL = 'gateway:commands';

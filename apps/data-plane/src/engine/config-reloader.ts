@@ -1,17 +1,22 @@
 import path from 'node:path';
 import { diffRoutes, type FieldError, type ProxyConfig } from '@gateway/route-model';
 import type { ReloadOutcome } from '../data-plane-options';
+import type { PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable } from './route-table';
-import { writeJsonAtomic } from './state-files';
+import { LatestJsonFile } from './state-files';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 
-export type ConfigLoad = { ok: true; config: ProxyConfig } | { ok: false; errors: Array<FieldError & { line?: number }> };
+/** A configuration ready to apply (with the control plane's revision when it came from one), or why not. */
+export type ConfigLoad =
+  | { ok: true; config: ProxyConfig; revision?: number }
+  | { ok: false; errors: Array<FieldError & { line?: number }> };
 
 export interface ConfigReloaderDeps {
+  /** Where reload() reads the configuration (proxy.yml, or a control-plane snapshot). */
   load(): Promise<ConfigLoad>;
   dispatcher: RequestDispatcher;
   factories: readonly PolicyFactory[];
@@ -23,18 +28,29 @@ export interface ConfigReloaderDeps {
   statusPath: string;
   /** host/port overrides from the command line, kept across reloads. */
   overrides: { host?: string; port?: number };
+  /** Where the configuration comes from, recorded in routes.snapshot.json. */
+  source?: PersistedRouteSnapshot['source'];
 }
 
 /**
- * Loads, validates and atomically applies route configuration. Reloads never overlap: a request
- * that arrives while one runs is coalesced into a single follow-up run. An invalid file keeps
- * the running table and says why.
+ * The one path by which a configuration becomes live, whatever its source (a proxy.yml reload, a
+ * control-plane snapshot or a single route change): compile a new immutable table, swap it, count
+ * and log the reload, record it in the data directory. Reloads from `load()` never overlap: calls
+ * that arrive while one runs are coalesced into a single follow-up run. A configuration that does
+ * not load keeps the running table and says why.
  */
 export class ConfigReloader {
   private running: Promise<ReloadOutcome> | undefined;
   private queued: Promise<ReloadOutcome> | undefined;
+  private readonly snapshotFile: LatestJsonFile;
+  private readonly statusFile: LatestJsonFile;
+  /** Settles when routes.snapshot.json holds the latest applied configuration (or failed to). */
+  private snapshotWritten: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: ConfigReloaderDeps) {}
+  constructor(private readonly deps: ConfigReloaderDeps) {
+    this.snapshotFile = new LatestJsonFile(deps.snapshotPath);
+    this.statusFile = new LatestJsonFile(deps.statusPath);
+  }
 
   reload(): Promise<ReloadOutcome> {
     if (this.running === undefined) {
@@ -50,8 +66,12 @@ export class ConfigReloader {
     return this.queued;
   }
 
-  /** Compiles and swaps in a configuration; throws only on a bug, never on bad input. */
-  async apply(config: ProxyConfig): Promise<ReloadOutcome & { ok: true }> {
+  /**
+   * Compiles and swaps in a configuration synchronously (the next request sees the new table;
+   * requests in flight finish on theirs); routes.snapshot.json follows asynchronously, latest wins.
+   * Throws only on a bug, never on bad input.
+   */
+  apply(config: ProxyConfig, revision?: number): ReloadOutcome & { ok: true } {
     const { dispatcher, factories, services, health, agents, overrides } = this.deps;
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
@@ -61,41 +81,76 @@ export class ConfigReloader {
     services.metrics.setRouteCount(table.routes.length);
     agents.prune(table.agentsInUse());
     const at = new Date().toISOString();
+    const persisted: PersistedRouteSnapshot = {
+      appliedAt: at,
+      source: this.deps.source ?? 'file',
+      ...(revision === undefined ? {} : { version: revision }),
+      routes: config.routes,
+      upstreams: config.upstreams,
+      ...(config.authentication === undefined ? {} : { authentication: config.authentication }),
+    };
     // The table is live now: failing to record it must not turn the reload into a failure.
-    await writeJsonAtomic(this.deps.snapshotPath, { appliedAt: at, routes: config.routes }).catch((error: unknown) =>
+    this.snapshotWritten = this.snapshotFile.write(persisted).catch((error: unknown) =>
       services.logger.warn({ err: String(error), file: path.basename(this.deps.snapshotPath) }, 'could not write the route snapshot'),
     );
-    return { ok: true, routes: table.routes.length, diff: diffRoutes(before, config.routes), at };
+    const outcome: ReloadOutcome & { ok: true } = { ok: true, routes: table.routes.length, diff: diffRoutes(before, config.routes), at };
+    return revision === undefined ? outcome : { ...outcome, version: revision };
+  }
+
+  /**
+   * Applies a loaded configuration (or records why it did not load): the reload metric, one log
+   * line and reload-status.json, the same for every source. `what` names the change in the log.
+   */
+  commit(loaded: ConfigLoad, what = 'configuration reloaded'): ReloadOutcome {
+    const { services } = this.deps;
+    let outcome: ReloadOutcome;
+    if (loaded.ok) {
+      try {
+        const applied = this.apply(loaded.config, loaded.revision);
+        outcome = applied;
+        const { diff } = applied;
+        services.logger.info(
+          {
+            routes: applied.routes,
+            ...(loaded.revision === undefined ? {} : { version: loaded.revision }),
+            added: diff.added.map((r) => r.id),
+            changed: diff.changed.map((c) => c.after.id),
+            removed: diff.removed.map((r) => r.id),
+          },
+          what,
+        );
+      } catch (error) {
+        outcome = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }], at: new Date().toISOString() };
+        services.logger.error({ err: String(error) }, 'configuration reload failed; keeping the running configuration');
+      }
+    } else {
+      outcome = { ok: false, errors: loaded.errors, at: new Date().toISOString() };
+      services.logger.warn({ errors: loaded.errors }, 'configuration reload rejected; keeping the running configuration');
+    }
+    // Counted once both files say the same: whoever sees the counter move can read them.
+    const result = outcome.ok ? 'success' : 'failure';
+    const statusWritten = this.statusFile
+      .write(outcome)
+      .catch((error: unknown) => services.logger.warn({ err: String(error), file: path.basename(this.deps.statusPath) }, 'could not write reload status'));
+    void Promise.all([this.snapshotWritten, statusWritten]).then(() => services.metrics.configReload(result));
+    return outcome;
+  }
+
+  /** Resolves once routes.snapshot.json and reload-status.json hold the latest applied state. */
+  async flush(): Promise<void> {
+    await Promise.all([this.snapshotFile.settled(), this.statusFile.settled()]);
   }
 
   private async run(): Promise<ReloadOutcome> {
-    const { services } = this.deps;
-    let outcome: ReloadOutcome;
+    let loaded: ConfigLoad;
     try {
-      const loaded = await this.deps.load();
-      if (loaded.ok) {
-        this.warnOnServerSettingChanges(loaded.config);
-        const applied = await this.apply(loaded.config);
-        outcome = applied;
-        services.metrics.configReload('success');
-        const { diff } = applied;
-        services.logger.info(
-          { routes: applied.routes, added: diff.added.map((r) => r.id), changed: diff.changed.map((c) => c.after.id), removed: diff.removed.map((r) => r.id) },
-          'configuration reloaded',
-        );
-      } else {
-        outcome = { ok: false, errors: loaded.errors, at: new Date().toISOString() };
-        services.metrics.configReload('failure');
-        services.logger.warn({ errors: loaded.errors }, 'configuration reload rejected; keeping the running configuration');
-      }
+      loaded = await this.deps.load();
     } catch (error) {
-      outcome = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }], at: new Date().toISOString() };
-      services.metrics.configReload('failure');
-      services.logger.error({ err: String(error) }, 'configuration reload failed; keeping the running configuration');
+      loaded = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }] };
     }
-    await writeJsonAtomic(this.deps.statusPath, outcome).catch((error: unknown) =>
-      services.logger.warn({ err: String(error), file: path.basename(this.deps.statusPath) }, 'could not write reload status'),
-    );
+    if (loaded.ok) this.warnOnServerSettingChanges(loaded.config);
+    const outcome = this.commit(loaded);
+    await this.flush();
     return outcome;
   }
 

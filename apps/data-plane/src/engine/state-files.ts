@@ -8,3 +8,48 @@ export async function writeJsonAtomic(filePath: string, data: unknown): Promise<
   await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   await rename(temp, filePath);
 }
+
+/**
+ * One state file written by several sources (reloads, control-plane changes arriving back to back).
+ * Writes never overlap (they share one temp file) and the latest value wins: values offered while a
+ * write runs collapse into one more write.
+ */
+export class LatestJsonFile {
+  private writing: Promise<void> | undefined;
+  private pending: { data: unknown; waiters: Array<(error: unknown) => void> } | undefined;
+
+  constructor(readonly filePath: string) {}
+
+  /** Resolves once `data` (or a newer value) is on disk; rejects when that write failed. */
+  write(data: unknown): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter = (error: unknown): void => (error === undefined ? resolve() : reject(error));
+      if (this.pending === undefined) this.pending = { data, waiters: [waiter] };
+      else {
+        this.pending.data = data;
+        this.pending.waiters.push(waiter);
+      }
+      this.writing ??= this.drain();
+    });
+  }
+
+  /** Resolves when no write is running or waiting (never rejects). */
+  settled(): Promise<void> {
+    return this.writing ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending !== undefined) {
+      const { data, waiters } = this.pending;
+      this.pending = undefined;
+      let failure: unknown;
+      try {
+        await writeJsonAtomic(this.filePath, data);
+      } catch (error) {
+        failure = error ?? new Error('write failed');
+      }
+      for (const waiter of waiters) waiter(failure);
+    }
+    this.writing = undefined;
+  }
+}

@@ -4,7 +4,13 @@ import type { LocalEndpoints } from '../engine/request-dispatcher';
 import type { EngineServices } from '../engine/ports';
 import { sendBody, sendError, sendJson } from '../engine/responses';
 import type { RouteTable } from '../engine/route-table';
-import { readiness } from './readiness';
+import { readiness, type HealthStatus } from './readiness';
+
+/** Checks the composition adds to readiness (database, Redis); a rejection or a slow answer counts as DOWN. */
+export type ExtraReadiness = () => Promise<Record<string, 'UP' | 'DOWN'>>;
+
+/** A readiness probe must answer quickly; a dependency check slower than this is DOWN. */
+const EXTRA_READINESS_TIMEOUT_MS = 2000;
 
 export const GATEWAY_NAME = 'gateway';
 
@@ -18,6 +24,7 @@ export class OpsEndpoints implements LocalEndpoints {
   constructor(
     private readonly services: EngineServices,
     private readonly currentTable: () => RouteTable | undefined,
+    private readonly extraReadiness?: ExtraReadiness,
   ) {
     this.paths = new Map<string, (exchange: Exchange) => void>([
       ['/version', (e) => this.version(e)],
@@ -67,13 +74,45 @@ export class OpsEndpoints implements LocalEndpoints {
   }
 
   private ready(exchange: Exchange): void {
-    const result = readiness(this.currentTable(), this.services.health);
-    sendJson(exchange, result.status === 'DOWN' ? 503 : 200, { status: result.status, checks: result.checks, timestamp: new Date().toISOString() });
+    this.withExtraChecks(exchange, (extra) => {
+      const result = readiness(this.currentTable(), this.services.health, extra);
+      sendJson(exchange, result.status === 'DOWN' ? 503 : 200, { status: result.status, checks: result.checks, timestamp: new Date().toISOString() });
+    });
   }
 
   private deep(exchange: Exchange): void {
+    this.withExtraChecks(exchange, (extra) => this.sendDeep(exchange, extra));
+  }
+
+  /** Runs `send` with the extra checks' results (synchronously when there are none). */
+  private withExtraChecks(exchange: Exchange, send: (extra: Record<string, HealthStatus>) => void): void {
+    const extra = this.extraReadiness;
+    if (extra === undefined) {
+      send({});
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<Record<string, HealthStatus>>((resolve) => {
+      timer = setTimeout(() => resolve({ dependencies: 'DOWN' }), EXTRA_READINESS_TIMEOUT_MS);
+    });
+    const checked = Promise.resolve()
+      .then(extra)
+      .then(
+        (result) => sanitizeChecks(result),
+        (error: unknown) => {
+          this.services.logger.warn({ err: String(error) }, 'readiness check failed');
+          return { dependencies: 'DOWN' as const };
+        },
+      );
+    void Promise.race([checked, timeout]).then((result) => {
+      clearTimeout(timer);
+      if (!exchange.clientAborted) send(result);
+    });
+  }
+
+  private sendDeep(exchange: Exchange, extra: Record<string, HealthStatus>): void {
     const memory = process.memoryUsage();
-    const result = readiness(this.currentTable(), this.services.health);
+    const result = readiness(this.currentTable(), this.services.health, extra);
     sendJson(exchange, 200, {
       status: result.status,
       uptime: this.uptimeSeconds(),
@@ -96,4 +135,15 @@ export class OpsEndpoints implements LocalEndpoints {
       sendError(exchange, 'INTERNAL_ERROR');
     }
   }
+}
+
+/** Only UP/DOWN values under plain names reach the response; anything else reads as DOWN. */
+function sanitizeChecks(result: unknown): Record<string, HealthStatus> {
+  if (typeof result !== 'object' || result === null) return { dependencies: 'DOWN' };
+  const out: Record<string, HealthStatus> = {};
+  for (const [name, value] of Object.entries(result as Record<string, unknown>)) {
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name)) continue;
+    out[name] = value === 'UP' ? 'UP' : 'DOWN';
+  }
+  return out;
 }

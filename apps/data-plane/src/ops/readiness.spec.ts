@@ -29,3 +29,13 @@ test('DEGRADED when some breakers are open or an upstream is unhealthy, DOWN whe
   health.markHealthy('b', true);
   assert.equal(readiness(loaded, health).status, 'UP');
 });
+
+test('extra checks are listed beside config and upstreams; a DOWN one makes the gateway not ready', () => {
+  const health = new UpstreamHealthRegistry();
+  assert.deepEqual(readiness(loaded, health, { database: 'UP', redis: 'UP' }), {
+    status: 'UP',
+    checks: { config: 'UP', upstreams: 'UP', database: 'UP', redis: 'UP' },
+  });
+  assert.deepEqual(readiness(loaded, health, { database: 'DOWN' }), { status: 'DOWN', checks: { config: 'UP', upstreams: 'UP', database: 'DOWN' } });
+  assert.deepEqual(readiness(undefined, health, { config: 'UP' }).checks.config, 'DOWN', 'an extra check cannot override the gateway own');
+});

@@ -5,14 +5,16 @@ export type HealthStatus = 'UP' | 'DEGRADED' | 'DOWN';
 
 export interface ReadinessResult {
   status: HealthStatus;
-  checks: { config: HealthStatus; upstreams: HealthStatus };
+  /** config and upstreams always; further checks (database, redis) when the caller adds them. */
+  checks: { config: HealthStatus; upstreams: HealthStatus } & Record<string, HealthStatus>;
 }
 
 /**
  * Decision 19: not ready (DOWN, 503) until a route configuration is loaded or when every upstream's
- * breaker is open; DEGRADED (still 200) when only some are open or unhealthy.
+ * breaker is open; DEGRADED (still 200) when only some are open or unhealthy. Extra checks (the
+ * one-process mode's database and Redis) are listed beside them; any DOWN makes the whole DOWN.
  */
-export function readiness(table: RouteTable | undefined, health: UpstreamHealthSource): ReadinessResult {
+export function readiness(table: RouteTable | undefined, health: UpstreamHealthSource, extra: Record<string, HealthStatus> = {}): ReadinessResult {
   const config: HealthStatus = table === undefined ? 'DOWN' : 'UP';
   const names = health.upstreamNames();
   const breakers = health.breakers();
@@ -21,6 +23,13 @@ export function readiness(table: RouteTable | undefined, health: UpstreamHealthS
   let upstreams: HealthStatus = 'UP';
   if (names.length > 0 && open.length === names.length) upstreams = 'DOWN';
   else if (unhealthy.size > 0) upstreams = 'DEGRADED';
-  const status: HealthStatus = config === 'DOWN' || upstreams === 'DOWN' ? 'DOWN' : upstreams;
-  return { status, checks: { config, upstreams } };
+  const checks: ReadinessResult['checks'] = { config, upstreams };
+  let extraDown = false;
+  for (const [name, value] of Object.entries(extra)) {
+    if (name === 'config' || name === 'upstreams') continue; // the gateway's own checks are not overridden
+    checks[name] = value;
+    if (value === 'DOWN') extraDown = true;
+  }
+  const status: HealthStatus = config === 'DOWN' || upstreams === 'DOWN' || extraDown ? 'DOWN' : upstreams;
+  return { status, checks };
 }

@@ -1,0 +1,118 @@
+import type { RouteSnapshot } from '@gateway/events';
+import {
+  CONFIG_SCHEMA_VERSION,
+  PROXY_DEFAULTS,
+  validateProxyConfig,
+  validateRoute,
+  type FieldError,
+  type ProxyConfig,
+  type ProxySettings,
+  type Route,
+  type SessionAuthenticationConfig,
+  type UpstreamDefinition,
+} from '@gateway/route-model';
+import type { PolicyFactory } from '../engine/policy';
+import { unenforcedConfigErrors } from '../engine/unenforced-config';
+
+/** A route left out of the table, and why. */
+export interface SkippedRoute {
+  routeId: string;
+  errors: FieldError[];
+}
+
+export interface ServableConfig {
+  config: ProxyConfig;
+  /** Routes the data plane will not serve: invalid, or asking for a policy it does not enforce. */
+  skipped: SkippedRoute[];
+  /** Problems outside routes (upstream blocks, authentication): dropped, the routes still served. */
+  ignored: FieldError[];
+}
+
+/**
+ * Why this data plane must not serve a route the control plane sent, or [] when it may. The route
+ * model's own validation first (the control plane may run another version), then every block no
+ * policy of this data plane enforces: a route asking for `auth` must not be served open.
+ */
+export function routeRefusals(route: Route, factories: readonly PolicyFactory[]): FieldError[] {
+  const errors = validateRoute(route);
+  if (errors.length > 0) return errors;
+  const probe: ProxyConfig = { version: CONFIG_SCHEMA_VERSION, proxy: { ...PROXY_DEFAULTS, trustedProxies: [] }, upstreams: [], routes: [route] };
+  return unenforcedConfigErrors(probe, factories).map((e) => ({ ...e, field: e.field.replace(/^routes\[0\]\.?/, '') || '(route)' }));
+}
+
+function routeIdOf(route: unknown, index: number): string {
+  const id = typeof route === 'object' && route !== null ? (route as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : `routes[${index}]`;
+}
+
+/**
+ * The configuration a data plane serves from a control plane's routes: the local proxy settings,
+ * the enabled routes that are valid and enforceable (each bad one skipped, never the whole set),
+ * and the upstreams and authentication block when they validate.
+ */
+export function servableConfig(
+  source: { routes: readonly unknown[]; upstreams: readonly unknown[]; authentication?: unknown },
+  settings: ProxySettings,
+  factories: readonly PolicyFactory[],
+): ServableConfig {
+  const skipped: SkippedRoute[] = [];
+  const routes: Route[] = [];
+  const seen = new Set<string>();
+  source.routes.forEach((candidate, index) => {
+    const routeId = routeIdOf(candidate, index);
+    if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) {
+      skipped.push({ routeId, errors: [{ field: `routes[${index}]`, code: 'VALIDATION_ERROR', message: 'route must be an object' }] });
+      return;
+    }
+    const route = candidate as Route;
+    if (route.enabled !== true) return;
+    const errors = routeRefusals(route, factories);
+    if (errors.length > 0) {
+      skipped.push({ routeId, errors });
+      return;
+    }
+    if (seen.has(route.id)) {
+      skipped.push({ routeId, errors: [{ field: 'id', code: 'VALIDATION_ERROR', message: `Duplicate route id '${route.id}'` }] });
+      return;
+    }
+    seen.add(route.id);
+    routes.push(route);
+  });
+
+  const ignored: FieldError[] = [];
+  let upstreams: UpstreamDefinition[] = [];
+  let authentication: SessionAuthenticationConfig | undefined;
+  const rest = validateProxyConfig({
+    version: CONFIG_SCHEMA_VERSION,
+    upstreams: source.upstreams,
+    ...(source.authentication === undefined ? {} : { authentication: source.authentication }),
+  });
+  if (rest.ok) {
+    upstreams = rest.value.upstreams;
+    authentication = rest.value.authentication;
+    ignored.push(...unenforcedConfigErrors({ ...rest.value, proxy: { ...settings, trustedProxies: [] } }, factories));
+  } else {
+    ignored.push(...rest.errors);
+  }
+  const config: ProxyConfig = { version: CONFIG_SCHEMA_VERSION, proxy: settings, upstreams, routes, ...(authentication === undefined ? {} : { authentication }) };
+  return { config, skipped, ignored };
+}
+
+/** Checks the envelope of a snapshot from the network; routes are checked one by one later. */
+export function readRouteSnapshot(value: unknown): { ok: true; snapshot: RouteSnapshot } | { ok: false; reason: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'snapshot is not a JSON object' };
+  const raw = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(raw['version']) || (raw['version'] as number) < 0) return { ok: false, reason: 'snapshot.version is not a non-negative integer' };
+  if (!Array.isArray(raw['routes'])) return { ok: false, reason: 'snapshot.routes is not an array' };
+  if (raw['upstreams'] !== undefined && !Array.isArray(raw['upstreams'])) return { ok: false, reason: 'snapshot.upstreams is not an array' };
+  return {
+    ok: true,
+    snapshot: {
+      version: raw['version'] as number,
+      createdAt: typeof raw['createdAt'] === 'string' ? raw['createdAt'] : new Date().toISOString(),
+      routes: raw['routes'] as Route[],
+      upstreams: (raw['upstreams'] as UpstreamDefinition[] | undefined) ?? [],
+      ...(raw['authentication'] === undefined || raw['authentication'] === null ? {} : { authentication: raw['authentication'] as SessionAuthenticationConfig }),
+    },
+  };
+}
