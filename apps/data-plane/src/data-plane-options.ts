@@ -1,4 +1,8 @@
 import type { FieldError, RouteDiff } from '@gateway/route-model';
+import type { BreakerOpenedEvent, BreakerStatus } from './engine/ports';
+import type { BreakerRecord } from './policies/circuit-breaker/breaker-registry';
+import type { HealthCheckStatus } from './policies/health-check/health-checker';
+import type { RateLimitUsage } from './policies/rate-limit/rate-limit-usage';
 
 export interface DataPlaneOptions {
   /** Path of proxy.yml. */
@@ -12,6 +16,33 @@ export interface DataPlaneOptions {
   logLevel?: string;
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
+  /** Redis for shared rate-limit counters (contract: REDIS_URL); unset: in-memory counters. */
+  redisUrl?: string;
+  /** Prefix of the data plane's Redis keys. Default `gateway:`. */
+  redisKeyPrefix?: string;
+  /** Called when a breaker changes to OPEN (the event layer publishes `circuit_breaker.opened`). */
+  onBreakerOpened?: (event: BreakerOpenedEvent) => void;
+}
+
+/** What the control plane calls in process (its REST endpoints and bus command handlers). */
+export interface ResilienceControls {
+  breakers: {
+    /** Manual Trip; undefined when the route has no breaker (or is unknown). */
+    trip(routeId: string): BreakerStatus | undefined;
+    reset(routeId: string): BreakerStatus | undefined;
+    /** The spec 2.7 status record of the route's breaker. */
+    status(routeId: string): BreakerStatus | undefined;
+    all(): BreakerRecord[];
+  };
+  rateLimits: {
+    /** This data plane's counts for the route; undefined when it has no active rate limit. */
+    usage(routeId: string): RateLimitUsage | undefined;
+  };
+  health: {
+    /** The route's active health check (its own or its upstream's) and its breaker; null where it has none. */
+    status(routeId: string): { check: HealthCheckStatus | null; breaker: BreakerStatus | null };
+    all(): Record<string, HealthCheckStatus>;
+  };
 }
 
 export type ReloadOutcome =
@@ -23,6 +54,8 @@ export interface RunningDataPlane {
   readonly port: number;
   /** Re-reads the config file and swaps the route table; never overlaps another reload. */
   reload(): Promise<ReloadOutcome>;
+  /** In-process controls and status of breakers, rate limits and health checks. */
+  readonly resilience: ResilienceControls;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;
 }

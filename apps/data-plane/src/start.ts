@@ -4,19 +4,25 @@ import path from 'node:path';
 import type { FieldError } from '@gateway/route-model';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
+import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
+import { DATA_FILES, type DataPlaneOptions, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
 import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
 import { compilePipeline, sortFactories } from './engine/pipeline';
-import type { EngineServices } from './engine/ports';
+import { PolicyState } from './engine/policy-state';
+import type { EngineServices, RateLimitStore } from './engine/ports';
 import { RequestDispatcher } from './engine/request-dispatcher';
 import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
+import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
+import { HEALTH_CHECKS } from './policies/health-check/health-check-registry';
 import { POLICY_FACTORIES } from './policies/policy-registry';
+import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
+import { RATE_LIMIT_USAGE } from './policies/rate-limit/rate-limit-usage';
 import { loadProxyConfig } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
@@ -48,7 +54,25 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
+  const state = new PolicyState();
+  const localCounters = new MemoryRateLimitStore();
+  const rateLimitStore: RateLimitStore =
+    options.redisUrl === undefined
+      ? localCounters
+      : new RedisRateLimitStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix, fallback: localCounters, logger });
+  const onBreakerOpened = options.onBreakerOpened;
+  const services: EngineServices = {
+    logger,
+    metrics,
+    health,
+    deadlines,
+    rateLimitStore,
+    state,
+    events: { breakerOpened: (event) => onBreakerOpened?.(event) },
+    version: options.version ?? packageVersion(),
+    startedAt: Date.now(),
+  };
+  state.attach(services);
 
   const initial = await loadProxyConfig(options.configPath);
   if (!initial.ok) throw new InvalidConfigError(initial.errors);
@@ -56,7 +80,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const settings = { ...initial.config.proxy, host: options.host ?? initial.config.proxy.host, port: options.port ?? initial.config.proxy.port };
 
   const agents = new UpstreamAgentPool();
-  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services }, forward);
+  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
   const tableRef: { dispatcher?: RequestDispatcher } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable());
   const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger);
@@ -87,10 +111,27 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   logger.info({ host: address.address, port: address.port, routes: dispatcher.getTable()?.routes.length ?? 0 }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
+  const breakers = state.get(BREAKERS);
+  const checks = state.get(HEALTH_CHECKS);
+  const usage = state.get(RATE_LIMIT_USAGE);
+  const resilience: ResilienceControls = {
+    breakers: {
+      trip: (routeId) => breakers.trip(routeId),
+      reset: (routeId) => breakers.reset(routeId),
+      status: (routeId) => breakers.status(routeId),
+      all: () => breakers.all(),
+    },
+    rateLimits: { usage: (routeId) => usage.usage(routeId) },
+    health: {
+      status: (routeId) => ({ check: checks.status(routeId) ?? null, breaker: breakers.status(routeId) ?? null }),
+      all: () => checks.all(),
+    },
+  };
   return {
     host: address.address,
     port: address.port,
     reload: () => reloader.reload(),
+    resilience,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
@@ -99,6 +140,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
           clearTimeout(force);
           agents.destroy();
           deadlines.close();
+          void state.close();
+          void rateLimitStore.close();
           logger.info({}, 'gateway stopped');
           resolve();
         });

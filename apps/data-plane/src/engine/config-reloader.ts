@@ -4,7 +4,7 @@ import type { ReloadOutcome } from '../data-plane-options';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
-import { RouteTable } from './route-table';
+import { RouteTable, upstreamEnvironment } from './route-table';
 import { writeJsonAtomic } from './state-files';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
@@ -60,6 +60,14 @@ export class ConfigReloader {
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     agents.prune(table.agentsInUse());
+    const env = upstreamEnvironment(config, { settings, services });
+    for (const factory of factories) {
+      try {
+        factory.retain?.(config, env);
+      } catch (error) {
+        services.logger.error({ err: String(error), policy: factory.key }, 'releasing policy state failed');
+      }
+    }
     const at = new Date().toISOString();
     // The table is live now: failing to record it must not turn the reload into a failure.
     await writeJsonAtomic(this.deps.snapshotPath, { appliedAt: at, routes: config.routes }).catch((error: unknown) =>
