@@ -100,7 +100,6 @@ export class CircuitBreaker {
     this.rotate(now);
     this.totals[this.bucket] = (this.totals[this.bucket] as number) + 1;
     if (failed) this.failureCounts[this.bucket] = (this.failureCounts[this.bucket] as number) + 1;
-    if (!failed) return;
     const { total, failures } = this.windowCounts();
     if (total >= this.settings.volumeThreshold && failures * 100 >= this.settings.thresholdPercent * total) this.open(now, 'failures');
   }
