@@ -33,6 +33,9 @@ export class InvalidConfigError extends Error {
   }
 }
 
+/** How long start() waits for Redis before serving with local rate-limit counters. */
+const REDIS_CONNECT_WAIT_MS = 1000;
+
 /** How long close() lets in-flight requests finish before cutting them. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -54,12 +57,15 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
+  const initial = await loadProxyConfig(options.configPath);
+  if (!initial.ok) throw new InvalidConfigError(initial.errors);
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
-  const rateLimitStore: RateLimitStore =
-    options.redisUrl === undefined
-      ? localCounters
-      : new RedisRateLimitStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix, fallback: localCounters, logger });
+  const redisCounters =
+    options.redisUrl === undefined ? undefined : new RedisRateLimitStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix, fallback: localCounters, logger });
+  const rateLimitStore: RateLimitStore = redisCounters ?? localCounters;
+  // Shared limits from the first request when Redis is there; never a failed start when it is not.
+  await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
   const onBreakerOpened = options.onBreakerOpened;
   const services: EngineServices = {
     logger,
@@ -74,8 +80,6 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   };
   state.attach(services);
 
-  const initial = await loadProxyConfig(options.configPath);
-  if (!initial.ok) throw new InvalidConfigError(initial.errors);
   const overrides = { host: options.host, port: options.port };
   const settings = { ...initial.config.proxy, host: options.host ?? initial.config.proxy.host, port: options.port ?? initial.config.proxy.port };
 
@@ -106,6 +110,13 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    // Health-check timers and the Redis connection must not outlive a start that failed.
+    agents.destroy();
+    deadlines.close();
+    await state.close();
+    await rateLimitStore.close();
+    throw error;
   });
   const address = server.address() as AddressInfo;
   logger.info({ host: address.address, port: address.port, routes: dispatcher.getTable()?.routes.length ?? 0 }, 'gateway listening');

@@ -130,7 +130,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly logger: Logger;
   private readonly backoffMs: number;
   private localUntil = 0;
-  private usingRedis = true;
+  private usingRedis = false;
   /** Unique per process: sliding-log entries of different data planes never collide. */
   private readonly member = randomBytes(6).toString('hex');
   private seq = 0;
@@ -183,6 +183,21 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.run('gwRlRefund', fullKey, rule.algorithm, rule.limit, decision.ref).catch(() => this.fallback.refund(fullKey, rule, decision));
   }
 
+  /** Resolves once connected, or after `ms` (start() never fails for Redis: the local store answers meanwhile). */
+  ready(ms: number): Promise<void> {
+    if (this.client.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const client = this.client;
+      function done(): void {
+        clearTimeout(timer);
+        client.off('ready', done);
+        resolve();
+      }
+      client.on('ready', done);
+    });
+  }
+
   async close(): Promise<void> {
     this.client.disconnect();
     await this.fallback.close();
@@ -203,7 +218,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (this.usingRedis === redis) return;
     this.usingRedis = redis;
     if (redis) this.localUntil = 0;
-    if (redis) this.logger.info({ reason }, 'rate limiter back on Redis');
+    if (redis) this.logger.info({ reason }, 'rate limiter uses Redis');
     else this.logger.warn({ reason }, 'rate limiter uses the local store while Redis is unavailable');
   }
 }
