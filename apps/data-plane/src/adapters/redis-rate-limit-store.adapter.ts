@@ -187,8 +187,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   ready(ms: number): Promise<void> {
     if (this.client.status === 'ready') return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
       const client = this.client;
+      const logger = this.logger;
+      const timer = setTimeout(() => {
+        logger.warn({}, 'Redis is not reachable yet: the rate limiter uses the local store until it is');
+        done();
+      }, ms);
       function done(): void {
         clearTimeout(timer);
         client.off('ready', done);

@@ -82,7 +82,16 @@ export class HealthChecker {
 
   private schedule(ms: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => this.check(), ms);
+    this.timer = setTimeout(() => {
+      try {
+        this.check();
+      } catch (error) {
+        // A check must never take the process down (it runs on a timer, outside any request).
+        this.lastCheck = Date.now();
+        this.record(error instanceof Error ? error.message : String(error));
+        this.schedule(this.settings.interval);
+      }
+    }, ms);
     this.timer.unref();
   }
 

@@ -19,6 +19,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly maxKeys: number;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private lastSweep = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxKeys = options.maxKeys ?? 100_000;
@@ -49,6 +50,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Forgets keys whose state is back to "never seen". */
   sweep(): void {
     const now = this.now();
+    this.lastSweep = now;
     for (const [key, state] of this.entries) if (state.expiresAt <= now) this.entries.delete(key);
   }
 
@@ -58,8 +60,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   private evictOldest(): void {
-    this.sweep();
-    if (this.entries.size < this.maxKeys) return;
+    // At most one full sweep per second: a flood of new keys must not make every insert O(n).
+    if (this.now() - this.lastSweep >= 1000) {
+      this.sweep();
+      if (this.entries.size < this.maxKeys) return;
+    }
     const oldest = this.entries.keys().next();
     if (oldest.done !== true) this.entries.delete(oldest.value);
   }
