@@ -37,6 +37,8 @@ export interface ResilienceControls {
   rateLimits: {
     /** This data plane's counts for the route; undefined when it has no active rate limit. */
     usage(routeId: string): RateLimitUsage | undefined;
+    /** Every data plane's counts when they share Redis (`scope: 'cluster'`), else `usage()`. */
+    clusterUsage(routeId: string): Promise<RateLimitUsage | undefined>;
   };
   health: {
     /** The route's active health check (its own or its upstream's) and its breaker; null where it has none. */

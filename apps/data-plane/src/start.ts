@@ -132,7 +132,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       status: (routeId) => breakers.status(routeId),
       all: () => breakers.all(),
     },
-    rateLimits: { usage: (routeId) => usage.usage(routeId) },
+    rateLimits: { usage: (routeId) => usage.usage(routeId), clusterUsage: (routeId) => usage.clusterUsage(routeId) },
     health: {
       status: (routeId) => ({ check: checks.status(routeId) ?? null, breaker: breakers.status(routeId) ?? null }),
       all: () => checks.all(),

@@ -77,7 +77,24 @@ export interface RateLimitStore {
   consume(key: string, rule: RateLimitRule): RateLimitDecision | Promise<RateLimitDecision>;
   /** Gives back what `consume` took (skipSuccessfulRequests / skipFailedRequests); best effort. */
   refund(key: string, rule: RateLimitRule, decision: RateLimitDecision): void;
+  /** Shared stores only: adds one data plane's usage since its last report to the cluster totals. */
+  publishUsage?(routeId: string, delta: UsageDelta): Promise<void>;
+  /** Shared stores only: the totals of every data plane (busiest keys first, at most `top`). */
+  readUsage?(routeId: string, top: number): Promise<UsageTotals>;
   close(): Promise<void>;
+}
+
+/** Counts of one route's rate limit since the last report: per key [hits, rejections]. */
+export interface UsageDelta {
+  hits: number;
+  rejections: number;
+  keys: Array<[key: string, hits: number, rejections: number]>;
+}
+
+export interface UsageTotals {
+  hits: number;
+  rejections: number;
+  busiestKeys: Array<{ key: string; hits: number; rejections: number }>;
 }
 
 /** A breaker that changed to OPEN (the event layer publishes `circuit_breaker.opened`). */
