@@ -34,6 +34,7 @@ describe('circuit breakers (spec 3.1)', () => {
     upstream = await startUpstream({
       handler: (req, res) => {
         const segment = (req.url ?? '/').split('/')[1] ?? '';
+        if (segment === 'hang') return;
         res.writeHead(modes.get(segment) ?? 200);
         res.end(segment);
       },
@@ -49,6 +50,7 @@ routes:
   - { id: fb, path: /fb/*, upstream: "${upstream.origin}/fb", ${noRetry}, circuitBreaker: { enabled: true, threshold: 100, volumeThreshold: 1, timeout: 60000, fallback: { status: 200, body: '{"cached":true}', headers: { content-type: application/json, x-fallback: "1" } } } }
   - { id: st, path: /st/*, upstream: "${upstream.origin}/st", ${noRetry}, circuitBreaker: { enabled: true, threshold: 30, volumeThreshold: 2, timeout: 60000, errorStatuses: [429] } }
   - { id: net, path: /net/*, upstream: "http://127.0.0.1:${refused}", ${noRetry}, circuitBreaker: { enabled: true, threshold: 100, volumeThreshold: 2, timeout: 60000 } }
+  - { id: to, path: /to/*, upstream: "${upstream.origin}/hang", ${noRetry}, timeout: { request: 200 }, circuitBreaker: { enabled: true, threshold: 100, volumeThreshold: 1, timeout: 60000 } }
   - { id: up, path: /up/*, upstream: svc, ${noRetry} }
 `,
     });
@@ -121,6 +123,11 @@ routes:
     assert.equal((await get('/net/x')).status, 502);
     assert.equal((await get('/net/x')).status, 502);
     assert.equal((await get('/net/x')).status, 503);
+  });
+
+  test('upstream timeouts count as failures', async () => {
+    assert.equal((await get('/to/x')).status, 504);
+    assert.equal((await get('/to/x')).status, 503);
   });
 
   test('upstream-level breaker from proxy.yml: failureThreshold consecutive failures; /health/deep lists it, readiness is DOWN when every upstream breaker is open, the state is a metric', async () => {
