@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageBus, RouteSnapshot } from '@gateway/events';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
+import type { BreakerOpenedEvent, BreakerStatus } from './engine/ports';
+import type { BreakerRecord } from './policies/circuit-breaker/breaker-registry';
+import type { HealthCheckStatus } from './policies/health-check/health-checker';
+import type { RateLimitUsage } from './policies/rate-limit/rate-limit-usage';
 
 /** Where the data plane's routes come from. */
 export type RouteSource =
@@ -42,8 +46,35 @@ export interface DataPlaneOptions {
    * `checks`; any DOWN makes the gateway not ready (503).
    */
   extraReadiness?: () => Promise<Record<string, ReadinessCheckStatus>>;
-  /** Redis for shared policy state (rate limits). Accepted now; no policy of this version uses it yet. */
+  /** Redis for shared rate-limit counters (contract: REDIS_URL); unset: in-memory counters. */
   redisUrl?: string;
+  /** Prefix of the data plane's Redis keys. Default `gateway:`. */
+  redisKeyPrefix?: string;
+  /** Called when a breaker changes to OPEN (the event layer publishes `circuit_breaker.opened`). */
+  onBreakerOpened?: (event: BreakerOpenedEvent) => void;
+}
+
+/** What the control plane calls in process (its REST endpoints and bus command handlers). */
+export interface ResilienceControls {
+  breakers: {
+    /** Manual Trip; undefined when the route has no breaker (or is unknown). */
+    trip(routeId: string): BreakerStatus | undefined;
+    reset(routeId: string): BreakerStatus | undefined;
+    /** The spec 2.7 status record of the route's breaker. */
+    status(routeId: string): BreakerStatus | undefined;
+    all(): BreakerRecord[];
+  };
+  rateLimits: {
+    /** This data plane's counts for the route; undefined when it has no active rate limit. */
+    usage(routeId: string): RateLimitUsage | undefined;
+    /** Every data plane's counts when they share Redis (`scope: 'cluster'`), else `usage()`. */
+    clusterUsage(routeId: string): Promise<RateLimitUsage | undefined>;
+  };
+  health: {
+    /** The route's active health check (its own or its upstream's) and its breaker; null where it has none. */
+    status(routeId: string): { check: HealthCheckStatus | null; breaker: BreakerStatus | null };
+    all(): Record<string, HealthCheckStatus>;
+  };
 }
 
 export type ReloadOutcome =
@@ -58,6 +89,8 @@ export interface RunningDataPlane {
    * a snapshot now. Never overlaps another reload.
    */
   reload(): Promise<ReloadOutcome>;
+  /** In-process controls and status of breakers, rate limits and health checks. */
+  readonly resilience: ResilienceControls;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;
 }

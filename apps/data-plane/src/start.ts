@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
+import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
 import { ControlPlaneFollower } from './cluster/control-plane-follower';
+import { DATA_FILES, type DataPlaneOptions, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader, type ConfigLoad } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
 import type { Exchange } from './engine/exchange';
@@ -13,12 +14,17 @@ import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
 import { withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
-import type { EngineServices } from './engine/ports';
+import { PolicyState } from './engine/policy-state';
+import type { EngineServices, RateLimitStore } from './engine/ports';
 import { RequestDispatcher } from './engine/request-dispatcher';
 import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
+import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
+import { HEALTH_CHECKS } from './policies/health-check/health-check-registry';
 import { POLICY_FACTORIES } from './policies/policy-registry';
+import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
+import { RATE_LIMIT_USAGE } from './policies/rate-limit/rate-limit-usage';
 import { loadProxyConfig, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
@@ -28,6 +34,9 @@ export class InvalidConfigError extends Error {
     this.name = 'InvalidConfigError';
   }
 }
+
+/** How long start() waits for Redis before serving with local rate-limit counters. */
+const REDIS_CONNECT_WAIT_MS = 1000;
 
 /** How long close() lets in-flight requests finish before cutting them. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -54,27 +63,57 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
+  const state = new PolicyState();
+  const localCounters = new MemoryRateLimitStore();
+  const redisCounters =
+    options.redisUrl === undefined ? undefined : new RedisRateLimitStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix, fallback: localCounters, logger });
+  const rateLimitStore: RateLimitStore = redisCounters ?? localCounters;
+  const onBreakerOpened = options.onBreakerOpened;
+  const services: EngineServices = {
+    logger,
+    metrics,
+    health,
+    deadlines,
+    rateLimitStore,
+    state,
+    events: { breakerOpened: (event) => onBreakerOpened?.(event) },
+    version: options.version ?? packageVersion(),
+    startedAt: Date.now(),
+  };
+  state.attach(services);
+  // Health-check timers, the deadline sweep and the Redis connection must not outlive the plane.
+  const releaseResources = async (): Promise<void> => {
+    deadlines.close();
+    await state.close();
+    await rateLimitStore.close();
+  };
 
   // File mode: the whole proxy.yml. Control-plane mode: only its proxy block (or the defaults).
   let initial: ProxyConfig | undefined;
   let fileSettings: ProxySettings;
-  if (source.kind === 'file') {
-    const loaded = await loadProxyConfig(options.configPath);
-    if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
-    initial = loaded.config;
-    fileSettings = loaded.config.proxy;
-  } else {
-    const loaded = await loadProxySettings(options.configPath);
-    if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
-    fileSettings = loaded.settings;
-    logger.info({ settings: loaded.from === 'file' ? path.basename(options.configPath) : 'defaults' }, 'following a control plane for routes');
+  try {
+    if (source.kind === 'file') {
+      const loaded = await loadProxyConfig(options.configPath);
+      if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
+      initial = loaded.config;
+      fileSettings = loaded.config.proxy;
+    } else {
+      const loaded = await loadProxySettings(options.configPath);
+      if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
+      fileSettings = loaded.settings;
+      logger.info({ settings: loaded.from === 'file' ? path.basename(options.configPath) : 'defaults' }, 'following a control plane for routes');
+    }
+    // Shared limits from the first request when Redis is there; never a failed start when it is not.
+    await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
+  } catch (error) {
+    await releaseResources();
+    throw error;
   }
   const overrides = { host: options.host, port: options.port };
   const settings = { ...fileSettings, host: options.host ?? fileSettings.host, port: options.port ?? fileSettings.port };
 
   const agents = new UpstreamAgentPool();
-  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services }, forward);
+  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
   const tableRef: { dispatcher?: RequestDispatcher } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness);
   const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger);
@@ -122,17 +161,34 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   } catch (error) {
     await follower?.close();
     agents.destroy();
-    deadlines.close();
+    await releaseResources();
     throw error;
   }
   const address = server.address() as AddressInfo;
   logger.info({ host: address.address, port: address.port, routes: dispatcher.getTable()?.routes.length ?? 0 }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
+  const breakers = state.get(BREAKERS);
+  const checks = state.get(HEALTH_CHECKS);
+  const usage = state.get(RATE_LIMIT_USAGE);
+  const resilience: ResilienceControls = {
+    breakers: {
+      trip: (routeId) => breakers.trip(routeId),
+      reset: (routeId) => breakers.reset(routeId),
+      status: (routeId) => breakers.status(routeId),
+      all: () => breakers.all(),
+    },
+    rateLimits: { usage: (routeId) => usage.usage(routeId), clusterUsage: (routeId) => usage.clusterUsage(routeId) },
+    health: {
+      status: (routeId) => ({ check: checks.status(routeId) ?? null, breaker: breakers.status(routeId) ?? null }),
+      all: () => checks.all(),
+    },
+  };
   return {
     host: address.address,
     port: address.port,
     reload: () => (follower === undefined ? reloader.reload() : follower.resync()),
+    resilience,
     close: () =>
       (closing ??= (async () => {
         await follower?.close();
@@ -146,7 +202,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
           server.closeIdleConnections();
         });
         agents.destroy();
-        deadlines.close();
+        await releaseResources();
         await reloader.flush();
         logger.info({}, 'gateway stopped');
       })()),

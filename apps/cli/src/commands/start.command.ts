@@ -120,6 +120,7 @@ async function startPlane(paths: GatewayPaths, context: CommandContext, host: st
       port,
       logLevel: context.env['LOG_LEVEL'],
       version: cliVersion(),
+      redisUrl: context.env['REDIS_URL'] || undefined,
     });
   } catch (error) {
     if (error instanceof InvalidConfigError) {

@@ -17,6 +17,18 @@ export class PromMetrics implements GatewayMetrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  private readonly breakerStates = new Gauge({
+    name: 'gateway_circuit_breaker_state',
+    help: 'Circuit breaker state: 0 CLOSED, 1 HALF_OPEN, 2 OPEN; breaker is a route id (route:<id>) or an upstream name',
+    labelNames: ['breaker', 'kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly retries = new Counter({
+    name: 'gateway_upstream_retries_total',
+    help: 'Upstream attempts after the first one (retry policy), by route id',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
   private readonly reloads = new Counter({
     name: 'gateway_config_reloads_total',
     help: 'Configuration reloads, by result',
@@ -43,6 +55,14 @@ export class PromMetrics implements GatewayMetrics {
 
   rateLimitHit(routeId: string): void {
     this.rateLimitHits.labels(routeId).inc();
+  }
+
+  breakerState(breaker: string, kind: 'route' | 'upstream', state: 'CLOSED' | 'OPEN' | 'HALF_OPEN'): void {
+    this.breakerStates.labels(breaker, kind).set(state === 'CLOSED' ? 0 : state === 'HALF_OPEN' ? 1 : 2);
+  }
+
+  upstreamRetry(routeId: string): void {
+    this.retries.labels(routeId).inc();
   }
 
   configReload(result: 'success' | 'failure'): void {

@@ -9,6 +9,9 @@ import { createPinoLogger } from '../adapters/pino-logger.adapter';
 import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { ConfigReloader } from '../engine/config-reloader';
 import { DeadlineWheel } from '../engine/deadline-wheel';
+import { PolicyState } from '../engine/policy-state';
+import type { EngineServices } from '../engine/ports';
+import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
 import type { Exchange } from '../engine/exchange';
 import { RequestDispatcher } from '../engine/request-dispatcher';
 import { UpstreamAgentPool } from '../engine/upstream-target';
@@ -61,7 +64,20 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
   const metrics = new PromMetrics();
-  const services = { logger, metrics, health, deadlines, version: '0.0.0-test', startedAt: Date.now() };
+  const state = new PolicyState();
+  const rateLimitStore = new MemoryRateLimitStore();
+  const services: EngineServices = {
+    logger,
+    metrics,
+    health,
+    deadlines,
+    rateLimitStore,
+    state,
+    events: { breakerOpened: () => undefined },
+    version: '0.0.0-test',
+    startedAt: Date.now(),
+  };
+  state.attach(services);
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const snapshotPath = path.join(dir.path, 'routes.snapshot.json');
@@ -105,6 +121,8 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
     await reloader.flush();
     agents.destroy();
     deadlines.close();
+    void state.close();
+    void rateLimitStore.close();
     if (removeDir) dir.remove();
   };
   return { follower, bus, source, dispatcher, served, publish, metrics, reloader, snapshotPath, done };

@@ -8,6 +8,9 @@ import { ConfigReloader, type ConfigLoad } from './config-reloader';
 import { RequestDispatcher } from './request-dispatcher';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
+import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
+import { PolicyState } from './policy-state';
+import type { EngineServices } from './ports';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -24,7 +27,20 @@ function setup(load: () => Promise<ConfigLoad>) {
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const services = { logger, metrics: new PromMetrics(), health, deadlines, version: '0.0.0-test', startedAt: Date.now() };
+  const state = new PolicyState();
+  const rateLimitStore = new MemoryRateLimitStore();
+  const services: EngineServices = {
+    logger,
+    metrics: new PromMetrics(),
+    health,
+    deadlines,
+    rateLimitStore,
+    state,
+    events: { breakerOpened: () => undefined },
+    version: '0.0.0-test',
+    startedAt: Date.now(),
+  };
+  state.attach(services);
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const reloader = new ConfigReloader({
@@ -38,7 +54,7 @@ function setup(load: () => Promise<ConfigLoad>) {
     statusPath: path.join(dir.path, 'reload-status.json'),
     overrides: {},
   });
-  return { reloader, dispatcher, done: () => (agents.destroy(), deadlines.close(), dir.remove()) };
+  return { reloader, dispatcher, done: () => (agents.destroy(), deadlines.close(), void state.close(), void rateLimitStore.close(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {

@@ -5,7 +5,7 @@ import type { PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
-import { RouteTable } from './route-table';
+import { RouteTable, upstreamEnvironment } from './route-table';
 import { LatestJsonFile } from './state-files';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
@@ -80,6 +80,14 @@ export class ConfigReloader {
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     agents.prune(table.agentsInUse());
+    const env = upstreamEnvironment(config, { settings, services });
+    for (const factory of factories) {
+      try {
+        factory.retain?.(config, env);
+      } catch (error) {
+        services.logger.error({ err: String(error), policy: factory.key }, 'releasing policy state failed');
+      }
+    }
     const at = new Date().toISOString();
     const persisted: PersistedRouteSnapshot = {
       appliedAt: at,

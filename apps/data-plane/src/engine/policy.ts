@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { ProxySettings, Route } from '@gateway/route-model';
+import type { ProxyConfig, ProxySettings, Route, UpstreamDefinition } from '@gateway/route-model';
 import type { GatewayError, GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { EngineServices } from './ports';
@@ -57,6 +57,8 @@ export type EnforceableRouteField = (typeof ENFORCEABLE_ROUTE_FIELDS)[number];
 export interface PolicyEnvironment {
   readonly settings: ProxySettings;
   readonly services: EngineServices;
+  /** The `proxy.yml` upstreams by name (upstream-level breakers and health checks). */
+  readonly upstreams: ReadonlyMap<string, UpstreamDefinition>;
 }
 
 /**
@@ -81,4 +83,9 @@ export interface PolicyFactory {
    */
   readonly configures?: EnforceableRouteField;
   create(route: Route | undefined, env: PolicyEnvironment): Policy | null;
+  /**
+   * Called once a configuration is live: release long-lived state (breakers, health-check timers)
+   * of routes and upstreams it no longer has. Must not throw.
+   */
+  retain?(config: ProxyConfig, env: PolicyEnvironment): void;
 }

@@ -1,5 +1,6 @@
 import type { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
+
 /**
  * What the engine needs from the outside world. Adapters under `src/adapters/` implement these
  * with libraries (pino, prom-client); the engine itself imports only node built-ins.
@@ -18,6 +19,10 @@ export interface GatewayMetrics {
    */
   observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void;
   rateLimitHit(routeId: string): void;
+  /** A breaker changed state (gauge: 0 CLOSED, 1 HALF_OPEN, 2 OPEN); `kind` says route or upstream. */
+  breakerState(breaker: string, kind: 'route' | 'upstream', state: BreakerStatus['state']): void;
+  /** An upstream attempt after the first one (retry policy, decision 16). */
+  upstreamRetry(routeId: string): void;
   configReload(result: 'success' | 'failure'): void;
   setRouteCount(count: number): void;
   /** The text exposition of every metric. */
@@ -41,12 +46,101 @@ export interface UpstreamHealthSource {
   upstreamNames(): string[];
 }
 
+/** Spec 2.3 strategies; the wire values of the route model. */
+export type RateLimitAlgorithm = 'token-bucket' | 'fixed-window' | 'sliding-window' | 'leaky-bucket';
+
+/** A compiled rate-limit rule: what one key may do. */
+export interface RateLimitRule {
+  readonly algorithm: RateLimitAlgorithm;
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+/** The outcome of counting one request against a key. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Requests still allowed right now (0 when rejected). */
+  remaining: number;
+  /** Epoch ms at which the key is back to its full allowance. */
+  resetAt: number;
+  /** ms until a request would be allowed again (0 when allowed). */
+  retryAfterMs: number;
+  /** Opaque handle for `refund` (window id, log entry). */
+  ref: string;
+}
+
+/**
+ * Where rate-limit counters live: in process by default, Redis when configured (an adapter). One
+ * atomic operation per request and strategy; a synchronous answer costs no promise.
+ */
+export interface RateLimitStore {
+  consume(key: string, rule: RateLimitRule): RateLimitDecision | Promise<RateLimitDecision>;
+  /** Gives back what `consume` took (skipSuccessfulRequests / skipFailedRequests); best effort. */
+  refund(key: string, rule: RateLimitRule, decision: RateLimitDecision): void;
+  /** Shared stores only: adds one data plane's usage since its last report to the cluster totals. */
+  publishUsage?(routeId: string, delta: UsageDelta): Promise<void>;
+  /** Shared stores only: the totals of every data plane (busiest keys first, at most `top`). */
+  readUsage?(routeId: string, top: number): Promise<UsageTotals>;
+  close(): Promise<void>;
+}
+
+/** Counts of one route's rate limit since the last report: per key [hits, rejections]. */
+export interface UsageDelta {
+  hits: number;
+  rejections: number;
+  keys: Array<[key: string, hits: number, rejections: number]>;
+}
+
+export interface UsageTotals {
+  hits: number;
+  rejections: number;
+  busiestKeys: Array<{ key: string; hits: number; rejections: number }>;
+}
+
+/** A breaker that changed to OPEN (the event layer publishes `circuit_breaker.opened`). */
+export interface BreakerOpenedEvent {
+  breaker: string;
+  kind: 'route' | 'upstream';
+  /** Routes served through the breaker. */
+  routeIds: string[];
+  reason: 'failures' | 'half-open-failure' | 'manual';
+  at: string;
+}
+
+/** Outward notifications of the resilience policies; adapters or the composition root implement them. */
+export interface ResilienceEvents {
+  breakerOpened(event: BreakerOpenedEvent): void;
+}
+
+/** Where resilience policies report breakers and health-check verdicts (readiness reads them back). */
+export interface UpstreamHealthSink extends UpstreamHealthSource {
+  registerBreaker(name: string, status: () => BreakerStatus): void;
+  unregisterBreaker(name: string): void;
+  markHealthy(name: string, healthy: boolean): void;
+}
+
+/** Names one piece of long-lived policy state and how to make it. */
+export interface PolicyStateKey<T> {
+  readonly name: string;
+  create(services: EngineServices): T;
+}
+
+/** Long-lived policy state, created on first use (see policy-state.ts). */
+export interface PolicyStateStore {
+  get<T>(key: PolicyStateKey<T>): T;
+}
+
 export interface EngineServices {
   /** Deadlines of upstream attempts (timeout policy). */
   readonly deadlines: DeadlineWheel<Exchange>;
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
-  readonly health: UpstreamHealthSource;
+  readonly health: UpstreamHealthSink;
+  /** Rate-limit counters (memory, or Redis through an adapter). */
+  readonly rateLimitStore: RateLimitStore;
+  /** Long-lived policy state (breakers, health checks, usage) that survives reloads. */
+  readonly state: PolicyStateStore;
+  readonly events: ResilienceEvents;
   /** Gateway version (package version), for /version and /health. */
   readonly version: string;
   readonly startedAt: number;

@@ -18,8 +18,9 @@ export class RouteTable {
     readonly loadedAt: Date,
   ) {}
 
-  static compile(config: ProxyConfig, factories: readonly PolicyFactory[], env: PolicyEnvironment, agents: UpstreamAgentPool): RouteTable {
+  static compile(config: ProxyConfig, factories: readonly PolicyFactory[], baseEnv: Omit<PolicyEnvironment, 'upstreams'>, agents: UpstreamAgentPool): RouteTable {
     const routeFactories = sortFactories(factories, 'route');
+    const env = upstreamEnvironment(config, baseEnv);
     const compiled: CompiledRoute[] = [];
     for (const route of config.routes) {
       if (!route.enabled) continue;
@@ -43,4 +44,9 @@ export class RouteTable {
   agentsInUse(): Set<http.Agent> {
     return new Set(this.routes.map((r) => r.upstream.agent));
   }
+}
+
+/** The environment policies see for one configuration: its settings plus its upstreams by name. */
+export function upstreamEnvironment(config: ProxyConfig, env: Omit<PolicyEnvironment, 'upstreams'>): PolicyEnvironment {
+  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])) };
 }

@@ -10,6 +10,24 @@ function config(doc: Record<string, unknown>): ProxyConfig {
   return result.value;
 }
 
+test('resilience blocks are enforced: rate limits, breakers, health checks, retries, trusted proxies', () => {
+  const c = config({
+    proxy: { trustedProxies: ['10.0.0.0/8'] },
+    upstreams: [{ name: 'u', url: 'http://127.0.0.1:1', circuitBreaker: { enabled: true }, healthCheck: { enabled: true } }],
+    routes: [
+      {
+        path: '/a',
+        upstream: 'u',
+        rateLimit: { enabled: true, max: 10, windowMs: 1000 },
+        circuitBreaker: { enabled: true },
+        healthCheck: { enabled: true },
+        retry: { enabled: true, attempts: 2, backoff: 'exponential' },
+      },
+    ],
+  });
+  assert.deepEqual(unenforcedConfigErrors(c, POLICY_FACTORIES), []);
+});
+
 test('a plain configuration has nothing unenforced (timeouts and default retries included)', () => {
   const c = config({ routes: [{ path: '/a/*', upstream: 'http://127.0.0.1:1', timeout: { request: 1000, connect: 500 } }] });
   assert.deepEqual(unenforcedConfigErrors(c, POLICY_FACTORIES), []);
@@ -25,7 +43,7 @@ test('every block this data plane would ignore is refused with its field', () =>
     ],
   });
   const errors = unenforcedConfigErrors(c, POLICY_FACTORIES);
-  assert.deepEqual(errors.map((e) => e.field).sort(), ['routes[0].auth', 'routes[1].cache', 'routes[1].rateLimit', 'upstreams[0].circuitBreaker']);
+  assert.deepEqual(errors.map((e) => e.field).sort(), ['routes[0].auth', 'routes[1].cache']);
   assert.ok(errors.every((e) => e.code === 'NOT_SUPPORTED' && /not enforced/.test(e.message)));
 });
 

@@ -34,10 +34,10 @@ export function unenforcedConfigErrors(config: ProxyConfig, factories: readonly 
     }
   });
   config.upstreams.forEach((upstream, index) => {
-    if (isOn(upstream.circuitBreaker)) errors.push(notEnforced(`upstreams[${index}].circuitBreaker`, 'An upstream circuit breaker'));
-    if (isOn(upstream.healthCheck)) errors.push(notEnforced(`upstreams[${index}].healthCheck`, 'An upstream health check'));
+    if (enforced.has('circuitBreaker') && enforced.has('healthCheck')) return;
+    if (!enforced.has('circuitBreaker') && isOn(upstream.circuitBreaker)) errors.push(notEnforced(`upstreams[${index}].circuitBreaker`, 'An upstream circuit breaker'));
+    if (!enforced.has('healthCheck') && isOn(upstream.healthCheck)) errors.push(notEnforced(`upstreams[${index}].healthCheck`, 'An upstream health check'));
   });
   if (isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
-  if (config.proxy.trustedProxies.length > 0) errors.push(notEnforced('proxy.trustedProxies', 'proxy.trustedProxies'));
   return errors;
 }

@@ -1,10 +1,10 @@
-import type { BreakerStatus, UpstreamHealthSource } from './ports';
+import type { BreakerStatus, UpstreamHealthSink } from './ports';
 
 /**
  * What readiness and /health/deep know about upstreams. Resilience policies register their
- * breakers and health checks here; this issue's policies register none, so every upstream is UP.
+ * breakers (circuit-breaker policy) and health-check verdicts (health-check policy) here.
  */
-export class UpstreamHealthRegistry implements UpstreamHealthSource {
+export class UpstreamHealthRegistry implements UpstreamHealthSink {
   private names: string[] = [];
   private readonly breakerSources = new Map<string, () => BreakerStatus>();
   private readonly unhealthy = new Set<string>();
@@ -15,6 +15,10 @@ export class UpstreamHealthRegistry implements UpstreamHealthSource {
 
   registerBreaker(name: string, status: () => BreakerStatus): void {
     this.breakerSources.set(name, status);
+  }
+
+  unregisterBreaker(name: string): void {
+    this.breakerSources.delete(name);
   }
 
   markHealthy(name: string, healthy: boolean): void {

@@ -1,7 +1,11 @@
 import type { PolicyFactory } from '../engine/policy';
 import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
+import { circuitBreakerPolicy } from './circuit-breaker/circuit-breaker.policy';
 import { correlationIdPolicy } from './correlation-id/correlation-id.policy';
+import { healthCheckPolicy } from './health-check/health-check.policy';
+import { rateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
+import { retryPolicy } from './retry/retry.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
 
@@ -14,5 +18,9 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   versionHeadersPolicy,
   requestMetricsPolicy,
   bodySizeLimitPolicy,
+  rateLimitPolicy,
+  healthCheckPolicy,
+  circuitBreakerPolicy,
+  retryPolicy,
   timeoutPolicy,
 ];

@@ -1,0 +1,111 @@
+import type { BreakerOpenedEvent, BreakerStatus, EngineServices, PolicyStateKey } from '../../engine/ports';
+import { CircuitBreaker, type BreakerListener, type BreakerSettings, type BreakerState } from './circuit-breaker';
+
+/** A breaker as `all()` lists it. */
+export interface BreakerRecord extends BreakerStatus {
+  name: string;
+  kind: 'route' | 'upstream';
+  routeIds: string[];
+}
+
+/** Name of a route's own breaker (upstream breakers are named after the upstream). */
+export function routeBreakerName(routeId: string): string {
+  return `route:${routeId}`;
+}
+
+/**
+ * Every breaker of this data plane, keyed by route id or upstream name so its state survives
+ * reloads. The control plane drives manual Trip/Reset and reads statuses through `trip`, `reset`,
+ * `status` and `all` (applied on every data plane by its bus handler).
+ */
+export class BreakerRegistry implements BreakerListener {
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  /** Route id -> the breakers its traffic passes, its own first. */
+  private readonly routes = new Map<string, string[]>();
+
+  constructor(private readonly services: EngineServices) {}
+
+  /** The breaker `name` with these settings; an existing one keeps its state. */
+  ensure(name: string, settings: BreakerSettings): CircuitBreaker {
+    let breaker = this.breakers.get(name);
+    if (breaker === undefined) {
+      breaker = new CircuitBreaker(name, settings, this);
+      this.breakers.set(name, breaker);
+      const registered = breaker;
+      this.services.health.registerBreaker(name, () => registered.status());
+      this.services.metrics.breakerState(name, settings.kind, 'CLOSED');
+    } else {
+      breaker.settings = settings;
+    }
+    return breaker;
+  }
+
+  bindRoute(routeId: string, names: string[]): void {
+    this.routes.set(routeId, names);
+  }
+
+  /** Manual Trip (spec 3.1, any state -> OPEN). Undefined when the route has no breaker. */
+  trip(routeId: string): BreakerStatus | undefined {
+    const breaker = this.primary(routeId);
+    breaker?.trip();
+    return breaker?.status();
+  }
+
+  /** Manual Reset (spec 3.1, any state -> CLOSED). */
+  reset(routeId: string): BreakerStatus | undefined {
+    const breaker = this.primary(routeId);
+    breaker?.reset();
+    return breaker?.status();
+  }
+
+  /** The status record of spec 2.7 for the route's breaker (its own, else its upstream's). */
+  status(routeId: string): BreakerStatus | undefined {
+    return this.primary(routeId)?.status();
+  }
+
+  byName(name: string): CircuitBreaker | undefined {
+    return this.breakers.get(name);
+  }
+
+  all(): BreakerRecord[] {
+    return [...this.breakers.values()].map((b) => ({ name: b.name, kind: b.settings.kind, routeIds: this.routesOf(b.name), ...b.status() }));
+  }
+
+  /** Forgets breakers and routes the live configuration no longer has. */
+  retain(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
+    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
+    for (const name of this.breakers.keys()) {
+      if (names.has(name)) continue;
+      this.breakers.delete(name);
+      this.services.health.unregisterBreaker(name);
+    }
+  }
+
+  changed(breaker: CircuitBreaker, from: BreakerState, reason: BreakerOpenedEvent['reason']): void {
+    const { kind } = breaker.settings;
+    this.services.metrics.breakerState(breaker.name, kind, breaker.state);
+    this.services.logger.warn({ breaker: breaker.name, from, to: breaker.state, reason: breaker.state === 'OPEN' ? reason : undefined }, 'circuit breaker changed state');
+    if (breaker.state !== 'OPEN') return;
+    try {
+      this.services.events.breakerOpened({ breaker: breaker.name, kind, routeIds: this.routesOf(breaker.name), reason, at: new Date().toISOString() });
+    } catch (error) {
+      this.services.logger.error({ err: String(error) }, 'breakerOpened listener failed');
+    }
+  }
+
+  private primary(routeId: string): CircuitBreaker | undefined {
+    const name = this.routes.get(routeId)?.[0];
+    return name === undefined ? undefined : this.breakers.get(name);
+  }
+
+  private routesOf(name: string): string[] {
+    const ids: string[] = [];
+    for (const [id, names] of this.routes) if (names.includes(name)) ids.push(id);
+    return ids;
+  }
+}
+
+export const BREAKERS: PolicyStateKey<BreakerRegistry> = {
+  name: 'circuit-breakers',
+  create: (services) => new BreakerRegistry(services),
+};

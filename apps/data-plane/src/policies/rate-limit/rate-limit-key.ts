@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { RateLimitConfig } from '@gateway/route-model';
+import type { Exchange } from '../../engine/exchange';
+
+/** Credentials are never used as keys as they are: a short digest stands for them. */
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
+}
+
+/** Client-chosen values are bounded so a key can never grow the store's memory per entry. */
+function bounded(value: string): string {
+  return value.length <= 64 && !value.includes(' ') ? value : `#${digest(value)}`;
+}
+
+function apiKeyOf(exchange: Exchange): string | undefined {
+  const header = exchange.req.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const authorization = exchange.req.headers.authorization;
+  if (authorization !== undefined && /^apikey /i.test(authorization)) return authorization.slice(7).trim();
+  return undefined;
+}
+
+function cookieOf(exchange: Exchange, name: string): string | undefined {
+  const header = exchange.req.headers.cookie;
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A claim of the bearer JWT, read without verifying it (see docs/resilience.md). */
+function claimOf(exchange: Exchange, name: string): string | undefined {
+  const authorization = exchange.req.headers.authorization;
+  if (authorization === undefined || !/^bearer /i.test(authorization)) return undefined;
+  const payload = authorization.slice(7).trim().split('.')[1];
+  if (payload === undefined) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const value = claims[name];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Compiles a route's scope (or key expression) into a function giving the counted key's scope part:
+ * `ip:<addr>`, `route`, `user:<digest>`, `key:<digest>`, `header:<name>=<value>` ... A request
+ * without the scoped value (no credential, no header) is counted by its client address instead.
+ */
+export function compileScopeKey(config: RateLimitConfig, clientAddress: (exchange: Exchange) => string): (exchange: Exchange) => string {
+  const byIp = (exchange: Exchange): string => `ip:${clientAddress(exchange)}`;
+  if (config.keyExpression !== undefined) {
+    const colon = config.keyExpression.indexOf(':');
+    const kind = config.keyExpression.slice(0, colon);
+    const name = config.keyExpression.slice(colon + 1);
+    const lower = name.toLowerCase();
+    const read: (exchange: Exchange) => string | undefined =
+      kind === 'header'
+        ? (e) => {
+            const value = e.req.headers[lower];
+            return Array.isArray(value) ? value.join(',') : value;
+          }
+        : kind === 'query'
+          ? (e) => new URLSearchParams(e.query).get(name) ?? undefined
+          : kind === 'cookie'
+            ? (e) => cookieOf(e, name)
+            : (e) => claimOf(e, name);
+    return (exchange) => {
+      const value = read(exchange);
+      return value === undefined || value === '' ? byIp(exchange) : `${kind}:${lower}=${bounded(value)}`;
+    };
+  }
+  switch (config.scope) {
+    case 'ip':
+      return byIp;
+    case 'route':
+      return () => 'route';
+    case 'user':
+      return (exchange) => {
+        const authorization = exchange.req.headers.authorization;
+        return authorization === undefined || authorization === '' ? byIp(exchange) : `user:${digest(authorization)}`;
+      };
+    case 'apiKey':
+      return (exchange) => {
+        const key = apiKeyOf(exchange);
+        return key === undefined ? byIp(exchange) : `key:${digest(key)}`;
+      };
+  }
+}

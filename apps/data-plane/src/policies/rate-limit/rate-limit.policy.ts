@@ -1,0 +1,114 @@
+import { STATUS_CODES } from 'node:http';
+import type { RateLimitConfig, Route } from '@gateway/route-model';
+import type { Exchange } from '../../engine/exchange';
+import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
+import type { RateLimitDecision, RateLimitRule } from '../../engine/ports';
+import { compileClientAddress } from './client-address';
+import { compileScopeKey } from './rate-limit-key';
+import { RATE_LIMIT_USAGE } from './rate-limit-usage';
+
+/** Store key of one counted client: the same string in memory and in Redis (docs/resilience.md). */
+export function rateLimitKey(routeId: string, rule: RateLimitRule, scopeKey: string): string {
+  return `rl:${routeId}:${rule.algorithm}:${rule.windowMs}:${scopeKey}`;
+}
+
+function isPromise<T>(value: unknown): value is Promise<T> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function';
+}
+
+/** Spec 7.3: whole seconds, at least 1 on a rejection. */
+function retryAfterSeconds(decision: RateLimitDecision): number {
+  return Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+}
+
+/** The rejection: the catalogued 429, or the route's custom status/message/headers (spec 2.3 UI extras). */
+function compileRejection(config: RateLimitConfig): (exchange: Exchange, retryAfter: number) => LocalReply {
+  const custom = config.response;
+  const headers = custom?.headers;
+  if (custom?.status === undefined && custom?.message === undefined) {
+    return (_exchange, retryAfter) => ({ kind: 'error', code: 'RATE_LIMITED', retryAfter, headers });
+  }
+  const status = custom.status ?? 429;
+  const error = STATUS_CODES[status] ?? 'Too Many Requests';
+  const message = custom.message ?? 'Rate limit exceeded';
+  return (exchange, retryAfter) => {
+    const body = JSON.stringify({ error, message, correlationId: exchange.correlationId, retryAfter });
+    return {
+      kind: 'response',
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(retryAfter), ...headers },
+      body,
+    };
+  };
+}
+
+interface Counted {
+  key: string;
+  decision: RateLimitDecision;
+}
+
+/**
+ * `rateLimit` (spec 2.3): counts each request against its key in the store (memory, or Redis
+ * through an adapter) before anything else of the route runs. Every response of the route carries
+ * the spec 7.4 headers; a rejection is 429 with `retryAfter` and `Retry-After`.
+ */
+export const rateLimitPolicy: PolicyFactory = {
+  key: 'rate-limit',
+  scope: 'route',
+  configures: 'rateLimit',
+  order: 100,
+  create: (route, env) => {
+    const config = route?.rateLimit;
+    if (route === undefined || config === undefined || !config.enabled) return null;
+    const routeId = route.id;
+    const rule: RateLimitRule = { algorithm: config.strategy, limit: config.max, windowMs: config.windowMs };
+    const scopeKey = compileScopeKey(config, compileClientAddress(env.settings.trustedProxies));
+    const store = env.services.rateLimitStore;
+    const metrics = env.services.metrics;
+    const usage = env.services.state.get(RATE_LIMIT_USAGE).forRoute(routeId);
+    const reject = compileRejection(config);
+    const limitHeader = String(config.max);
+    const skipSuccessful = config.skipSuccessfulRequests === true;
+    const skipFailed = config.skipFailedRequests === true;
+    // Only routes that give requests back remember what each one took.
+    const counted = skipSuccessful || skipFailed ? new WeakMap<Exchange, Counted>() : undefined;
+
+    const decide = (exchange: Exchange, scope: string, key: string, decision: RateLimitDecision): RequestHookResult => {
+      exchange.responseHeaders = {
+        ...exchange.responseHeaders,
+        'x-ratelimit-limit': limitHeader,
+        'x-ratelimit-remaining': String(decision.allowed ? decision.remaining : 0),
+        'x-ratelimit-reset': String(Math.ceil(decision.resetAt / 1000)),
+      };
+      usage.count(scope, decision.allowed);
+      if (!decision.allowed) {
+        metrics.rateLimitHit(routeId);
+        return reject(exchange, retryAfterSeconds(decision));
+      }
+      if (counted !== undefined) counted.set(exchange, { key, decision });
+      return undefined;
+    };
+
+    return {
+      onRequest(exchange) {
+        const scope = scopeKey(exchange);
+        const key = rateLimitKey(routeId, rule, scope);
+        const decision = store.consume(key, rule);
+        if (isPromise<RateLimitDecision>(decision)) return decision.then((d) => decide(exchange, scope, key, d));
+        return decide(exchange, scope, key, decision);
+      },
+      onComplete:
+        counted === undefined
+          ? undefined
+          : (exchange) => {
+              const entry = counted.get(exchange);
+              if (entry === undefined) return;
+              const failed = exchange.status >= 400;
+              if ((failed && skipFailed) || (!failed && skipSuccessful)) store.refund(entry.key, rule, entry.decision);
+            },
+    };
+  },
+  retain: (config, env) => {
+    env.services.state.get(RATE_LIMIT_USAGE).retain(new Set(config.routes.filter((r: Route) => r.rateLimit?.enabled === true).map((r) => r.id)));
+  },
+};

@@ -1,0 +1,121 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type http from 'node:http';
+import { request, startGatewayProcess, startUpstream, withTimeout, type ClientResponse, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+
+/** Health-check requests held by the upstream until the test answers them, one at a time. */
+class CheckQueue {
+  private readonly held: http.ServerResponse[] = [];
+  private waiters: Array<(res: http.ServerResponse) => void> = [];
+
+  push(res: http.ServerResponse): void {
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(res);
+    else this.held.push(res);
+  }
+
+  /** The next check the gateway makes (a check is only made after the previous one was answered). */
+  next(): Promise<http.ServerResponse> {
+    const res = this.held.shift();
+    if (res) return Promise.resolve(res);
+    return withTimeout(new Promise((resolve) => this.waiters.push(resolve)), 10_000, 'no health check arrived');
+  }
+
+  /** Answers the next check and waits until the gateway has taken the verdict (it then schedules the next). */
+  async answer(status: number, body = 'ok'): Promise<void> {
+    const res = await this.next();
+    res.writeHead(status);
+    res.end(body);
+    const following = await this.next();
+    this.held.unshift(following);
+  }
+}
+
+describe('active health checks (spec 2.4, 3.3)', () => {
+  let upstream: LoopbackUpstream;
+  let gateway: GatewayProcess;
+  const routeChecks = new CheckQueue();
+  let svcBody = 'ready';
+
+  before(async () => {
+    upstream = await startUpstream({
+      handler: (req, res) => {
+        if (req.url === '/hc/health') return routeChecks.push(res);
+        if (req.url === '/svc/ready') {
+          res.end(svcBody);
+          return;
+        }
+        res.end('served');
+      },
+    });
+    gateway = await startGatewayProcess({
+      config: `
+version: "1.0.0"
+upstreams:
+  - { name: svc, url: "${upstream.origin}/svc", healthCheck: { enabled: true, url: "${upstream.origin}/svc/ready", interval: 50, timeout: 50, unhealthyThreshold: 1, healthyThreshold: 1, expectedBody: ready } }
+routes:
+  - { id: hc, path: /hc/*, upstream: "${upstream.origin}/hc", retry: { enabled: false, attempts: 0, backoff: exponential }, healthCheck: { enabled: true, interval: 1000, timeout: 1000, unhealthyThreshold: 2, healthyThreshold: 2 } }
+  - { id: svc-route, path: /svc/*, upstream: svc }
+`,
+    });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+  });
+
+  const get = (path: string): Promise<ClientResponse> => request(`${gateway.url}${path}`);
+  const served = (): number => upstream.requests.filter((r) => r.url === '/hc/x').length;
+
+  test('the default check url is the upstream plus /health; Unknown and Healthy targets get traffic', async () => {
+    assert.equal((await get('/hc/x')).status, 200, 'Unknown: no verdict yet');
+    await routeChecks.answer(200);
+    await routeChecks.answer(200);
+    assert.equal((await get('/hc/x')).status, 200);
+  });
+
+  test('Unhealthy only after unhealthyThreshold consecutive failures; then 503 at once, no upstream call', async () => {
+    await routeChecks.answer(500);
+    assert.equal((await get('/hc/x')).status, 200, 'one failure of two: Degraded, still served');
+    await routeChecks.answer(500);
+    const calls = served();
+    const res = await get('/hc/x');
+    assert.equal(res.status, 503);
+    const body = res.json<{ error: string; message: string; retryAfter: number }>();
+    assert.equal(body.error, 'Service Unavailable');
+    assert.equal(body.message, 'Upstream is unhealthy');
+    assert.equal(res.headers['retry-after'], String(body.retryAfter));
+    assert.equal(served(), calls, 'no doomed upstream call');
+    const ready = await get('/health/ready');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.json<{ status: string }>().status, 'DEGRADED');
+  });
+
+  test('Healthy again only after healthyThreshold consecutive successes', async () => {
+    await routeChecks.answer(200);
+    assert.equal((await get('/hc/x')).status, 503, 'one success of two');
+    await routeChecks.answer(500);
+    await routeChecks.answer(200);
+    assert.equal((await get('/hc/x')).status, 503, 'the failure started the count again');
+    await routeChecks.answer(200);
+    assert.equal((await get('/hc/x')).status, 200);
+    assert.equal((await get('/health/ready')).json<{ status: string }>().status, 'UP');
+  });
+
+  test('upstream-level check from proxy.yml with an expected body text', async () => {
+    svcBody = 'starting';
+    let status = 0;
+    for (let i = 0; i < 200 && status !== 503; i += 1) {
+      status = (await get('/svc/x')).status;
+      if (status !== 503) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(status, 503, '"starting" lacks the expected text "ready"');
+    svcBody = 'ready';
+    for (let i = 0; i < 200 && status !== 200; i += 1) {
+      status = (await get('/svc/x')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(status, 200);
+  });
+});
