@@ -50,6 +50,11 @@ export interface DataPlaneOptions {
   redisUrl?: string;
   /** Prefix of the data plane's Redis keys. Default `gateway:`. */
   redisKeyPrefix?: string;
+  /**
+   * How long a rate-limit decision waits for Redis before the local store answers instead
+   * (RATE_LIMIT_REDIS_TIMEOUT_MS). Default 50 ms: a slow Redis must never become slow traffic.
+   */
+  redisCommandTimeoutMs?: number;
   /** Called when a breaker changes to OPEN (the event layer publishes `circuit_breaker.opened`). */
   onBreakerOpened?: (event: BreakerOpenedEvent) => void;
 }

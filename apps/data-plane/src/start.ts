@@ -66,7 +66,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
   const redisCounters =
-    options.redisUrl === undefined ? undefined : new RedisRateLimitStore(options.redisUrl, { keyPrefix: options.redisKeyPrefix, fallback: localCounters, logger });
+    options.redisUrl === undefined ? undefined : new RedisRateLimitStore(options.redisUrl, {
+          keyPrefix: options.redisKeyPrefix,
+          commandTimeoutMs: options.redisCommandTimeoutMs,
+          fallback: localCounters,
+          logger,
+        });
   const rateLimitStore: RateLimitStore = redisCounters ?? localCounters;
   const onBreakerOpened = options.onBreakerOpened;
   const services: EngineServices = {

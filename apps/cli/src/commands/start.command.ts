@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { nonEmpty, parseCommandArgs, parsePort } from '../cli-args';
 import { cliVersion } from '../cli-version';
-import { EXIT, type Command, type CommandContext } from '../command';
+import { CommandFailure, EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
 import { reachableUrl, URL_FILE } from '../gateway-client';
 import { dataFile } from '../data-dir-state';
@@ -121,6 +121,7 @@ async function startPlane(paths: GatewayPaths, context: CommandContext, host: st
       logLevel: context.env['LOG_LEVEL'],
       version: cliVersion(),
       redisUrl: context.env['REDIS_URL'] || undefined,
+      redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
     });
   } catch (error) {
     if (error instanceof InvalidConfigError) {
@@ -140,4 +141,13 @@ function alreadyRunning(context: CommandContext, pidFile: string, holder: number
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** An optional positive whole number from the environment; anything else is refused by name. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1) throw new CommandFailure(`${name} must be a whole number of milliseconds from 1 to 9999999, got '${raw}'`);
+  return value;
 }
