@@ -1,0 +1,29 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { MessageBus } from '@gateway/events';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
+import { ConfigModule } from './config/config.module';
+import type { ControlPlaneConfig } from './config/control-plane-config';
+import { dataSourceOptions } from './database/data-source-options';
+import { HealthModule } from './health/health.module';
+import { RoutesModule } from './routes/routes.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static register(config: ControlPlaneConfig, bus: MessageBus): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.register(config, bus),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
+        AuditModule,
+        UsersModule,
+        AuthModule,
+        RoutesModule,
+        HealthModule.register(config.standalone),
+      ],
+    };
+  }
+}
