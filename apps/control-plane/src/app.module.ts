@@ -3,8 +3,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { MessageBus } from '@gateway/events';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { ClusterModule } from './cluster/cluster.module';
+import { ConfigFileModule } from './config-file/config-file.module';
 import { ConfigModule } from './config/config.module';
 import type { ControlPlaneConfig } from './config/control-plane-config';
+import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import { RoutesModule } from './routes/routes.module';
@@ -18,10 +21,13 @@ export class AppModule {
       imports: [
         ConfigModule.register(config, bus),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
+        DatabaseModule,
         AuditModule,
         UsersModule,
         AuthModule,
         RoutesModule,
+        ClusterModule,
+        ConfigFileModule,
         HealthModule.register(config.standalone),
       ],
     };

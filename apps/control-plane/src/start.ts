@@ -2,9 +2,12 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { InProcessBus, type MessageBus } from '@gateway/events';
+import { RedisBus } from '@gateway/events/redis-bus';
+import type { FieldError } from '@gateway/route-model';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { createNestLogger } from './common/nest-logger';
@@ -12,6 +15,8 @@ import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
 import { readOrCreateJwtSecret } from './config/jwt-secret-file';
+import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
+import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
 import { ReadinessService } from './health/readiness.service';
 
@@ -29,8 +34,21 @@ function packageVersion(): string {
   }
 }
 
-function createBus(_config: ControlPlaneConfig): MessageBus {
-  return new InProcessBus();
+/** Thrown by start() when proxy.yml is invalid (nothing was changed); carries every error. */
+export class InvalidProxyFileError extends Error {
+  constructor(readonly errors: Array<FieldError & { line?: number }>) {
+    super(`invalid configuration file: ${errors.length} error(s)`);
+    this.name = 'InvalidProxyFileError';
+  }
+}
+
+function createBus(config: ControlPlaneConfig): MessageBus {
+  if (config.redisUrl === undefined) return new InProcessBus();
+  const logger = new Logger('RedisBus');
+  return new RedisBus(config.redisUrl, {
+    channelPrefix: config.channelPrefix,
+    logger: { warn: (message, fields) => logger.warn(`${message} ${JSON.stringify(fields ?? {})}`), info: (message) => logger.log(message) },
+  });
 }
 
 /**
@@ -66,6 +84,16 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.useGlobalPipes(createValidationPipe());
   await app.init();
 
+  // proxy.yml is reconciled before the control plane serves anything: a data plane's first
+  // snapshot already holds the file's routes. An invalid file fails the start, as in file mode.
+  const reconciler = app.get(ProxyFileReconciler);
+  const initial = await reconciler.reconcile();
+  if (!initial.ok) {
+    await app.close();
+    await bus.close();
+    throw new InvalidProxyFileError(initial.errors);
+  }
+
   let host: string | undefined;
   let port: number | undefined;
   if (options.listen !== undefined) {
@@ -76,6 +104,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   }
 
   const readiness = app.get(ReadinessService);
+  const snapshots = app.get(RouteSnapshotBuilder);
   const handler = app.getHttpAdapter().getInstance() as RunningControlPlane['handler'];
   let closing: Promise<void> | undefined;
   return {
@@ -83,8 +112,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     bus,
     host,
     port,
-    snapshot: () => Promise.reject(new Error('snapshot() is not available yet')),
-    reconcileFile: () => Promise.reject(new Error('reconcileFile() is not available yet')),
+    snapshot: () => snapshots.build(),
+    reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     readiness: () => readiness.check(),
     close: () =>
       (closing ??= (async () => {

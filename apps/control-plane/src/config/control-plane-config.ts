@@ -33,6 +33,8 @@ export interface ControlPlaneConfig {
   standalone: boolean;
   database: DatabaseConfig;
   redisUrl?: string;
+  /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
+  channelPrefix: string;
   clusterToken?: string;
   auth: {
     jwtSecret: string;
@@ -111,6 +113,11 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const redisRaw = nonEmpty(env, 'REDIS_URL');
   const redisUrl = redisRaw === undefined ? undefined : parseUrl(redisRaw, ['redis:', 'rediss:'], 'REDIS_URL', problems);
 
+  const channelPrefix = nonEmpty(env, 'REDIS_CHANNEL_PREFIX') ?? '';
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(channelPrefix)) {
+    problems.push({ variable: 'REDIS_CHANNEL_PREFIX', message: 'may hold up to 64 letters, digits and : . _ -' });
+  }
+
   const clusterToken = nonEmpty(env, 'CLUSTER_TOKEN');
   if (clusterToken !== undefined && clusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
     problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
@@ -158,6 +165,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     standalone: input.standalone,
     database,
     redisUrl,
+    channelPrefix,
     clusterToken,
     auth: { jwtSecret: jwtSecret as string, jwtSecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     initialAdmin,

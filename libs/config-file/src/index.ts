@@ -1,0 +1,1 @@
+export { parseProxyConfigText, readProxyConfigFile, type ConfigFileError, type ConfigFileResult } from './proxy-config-file';
