@@ -13,6 +13,8 @@ export interface ControlPlaneProcess {
   readonly configPath: string;
   readonly output: string[];
   readonly child: ChildProcess;
+  /** Replaces proxy.yml (the caller sends SIGHUP to apply it). */
+  writeConfig(yaml: string): void;
   /** SIGTERM (the runner closes the app), SIGKILL after 5 s; removes the temp dir unless `keepDir`. */
   stop(options?: { keepDir?: boolean }): Promise<number | null>;
 }
@@ -34,6 +36,8 @@ start({ dataDir: process.env.CP_DATA_DIR, configPath: process.env.CP_CONFIG_PATH
   .then((cp) => {
     process.stdout.write(JSON.stringify({ event: 'control-plane-ready', port: cp.port }) + '\\n');
     process.once('SIGTERM', () => cp.close().then(() => process.exit(0), () => process.exit(1)));
+    // As the CLI does: SIGHUP reconciles proxy.yml and reports the outcome as one JSON line.
+    process.on('SIGHUP', () => cp.reconcileFile().then((outcome) => process.stdout.write(JSON.stringify({ event: 'reconciled', ok: outcome.ok, version: outcome.ok ? outcome.version : undefined }) + '\\n')));
   })
   .catch((error) => {
     process.stderr.write('control plane failed to start: ' + (error && error.message) + '\\n');
@@ -81,6 +85,7 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
     configPath,
     output,
     child,
+    writeConfig: (yaml) => writeFileSync(configPath, yaml),
     stop: async ({ keepDir = false } = {}) => {
       if (exitCode === undefined) {
         child.kill('SIGTERM');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { makeTempDir } from '@gateway/testing';
+import { createTestDatabase, makeTempDir } from '@gateway/testing';
 import { createAdmin } from './create-admin';
 import { migrate } from './migrate';
 
@@ -10,7 +10,7 @@ test('SQLite: migrate() applies the schema once and reports it; createAdmin() th
   const dir = makeTempDir();
   try {
     const env = {};
-    assert.deepEqual(await migrate({ dataDir: dir.path, env }), ['InitialSchemaSqlite1763780000000']);
+    assert.deepEqual(await migrate({ dataDir: dir.path, env }), ['InitialSchemaSqlite1763780000000', 'ProxyFileStateSqlite1763790000000']);
     assert.deepEqual(await migrate({ dataDir: dir.path, env }), []);
     const created = await createAdmin({ dataDir: dir.path, env }, 'Root@Example.com');
     assert.equal(created.email, 'root@example.com');
@@ -30,5 +30,21 @@ test('SQLite: migrate() applies the schema once and reports it; createAdmin() th
     }
   } finally {
     dir.remove();
+  }
+});
+
+test('PostgreSQL: migrate() applies both migrations on a fresh database, then nothing; createAdmin() works there too', async () => {
+  const database = await createTestDatabase('cp_migrate');
+  const dir = makeTempDir();
+  try {
+    const env = { DATABASE_URL: database.url };
+    assert.deepEqual(await migrate({ dataDir: dir.path, env }), ['InitialSchemaPostgres1763780000000', 'ProxyFileStatePostgres1763790000000']);
+    assert.deepEqual(await migrate({ dataDir: dir.path, env }), []);
+    const created = await createAdmin({ dataDir: dir.path, env }, 'pg-admin@example.com');
+    assert.equal(created.email, 'pg-admin@example.com');
+    await assert.rejects(createAdmin({ dataDir: dir.path, env }, 'PG-Admin@example.com'), { name: 'EmailTakenError' });
+  } finally {
+    dir.remove();
+    await database.drop();
   }
 });
