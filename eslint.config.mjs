@@ -1,6 +1,7 @@
 // Lint is part of `npm test`. Module boundaries are Nx tags (see each project.json):
 //   scope:shared    libs: may depend only on other shared libs (never on apps, never on NestJS)
 //   scope:data-plane the forwarding engine: shared libs only; NestJS is banned outright
+//   scope:control-plane the NestJS management plane: shared libs only (never the data plane)
 //   scope:cli       the composition root: may use the planes and shared libs
 //   scope:tools / scope:e2e: shared libs (they drive the apps as processes)
 import nx from '@nx/eslint-plugin';
@@ -13,6 +14,10 @@ const PLANE_ENTRY_POINTS = [
   '@gateway/data-plane/cluster-source',
   '@gateway/data-plane/proxy-config-source',
   '@gateway/data-plane/data-plane-options',
+  '@gateway/control-plane/start',
+  '@gateway/control-plane/migrate',
+  '@gateway/control-plane/create-admin',
+  '@gateway/control-plane/control-plane-options',
 ];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
@@ -42,6 +47,7 @@ export default [
           depConstraints: [
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
             { sourceTag: 'scope:data-plane', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
+            { sourceTag: 'scope:control-plane', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:data-plane', 'scope:control-plane'] },
             { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },

@@ -1,0 +1,35 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { MessageBus } from '@gateway/events';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
+import { ClusterModule } from './cluster/cluster.module';
+import { ConfigFileModule } from './config-file/config-file.module';
+import { ConfigModule } from './config/config.module';
+import type { ControlPlaneConfig } from './config/control-plane-config';
+import { DatabaseModule } from './database/database.module';
+import { dataSourceOptions } from './database/data-source-options';
+import { HealthModule } from './health/health.module';
+import { RoutesModule } from './routes/routes.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static register(config: ControlPlaneConfig, bus: MessageBus): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.register(config, bus),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
+        DatabaseModule,
+        AuditModule,
+        UsersModule,
+        AuthModule,
+        RoutesModule,
+        ClusterModule,
+        ConfigFileModule,
+        HealthModule.register(config.standalone),
+      ],
+    };
+  }
+}

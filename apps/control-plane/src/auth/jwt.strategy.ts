@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { InjectRepository } from '@nestjs/typeorm';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import type { Repository } from 'typeorm';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { USER_ROLES } from '../users/user.entity';
+import type { AuthenticatedUser, ManagementTokenClaims } from './authenticated-user';
+import { RevokedTokenEntity } from './revoked-token.entity';
+
+/** Bearer management tokens: HS256 only, our issuer, not expired, not revoked (decision 20). */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @Inject(CONTROL_PLANE_CONFIG) config: ControlPlaneConfig,
+    @InjectRepository(RevokedTokenEntity) private readonly revoked: Repository<RevokedTokenEntity>,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.auth.jwtSecret,
+      algorithms: ['HS256'],
+      issuer: config.auth.issuer,
+      ignoreExpiration: false,
+    });
+  }
+
+  /** Returning false makes passport answer 401. */
+  async validate(claims: Partial<ManagementTokenClaims>): Promise<AuthenticatedUser | false> {
+    const { sub, email, role, jti, exp } = claims;
+    if (typeof sub !== 'string' || typeof email !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') return false;
+    if (!(USER_ROLES as readonly unknown[]).includes(role)) return false;
+    if (await this.revoked.existsBy({ jti })) return false;
+    return { id: sub, email, role: role as AuthenticatedUser['role'], jti, expiresAt: new Date(exp * 1000) };
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { AuditLogService } from '../audit/audit-log.service';
+import { DomainError } from '../common/domain-error';
+import { PasswordHasher } from '../users/password-hasher';
+import { UserAccountsService } from '../users/user-accounts.service';
+import { TokenIssuer } from './token-issuer.service';
+
+export interface LoginResult {
+  token: string;
+  expiresIn: number;
+}
+
+/**
+ * Password login. An unknown email and a wrong password do the same work (a scrypt verification,
+ * against a dummy hash for the unknown user) and answer the same 401, so neither the answer nor
+ * its timing tells which emails exist.
+ */
+@Injectable()
+export class LoginService {
+  constructor(
+    private readonly accounts: UserAccountsService,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenIssuer,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  async login(email: string, password: string, ip: string | undefined): Promise<LoginResult> {
+    const found = await this.accounts.findCredentials(email);
+    const hash = found?.passwordHash ?? (await this.hasher.dummyHash());
+    const valid = await this.hasher.verify(password, hash);
+    if (found === undefined || !valid) {
+      await this.audit.record({ actor: 'anonymous', action: 'auth.login.failed', target: email.slice(0, 255), ip });
+      throw new DomainError('INVALID_CREDENTIALS');
+    }
+    const issued = this.tokens.issue(found.account);
+    await this.audit.record({ actor: found.account.email, action: 'auth.login', target: found.account.id, ip, details: { jti: issued.jti } });
+    return { token: issued.token, expiresIn: issued.expiresIn };
+  }
+}

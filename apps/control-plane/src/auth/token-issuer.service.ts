@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
+import type { UserAccount } from '../users/user-accounts.service';
+
+export interface IssuedToken {
+  token: string;
+  /** Seconds. */
+  expiresIn: number;
+  jti: string;
+}
+
+/** Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20). */
+@Injectable()
+export class TokenIssuer {
+  constructor(@Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig) {}
+
+  issue(account: UserAccount): IssuedToken {
+    const jti = randomUUID();
+    const expiresIn = this.config.auth.tokenTtlSeconds;
+    const token = jwt.sign({ email: account.email, role: account.role }, this.config.auth.jwtSecret, {
+      algorithm: 'HS256',
+      expiresIn,
+      issuer: this.config.auth.issuer,
+      subject: account.id,
+      jwtid: jti,
+    });
+    return { token, expiresIn, jti };
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Every error condition of the management API (decision 3: one stable UPPER_SNAKE code per
+ * condition, documented here and in docs/control-plane.md). Status and, where the spec fixes it,
+ * the message are derived from the code in one exhaustive switch each.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'INVALID_PATH',
+  'INVALID_URL',
+  'UNKNOWN_UPSTREAM',
+  'INVALID_CONFIG',
+  'UNAUTHORIZED',
+  'INVALID_CREDENTIALS',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'USER_NOT_FOUND',
+  'PATH_EXISTS',
+  'EMAIL_TAKEN',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'READ_ONLY_ROUTE',
+  'BUSINESS_RULE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'NOT_IMPLEMENTED',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'VALIDATION_ERROR':
+    case 'INVALID_PATH':
+    case 'INVALID_URL':
+    case 'UNKNOWN_UPSTREAM':
+    case 'INVALID_CONFIG':
+      return 400;
+    case 'UNAUTHORIZED':
+    case 'INVALID_CREDENTIALS':
+      return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'NOT_FOUND':
+    case 'ROUTE_NOT_FOUND':
+    case 'USER_NOT_FOUND':
+      return 404;
+    case 'PATH_EXISTS':
+    case 'EMAIL_TAKEN':
+    case 'CONFLICT':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'READ_ONLY_ROUTE':
+    case 'BUSINESS_RULE':
+      return 422;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL_ERROR':
+      return 500;
+    case 'NOT_IMPLEMENTED':
+      return 501;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
+    default: {
+      const unreachable: never = code;
+      throw new Error(`unmapped error code ${String(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * The `error` string of each code. Spec 7.2's messages are fixed word for word and cannot be
+ * overridden; for the other codes a thrower may give a more precise message.
+ */
+export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
+  switch (code) {
+    case 'INVALID_PATH':
+      return { text: 'Invalid path format', fixed: true };
+    case 'INVALID_URL':
+      return { text: 'Invalid URL', fixed: true };
+    case 'PATH_EXISTS':
+      return { text: 'Path already exists', fixed: true };
+    case 'ROUTE_NOT_FOUND':
+      return { text: 'Route not found', fixed: true };
+    case 'UNAUTHORIZED':
+      return { text: 'Unauthorized', fixed: true };
+    case 'FORBIDDEN':
+      return { text: 'Forbidden', fixed: true };
+    case 'VALIDATION_ERROR':
+      return { text: 'Validation failed', fixed: false };
+    case 'UNKNOWN_UPSTREAM':
+      return { text: 'Unknown upstream', fixed: false };
+    case 'INVALID_CONFIG':
+      return { text: 'Invalid configuration file', fixed: false };
+    case 'INVALID_CREDENTIALS':
+      return { text: 'Invalid email or password', fixed: true };
+    case 'NOT_FOUND':
+      return { text: 'Not Found', fixed: false };
+    case 'USER_NOT_FOUND':
+      return { text: 'User not found', fixed: true };
+    case 'EMAIL_TAKEN':
+      return { text: 'Email already exists', fixed: true };
+    case 'CONFLICT':
+      return { text: 'Conflict', fixed: false };
+    case 'PAYLOAD_TOO_LARGE':
+      return { text: 'Request body too large', fixed: false };
+    case 'READ_ONLY_ROUTE':
+      return { text: 'Route is read-only: it is declared in proxy.yml', fixed: false };
+    case 'BUSINESS_RULE':
+      return { text: 'Request cannot be processed', fixed: false };
+    case 'RATE_LIMITED':
+      return { text: 'Too Many Requests', fixed: false };
+    case 'INTERNAL_ERROR':
+      return { text: 'Internal server error', fixed: true };
+    case 'NOT_IMPLEMENTED':
+      return { text: 'Not implemented', fixed: false };
+    case 'SERVICE_UNAVAILABLE':
+      return { text: 'Service unavailable', fixed: false };
+    default: {
+      const unreachable: never = code;
+      throw new Error(`unmapped error code ${String(unreachable)}`);
+    }
+  }
+}

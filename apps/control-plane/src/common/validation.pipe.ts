@@ -1,0 +1,29 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { DomainError } from './domain-error';
+
+/**
+ * DTO validation (for bodies that are not routes; routes go through libs/route-model): unknown
+ * fields refused, every failing field listed in `details.fields`.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: true,
+    exceptionFactory: (errors: ValidationError[]) => {
+      const fields = flatten(errors, '');
+      return new DomainError('VALIDATION_ERROR', fields[0]?.message ?? 'Validation failed', { fields });
+    },
+  });
+}
+
+function flatten(errors: ValidationError[], prefix: string): Array<{ field: string; message: string; code: string }> {
+  const out: Array<{ field: string; message: string; code: string }> = [];
+  for (const error of errors) {
+    const field = prefix === '' ? error.property : `${prefix}.${error.property}`;
+    for (const message of Object.values(error.constraints ?? {})) out.push({ field, message, code: 'VALIDATION_ERROR' });
+    if (error.children && error.children.length > 0) out.push(...flatten(error.children, field));
+  }
+  return out;
+}

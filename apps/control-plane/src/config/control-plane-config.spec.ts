@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError } from './config-error';
+import { parseControlPlaneConfig, type ConfigInput } from './control-plane-config';
+
+const SECRET = 'a'.repeat(40);
+const base = (env: NodeJS.ProcessEnv, extra: Partial<ConfigInput> = {}): ConfigInput => ({
+  dataDir: '/data',
+  configPath: '/data/proxy.yml',
+  version: '1.2.3',
+  standalone: true,
+  env,
+  ...extra,
+});
+
+function problemsOf(input: ConfigInput): string[] {
+  try {
+    parseControlPlaneConfig(input);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems.map((p) => p.variable);
+  }
+  assert.fail('expected a ConfigError');
+}
+
+test('defaults: SQLite in the data dir, local origins, info level, 24 h tokens', () => {
+  const config = parseControlPlaneConfig(base({ JWT_SECRET: SECRET }));
+  assert.deepEqual(config.database, { kind: 'sqlite', file: '/data/gateway.sqlite' });
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.auth.tokenTtlSeconds, 86400);
+  assert.equal(config.auth.jwtSecretSource, 'env');
+  assert.ok(config.allowedOrigins.includes('http://localhost:5173'));
+  assert.equal(config.redisUrl, undefined);
+  assert.equal(config.initialAdmin, undefined);
+});
+
+test('every bad variable is named at once, and no secret value appears in the message', () => {
+  const env = {
+    DATABASE_URL: 'mysql://db/x',
+    REDIS_URL: 'not a url',
+    CLUSTER_TOKEN: 'short',
+    JWT_SECRET: 'tiny-secret',
+    ADMIN_EMAIL: 'not-an-email',
+    ADMIN_PASSWORD: 'pw',
+    ALLOWED_ORIGINS: 'https://ok.example.com,ftp://nope',
+    LOG_LEVEL: 'loud',
+  };
+  assert.deepEqual(problemsOf(base(env)).sort(), ['ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ALLOWED_ORIGINS', 'CLUSTER_TOKEN', 'DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'REDIS_URL']);
+  try {
+    parseControlPlaneConfig(base(env));
+  } catch (error) {
+    assert.doesNotMatch((error as Error).message, /tiny-secret|short\b.*short/);
+  }
+});
+
+test('JWT_SECRET is required in the control-plane role; one-process mode falls back to the persisted one', () => {
+  assert.deepEqual(problemsOf(base({})), ['JWT_SECRET']);
+  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedJwtSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  assert.equal(config.auth.jwtSecret, SECRET);
+  assert.equal(config.auth.jwtSecretSource, 'generated');
+});
+
+test('ADMIN_EMAIL and ADMIN_PASSWORD come together; the email is lower-cased', () => {
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'a@b.c' })), ['ADMIN_PASSWORD']);
+  const config = parseControlPlaneConfig(base({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'Admin@Example.COM', ADMIN_PASSWORD: 'long enough password' }));
+  assert.deepEqual(config.initialAdmin, { email: 'admin@example.com', password: 'long enough password' });
+});
+
+test('DATABASE_URL selects PostgreSQL; REDIS_URL and origins are parsed', () => {
+  const config = parseControlPlaneConfig(base({ JWT_SECRET: SECRET, DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://127.0.0.1:6379', ALLOWED_ORIGINS: 'https://a.example.com, http://localhost:3000' }));
+  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+  assert.deepEqual(config.allowedOrigins, ['https://a.example.com', 'http://localhost:3000']);
+});

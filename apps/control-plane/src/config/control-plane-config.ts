@@ -1,0 +1,194 @@
+import path from 'node:path';
+import { ConfigError } from './config-error';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Spec 8: the default is local development origins. */
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = [
+  'http://localhost:3000',
+  'http://localhost:5173',
+  'http://localhost:8080',
+  'http://127.0.0.1:3000',
+  'http://127.0.0.1:5173',
+  'http://127.0.0.1:8080',
+];
+
+/** HS256 keys shorter than the hash output weaken the MAC (RFC 7518 3.2). */
+export const MIN_SECRET_LENGTH = 32;
+export const MIN_CLUSTER_TOKEN_LENGTH = 16;
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+
+/** The control plane's whole configuration, parsed once at boot. Nothing else reads process.env. */
+export interface ControlPlaneConfig {
+  dataDir: string;
+  configPath: string;
+  /** Gateway version for /version and logs. */
+  version: string;
+  /** True in the control-plane role (it listens); false in one-process mode. */
+  standalone: boolean;
+  database: DatabaseConfig;
+  redisUrl?: string;
+  /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
+  channelPrefix: string;
+  clusterToken?: string;
+  auth: {
+    jwtSecret: string;
+    /** Where the secret came from, for the boot log (never the secret itself). */
+    jwtSecretSource: 'env' | 'file' | 'generated';
+    issuer: string;
+    tokenTtlSeconds: number;
+  };
+  /** First admin, created on first start when no admin exists. */
+  initialAdmin?: { email: string; password: string };
+  allowedOrigins: string[];
+  logLevel: LogLevel;
+}
+
+type Problems = Array<{ variable: string; message: string }>;
+
+function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function parseUrl(value: string, protocols: readonly string[], variable: string, problems: Problems): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push({ variable, message: `is not a URL (expected ${protocols.map((p) => `${p}//...`).join(' or ')})` });
+    return undefined;
+  }
+  if (!protocols.includes(url.protocol) || url.hostname === '') {
+    problems.push({ variable, message: `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL with a host` });
+    return undefined;
+  }
+  return value;
+}
+
+/** DATABASE_URL unset: SQLite in the data directory (the embedded default). */
+export function parseDatabaseConfig(env: NodeJS.ProcessEnv, dataDir: string, problems: Problems): DatabaseConfig {
+  const url = nonEmpty(env, 'DATABASE_URL');
+  if (url === undefined) return { kind: 'sqlite', file: path.join(dataDir, 'gateway.sqlite') };
+  const parsed = parseUrl(url, ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
+  return { kind: 'postgres', url: parsed ?? url };
+}
+
+/** Reads only DATABASE_URL: what `gateway migrate` needs. */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv, dataDir: string): DatabaseConfig {
+  const problems: Problems = [];
+  const database = parseDatabaseConfig(env, dataDir, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return database;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+export interface ConfigInput {
+  dataDir: string;
+  configPath: string;
+  version: string;
+  standalone: boolean;
+  env: NodeJS.ProcessEnv;
+  /** JWT_SECRET fallback for one-process mode (read or created in the data dir by the caller). */
+  persistedJwtSecret?: () => { secret: string; source: 'file' | 'generated' };
+}
+
+/**
+ * Parses and validates every variable, collecting all problems before failing so an operator
+ * fixes the environment in one pass. Secrets never appear in the messages.
+ */
+export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig {
+  const { env } = input;
+  const problems: Problems = [];
+  const database = parseDatabaseConfig(env, input.dataDir, problems);
+
+  const redisRaw = nonEmpty(env, 'REDIS_URL');
+  const redisUrl = redisRaw === undefined ? undefined : parseUrl(redisRaw, ['redis:', 'rediss:'], 'REDIS_URL', problems);
+
+  const channelPrefix = nonEmpty(env, 'REDIS_CHANNEL_PREFIX') ?? '';
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(channelPrefix)) {
+    problems.push({ variable: 'REDIS_CHANNEL_PREFIX', message: 'may hold up to 64 letters, digits and : . _ -' });
+  }
+
+  const clusterToken = nonEmpty(env, 'CLUSTER_TOKEN');
+  if (clusterToken !== undefined && clusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
+    problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
+  }
+
+  let jwtSecret = nonEmpty(env, 'JWT_SECRET');
+  let jwtSecretSource: ControlPlaneConfig['auth']['jwtSecretSource'] = 'env';
+  if (jwtSecret !== undefined && jwtSecret.length < MIN_SECRET_LENGTH) {
+    problems.push({ variable: 'JWT_SECRET', message: `must be at least ${MIN_SECRET_LENGTH} characters` });
+  } else if (jwtSecret === undefined) {
+    if (input.standalone || input.persistedJwtSecret === undefined) {
+      // Several control planes must share one secret, so a separate control plane never invents one.
+      problems.push({ variable: 'JWT_SECRET', message: `is required when the control plane runs on its own (at least ${MIN_SECRET_LENGTH} characters)` });
+    } else {
+      const persisted = input.persistedJwtSecret();
+      jwtSecret = persisted.secret;
+      jwtSecretSource = persisted.source;
+    }
+  }
+
+  const adminEmail = nonEmpty(env, 'ADMIN_EMAIL');
+  const adminPassword = env['ADMIN_PASSWORD'] === '' ? undefined : env['ADMIN_PASSWORD'];
+  let initialAdmin: ControlPlaneConfig['initialAdmin'];
+  if (adminEmail !== undefined || adminPassword !== undefined) {
+    if (adminEmail === undefined) problems.push({ variable: 'ADMIN_EMAIL', message: 'is required when ADMIN_PASSWORD is set' });
+    else if (!EMAIL.test(adminEmail)) problems.push({ variable: 'ADMIN_EMAIL', message: 'is not an email address' });
+    if (adminPassword === undefined) problems.push({ variable: 'ADMIN_PASSWORD', message: 'is required when ADMIN_EMAIL is set' });
+    else if (adminPassword.length < MIN_ADMIN_PASSWORD_LENGTH) {
+      problems.push({ variable: 'ADMIN_PASSWORD', message: `must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters` });
+    }
+    if (adminEmail !== undefined && adminPassword !== undefined) initialAdmin = { email: adminEmail.toLowerCase(), password: adminPassword };
+  }
+
+  const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
+
+  const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
+  if (logLevel === undefined) problems.push({ variable: 'LOG_LEVEL', message: `must be one of ${LOG_LEVELS.join(', ')}` });
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    dataDir: input.dataDir,
+    configPath: input.configPath,
+    version: input.version,
+    standalone: input.standalone,
+    database,
+    redisUrl,
+    channelPrefix,
+    clusterToken,
+    auth: { jwtSecret: jwtSecret as string, jwtSecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
+    initialAdmin,
+    allowedOrigins,
+    logLevel: logLevel as LogLevel,
+  };
+}
+
+function parseOrigins(raw: string | undefined, problems: Problems): string[] {
+  if (raw === undefined) return [...DEFAULT_ALLOWED_ORIGINS];
+  const origins: string[] = [];
+  for (const entry of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+      problems.push({ variable: 'ALLOWED_ORIGINS', message: `'${entry}' is not an origin (scheme://host[:port])` });
+      continue;
+    }
+    origins.push(url.origin);
+  }
+  return origins;
+}

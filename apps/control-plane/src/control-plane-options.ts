@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MessageBus, RouteSnapshot } from '@gateway/events';
+import type { FieldError, RouteDiff } from '@gateway/route-model';
+
+/** What the CLI hands the control plane (contracts: process composition). */
+export interface ControlPlaneOptions {
+  /** SQLite file, generated JWT secret and other state live here. */
+  dataDir: string;
+  /** proxy.yml, reconciled into the store as `source: file` routes. */
+  configPath: string;
+  /** Set: control-plane role, listens and serves /health*, /version itself. Unset: one-process mode. */
+  listen?: { host?: string; port: number };
+  /** Gateway version reported by /version. */
+  version?: string;
+  /** Environment to read (default process.env); tests pass their own. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export type ReconcileOutcome =
+  | { ok: true; dryRun: boolean; version: number; diff: RouteDiff }
+  | { ok: false; errors: Array<FieldError & { line?: number }> };
+
+export type CheckStatus = 'UP' | 'DOWN';
+
+export interface ControlPlaneReadiness {
+  database: CheckStatus;
+  /** Present when REDIS_URL is set. */
+  redis?: CheckStatus;
+}
+
+export interface RunningControlPlane {
+  /** The express instance after init: mount it for `/api/*`, `/admin*` and `/internal/*`. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  bus: MessageBus;
+  snapshot(): Promise<RouteSnapshot>;
+  reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
+  readiness(): Promise<ControlPlaneReadiness>;
+  /** Set when `listen` was given. */
+  host?: string;
+  port?: number;
+  close(): Promise<void>;
+}

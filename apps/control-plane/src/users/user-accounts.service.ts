@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, type Repository } from 'typeorm';
+import { DomainError } from '../common/domain-error';
+import { PasswordHasher } from './password-hasher';
+import { UserEntity, type UserRole } from './user.entity';
+
+/** A user as other modules see it (never the entity, never the hash). */
+export interface UserAccount {
+  id: string;
+  email: string;
+  role: UserRole;
+  createdAt: string;
+}
+
+export function toUserAccount(entity: UserEntity): UserAccount {
+  return { id: entity.id, email: entity.email, role: entity.role, createdAt: entity.createdAt.toISOString() };
+}
+
+/** Creating and looking up accounts. Emails are compared lower-cased. */
+@Injectable()
+export class UserAccountsService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async create(input: { email: string; password: string; role: UserRole }): Promise<UserAccount> {
+    const entity = this.users.create({
+      id: randomUUID(),
+      email: input.email.trim().toLowerCase(),
+      passwordHash: await this.hasher.hash(input.password),
+      role: input.role,
+      createdAt: new Date(),
+    });
+    try {
+      await this.users.insert(entity);
+    } catch (error) {
+      if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) throw new DomainError('EMAIL_TAKEN');
+      throw error;
+    }
+    return toUserAccount(entity);
+  }
+
+  async hasAdmin(): Promise<boolean> {
+    return (await this.users.countBy({ role: 'admin' })) > 0;
+  }
+
+  /** The account and its hash, for the login check only. */
+  async findCredentials(email: string): Promise<{ account: UserAccount; passwordHash: string } | undefined> {
+    const entity = await this.users.findOneBy({ email: email.trim().toLowerCase() });
+    return entity === null ? undefined : { account: toUserAccount(entity), passwordHash: entity.passwordHash };
+  }
+}

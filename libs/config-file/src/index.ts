@@ -1,0 +1,7 @@
+export {
+  parseProxyConfigText,
+  readProxyConfigFile,
+  readProxySettingsFile,
+  type ConfigFileError,
+  type ConfigFileResult,
+} from './proxy-config-file';

@@ -1,0 +1,1 @@
+export { generateCorrelationId, isAcceptableCorrelationId } from './correlation-id';
