@@ -1,4 +1,8 @@
 import type { FieldError, RouteDiff } from '@gateway/route-model';
+import type { ApiKeyVerifier } from './policies/auth/api-key-verifier';
+import type { ResponseCacheOptions } from './policies/cache/response-cache';
+
+export { HmacApiKeyVerifier, type ApiKeyDigest, type ApiKeyIdentity, type ApiKeyVerifier } from './policies/auth/api-key-verifier';
 
 export interface DataPlaneOptions {
   /** Path of proxy.yml. */
@@ -12,6 +16,15 @@ export interface DataPlaneOptions {
   logLevel?: string;
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
+  /** Where secrets named by the configuration are read (`auth.jwt.secretEnv`). Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * API-key verification for `auth.type: apiKey` and the apiKey fallback. Default: an
+   * HmacApiKeyVerifier that knows no keys until the control plane feeds digests (`apiKeys.replace`).
+   */
+  apiKeys?: ApiKeyVerifier;
+  /** Response cache bounds (bytes). Defaults: 100 MiB in total, 10 MB per entry (spec 8). */
+  cache?: Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntryBytes'>;
 }
 
 export type ReloadOutcome =
@@ -23,6 +36,10 @@ export interface RunningDataPlane {
   readonly port: number;
   /** Re-reads the config file and swaps the route table; never overlaps another reload. */
   reload(): Promise<ReloadOutcome>;
+  /** The response cache: `purge(routeId)` drops a route's entries (the control plane's cache-purge command). */
+  readonly cache: { purge(routeId: string): number };
+  /** The API-key verifier in use (the default one takes digests through `replace`). */
+  readonly apiKeys: ApiKeyVerifier;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;
 }

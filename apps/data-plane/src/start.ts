@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FieldError } from '@gateway/route-model';
+import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { DATA_FILES, type DataPlaneOptions, type RunningDataPlane } from './data-plane-options';
@@ -16,6 +17,7 @@ import { RequestDispatcher } from './engine/request-dispatcher';
 import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
+import { createEdgeServices } from './policies/edge-services';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import { loadProxyConfig } from './proxy-config-source';
 
@@ -48,7 +50,13 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now() };
+  const edge = createEdgeServices({
+    jwt: joseJwtVerifierFactory,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+  });
+  const services: EngineServices = { logger, metrics, health, deadlines, version: options.version ?? packageVersion(), startedAt: Date.now(), edge };
 
   const initial = await loadProxyConfig(options.configPath);
   if (!initial.ok) throw new InvalidConfigError(initial.errors);
@@ -91,6 +99,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     host: address.address,
     port: address.port,
     reload: () => reloader.reload(),
+    cache: { purge: (routeId: string) => edge.responseCache.purge(routeId) },
+    apiKeys: edge.apiKeys,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
@@ -98,6 +108,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         server.close(() => {
           clearTimeout(force);
           agents.destroy();
+          edge.close();
           deadlines.close();
           logger.info({}, 'gateway stopped');
           resolve();

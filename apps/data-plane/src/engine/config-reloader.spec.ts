@@ -11,6 +11,8 @@ import type { Exchange } from './exchange';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
+import { joseJwtVerifierFactory } from '../adapters/jose-jwt-verifier.adapter';
+import { createEdgeServices } from '../policies/edge-services';
 import path from 'node:path';
 
 function config(paths: string[]): ProxyConfig {
@@ -24,7 +26,7 @@ function setup(load: () => Promise<ConfigLoad>) {
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const services = { logger, metrics: new PromMetrics(), health, deadlines, version: '0.0.0-test', startedAt: Date.now() };
+  const services = { logger, metrics: new PromMetrics(), health, deadlines, version: '0.0.0-test', startedAt: Date.now(), edge: createEdgeServices({ jwt: joseJwtVerifierFactory }) };
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const reloader = new ConfigReloader({

@@ -55,7 +55,8 @@ export class ConfigReloader {
     const { dispatcher, factories, services, health, agents, overrides } = this.deps;
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
-    const table = RouteTable.compile(config, factories, { settings, services }, agents);
+    const env = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
+    const table = RouteTable.compile(config, factories, env, agents);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);

@@ -37,7 +37,7 @@ export function unenforcedConfigErrors(config: ProxyConfig, factories: readonly 
     if (isOn(upstream.circuitBreaker)) errors.push(notEnforced(`upstreams[${index}].circuitBreaker`, 'An upstream circuit breaker'));
     if (isOn(upstream.healthCheck)) errors.push(notEnforced(`upstreams[${index}].healthCheck`, 'An upstream health check'));
   });
-  if (isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
+  if (!enforced.has('auth') && isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
   if (config.proxy.trustedProxies.length > 0) errors.push(notEnforced('proxy.trustedProxies', 'proxy.trustedProxies'));
   return errors;
 }

@@ -1,8 +1,12 @@
 import type { PolicyFactory } from '../engine/policy';
+import { authPolicy } from './auth/auth.policy';
 import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
+import { cachePolicy } from './cache/cache.policy';
 import { correlationIdPolicy } from './correlation-id/correlation-id.policy';
+import { headersPolicy } from './headers/headers.policy';
 import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
+import { transformPolicy } from './transform/transform.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
 
 /**
@@ -14,5 +18,9 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   versionHeadersPolicy,
   requestMetricsPolicy,
   bodySizeLimitPolicy,
+  authPolicy,
+  cachePolicy,
+  headersPolicy,
+  transformPolicy,
   timeoutPolicy,
 ];
