@@ -36,7 +36,7 @@ function healthy(port: number): Promise<boolean> {
  * dir in a temp dir, LOG_LEVEL=warn. At warn the "gateway listening" line is not printed, so the
  * port is chosen here and readiness is GET /health/live answering 200 (or the line, if it shows).
  */
-export async function startDataPlane(ctx: HarnessContext, name: string, configYaml: string): Promise<ServerProcess> {
+export async function startDataPlane(ctx: HarnessContext, name: string, configYaml: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   if (!existsSync(GATEWAY_BIN)) {
     throw new Error(`the data plane is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
   }
@@ -50,7 +50,7 @@ export async function startDataPlane(ctx: HarnessContext, name: string, configYa
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
       GATEWAY_BIN, 'start', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...extraEnv },
     cwd: dir.path,
     cleanup: dir.remove,
   });

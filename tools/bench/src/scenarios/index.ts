@@ -1,8 +1,9 @@
 import type { Scenario } from '../harness/types';
+import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { proxyScenario } from './proxy';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
-export const SCENARIOS: readonly Scenario[] = [proxyScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, edgeCacheScenario, edgeJwtScenario];
