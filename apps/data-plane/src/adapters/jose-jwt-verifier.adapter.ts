@@ -5,6 +5,19 @@ import type { JwtCheck, JwtOutcome, JwtVerifierFactory, JwtVerify } from '../pol
 /** Tokens above this are refused unparsed (the header size limit bounds them anyway). */
 const MAX_TOKEN_LENGTH = 8192;
 
+/**
+ * A verified token is remembered (keyed by the whole token string, so only the identical token
+ * matches) for at most this long and never past its `exp`: clients send the same token on every
+ * request, and a signature check per request costs more than the rest of the proxying.
+ */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 10_000;
+
+interface Remembered {
+  outcome: JwtOutcome;
+  until: number;
+}
+
 const REASONS: Record<string, string> = {
   ERR_JWT_EXPIRED: 'expired',
   ERR_JWT_CLAIM_VALIDATION_FAILED: 'claim',
@@ -53,14 +66,33 @@ export const joseJwtVerifierFactory: JwtVerifierFactory = {
     if (check.validateExpiration) options.requiredClaims = ['exp'];
     // jose always checks a present exp; validateExpiration: false means it is not enforced.
     else options.clockTolerance = Number.MAX_SAFE_INTEGER;
-    return async (token: string): Promise<JwtOutcome> => {
-      if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
+    const verified = new Map<string, Remembered>();
+    const remember = (token: string, outcome: JwtOutcome & { ok: true }): void => {
+      const exp = outcome.claims['exp'];
+      const now = Date.now();
+      const until = Math.min(now + VERIFIED_TTL_MS, check.validateExpiration && typeof exp === 'number' ? exp * 1000 : Number.POSITIVE_INFINITY);
+      if (until <= now) return;
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(token, { outcome, until });
+    };
+    const verifyFully = async (token: string): Promise<JwtOutcome> => {
       try {
         const { payload } = await jwtVerify(token, key, options);
-        return { ok: true, claims: payload };
+        const outcome = { ok: true as const, claims: payload };
+        remember(token, outcome);
+        return outcome;
       } catch (error) {
         return { ok: false, reason: reasonOf(error) };
       }
+    };
+    return (token: string): JwtOutcome | Promise<JwtOutcome> => {
+      if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'malformed' };
+      const known = verified.get(token);
+      if (known !== undefined) {
+        if (known.until > Date.now()) return known.outcome;
+        verified.delete(token);
+      }
+      return verifyFully(token);
     };
   },
 };

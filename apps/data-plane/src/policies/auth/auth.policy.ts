@@ -6,7 +6,7 @@ import { IDENTITY_HEADERS as H } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import { safe } from '../headers/header-template';
 import { BasicCredentials } from './basic-credentials';
-import type { JwtVerify } from './jwt-verifier';
+import type { JwtOutcome, JwtVerify } from './jwt-verifier';
 import type { SessionValidator } from './session-validator';
 
 /** Spec 2.6 / spec 8: sessions are remembered for 300 s unless configured. */
@@ -193,12 +193,15 @@ export const authPolicy: PolicyFactory = {
             const bearer = plan.bearer;
             if (bearer === undefined) return refuse(exchange, 'bearer', 'scheme_not_accepted');
             if (bearer.kind === 'jwt') {
-              return bearer.verify(presented.token).then((outcome) => {
+              const onJwt = (outcome: JwtOutcome): RequestHookResult => {
                 if (!outcome.ok) return refuse(exchange, 'jwt', outcome.reason);
                 const claims = outcome.claims;
                 setIdentity(headers, 'jwt', { userId: str(claims['sub']), email: str(claims['email']), role: str(claims['role']) });
                 return undefined;
-              });
+              };
+              const outcome = bearer.verify(presented.token);
+              // A token verified moments ago is answered synchronously: no promise per request.
+              return outcome instanceof Promise ? outcome.then(onJwt) : onJwt(outcome);
             }
             return bearer.validator.validate(presented.token).then((outcome) => {
               if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');

@@ -11,7 +11,8 @@ export interface JwtCheck {
 
 export type JwtOutcome = { ok: true; claims: Readonly<Record<string, unknown>> } | { ok: false; reason: string };
 
-export type JwtVerify = (token: string) => Promise<JwtOutcome>;
+/** Synchronous when the answer is already known (a token verified moments ago). */
+export type JwtVerify = (token: string) => JwtOutcome | Promise<JwtOutcome>;
 
 /**
  * Port for JWT verification (the jose adapter implements it). `create` runs when a route loads and
