@@ -24,6 +24,10 @@ export interface MountOptions {
 }
 
 export type ReadinessCheckStatus = 'UP' | 'DOWN';
+import type { ApiKeyVerifier } from './policies/auth/api-key-verifier';
+import type { ResponseCacheOptions } from './policies/cache/response-cache';
+
+export { HmacApiKeyVerifier, type ApiKeyDigest, type ApiKeyIdentity, type ApiKeyVerifier } from './policies/auth/api-key-verifier';
 
 export interface DataPlaneOptions {
   /** Path of proxy.yml. With a control-plane route source the file is optional. */
@@ -57,6 +61,15 @@ export interface DataPlaneOptions {
   redisCommandTimeoutMs?: number;
   /** Called when a breaker changes to OPEN (the event layer publishes `circuit_breaker.opened`). */
   onBreakerOpened?: (event: BreakerOpenedEvent) => void;
+  /** Where secrets named by the configuration are read (`auth.jwt.secretEnv`). Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * API-key verification for `auth.type: apiKey` and the apiKey fallback. Default: an
+   * HmacApiKeyVerifier that knows no keys until the control plane feeds digests (`apiKeys.replace`).
+   */
+  apiKeys?: ApiKeyVerifier;
+  /** Response cache bounds (bytes). Defaults: 100 MiB in total, 10 MB per entry (spec 8). */
+  cache?: Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntryBytes'>;
 }
 
 /** What the control plane calls in process (its REST endpoints and bus command handlers). */
@@ -96,6 +109,10 @@ export interface RunningDataPlane {
   reload(): Promise<ReloadOutcome>;
   /** In-process controls and status of breakers, rate limits and health checks. */
   readonly resilience: ResilienceControls;
+  /** The response cache: `purge(routeId)` drops a route's entries (the control plane's cache-purge command). */
+  readonly cache: { purge(routeId: string): number };
+  /** The API-key verifier in use (the default one takes digests through `replace`). */
+  readonly apiKeys: ApiKeyVerifier;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;
 }

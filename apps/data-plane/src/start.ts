@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
+import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
@@ -21,6 +22,7 @@ import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
+import { createEdgeServices } from './policies/edge-services';
 import { HEALTH_CHECKS } from './policies/health-check/health-check-registry';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
@@ -66,13 +68,21 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
   const redisCounters =
-    options.redisUrl === undefined ? undefined : new RedisRateLimitStore(options.redisUrl, {
+    options.redisUrl === undefined
+      ? undefined
+      : new RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
           fallback: localCounters,
           logger,
         });
   const rateLimitStore: RateLimitStore = redisCounters ?? localCounters;
+  const edge = createEdgeServices({
+    jwt: joseJwtVerifierFactory,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
+    ...(options.cache === undefined ? {} : { cache: options.cache }),
+  });
   const onBreakerOpened = options.onBreakerOpened;
   const services: EngineServices = {
     logger,
@@ -82,13 +92,15 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     rateLimitStore,
     state,
     events: { breakerOpened: (event) => onBreakerOpened?.(event) },
+    edge,
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
   };
   state.attach(services);
-  // Health-check timers, the deadline sweep and the Redis connection must not outlive the plane.
+  // Health-check timers, cache sweeps, the deadline sweep and the Redis connection must not outlive the plane.
   const releaseResources = async (): Promise<void> => {
     deadlines.close();
+    edge.close();
     await state.close();
     await rateLimitStore.close();
   };
@@ -194,6 +206,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     port: address.port,
     reload: () => (follower === undefined ? reloader.reload() : follower.resync()),
     resilience,
+    cache: { purge: (routeId: string) => edge.responseCache.purge(routeId) },
+    apiKeys: edge.apiKeys,
     close: () =>
       (closing ??= (async () => {
         await follower?.close();

@@ -54,6 +54,23 @@ export function headerValueCheck(value: string, label: string): Issue | undefine
   return undefined;
 }
 
+/** Variables a header value may use (spec 2.1); the data plane compiles values into parts once per route. */
+export const HEADER_TEMPLATE_VARIABLES = ['requestId', 'timestamp', 'clientIp', 'route', 'method', 'responseTime'] as const;
+export type HeaderTemplateVariable = (typeof HEADER_TEMPLATE_VARIABLES)[number];
+
+/** A header value with `${variable}` placeholders: no CR/LF/NUL, and only known variables. */
+export function headerTemplateCheck(value: string, label: string): Issue | undefined {
+  const plain = headerValueCheck(value, label);
+  if (plain !== undefined) return plain;
+  for (const match of value.matchAll(/\$\{([^}]*)\}?/g)) {
+    const name = match[1] as string;
+    if (!match[0].endsWith('}') || !(HEADER_TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
+      return { message: `${label} uses unknown variable '${match[0]}'; known: ${HEADER_TEMPLATE_VARIABLES.map((v) => '${' + v + '}').join(', ')}` };
+    }
+  }
+  return undefined;
+}
+
 const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 

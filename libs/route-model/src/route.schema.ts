@@ -20,6 +20,7 @@ import { arr, bool, forbidden, int, map, num, obj, str, type ArraySpec, type Map
 import {
   envNameCheck,
   headerNameCheck,
+  headerTemplateCheck,
   headerValueCheck,
   HEADER_NAME,
   httpUrlCheck,
@@ -28,6 +29,7 @@ import {
   routeIdCheck,
   routePathCheck,
 } from './field-checks';
+import { basicHashCheck } from './basic-hash';
 import { ROUTE_DEFAULTS as D } from './route-defaults';
 import { isPlainObject } from './schema-walker';
 
@@ -48,6 +50,15 @@ const headerMap = (doc: string): MapSpec =>
     keyPattern: HEADER_NAME,
     keyMessage: (label) => `${label} is not a valid header name`,
     values: str({ doc: 'header value', check: headerValueCheck }),
+  });
+
+/** Header values that may use the spec 2.1 variables (`${requestId}`, ...). */
+const headerTemplateMap = (doc: string): MapSpec =>
+  map({
+    doc,
+    keyPattern: HEADER_NAME,
+    keyMessage: (label) => `${label} is not a valid header name`,
+    values: str({ doc: 'header value; may use ${requestId}, ${timestamp}, ${clientIp}, ${route}, ${method}, ${responseTime}', check: headerTemplateCheck }),
   });
 
 const headerNames = (doc: string): ArraySpec =>
@@ -77,7 +88,7 @@ function isHeaderMapForm(raw: unknown): boolean {
 const headerRules = (doc: string): ObjectSpec =>
   obj<HeaderRules>(
     {
-      set: headerMap('header name -> value; values may use ${requestId}, ${timestamp}, ${clientIp}, ${route}, ${method}, ${responseTime}'),
+      set: headerTemplateMap('header name -> value; values may use ${requestId}, ${timestamp}, ${clientIp}, ${route}, ${method}, ${responseTime}'),
       remove: headerNames('header names to remove'),
     },
     { doc, shorthand: { into: 'set', applies: isHeaderMapForm } },
@@ -194,7 +205,7 @@ const TRANSFORM_SCHEMA = obj<TransformConfig>(
           values: str({ doc: 'value', maxLength: 4096 }),
         }),
         headers: obj<NonNullable<TransformRequest['headers']>>(
-          { add: headerMap('headers added to the upstream request'), remove: headerNames('headers removed from the upstream request') },
+          { add: headerTemplateMap('headers added to the upstream request when the client did not send them'), remove: headerNames('headers removed from the upstream request') },
           { doc: 'request header changes' },
         ),
       },
@@ -254,7 +265,7 @@ const AUTH_SCHEMA = obj<AuthConfig>(
           // RFC 7617: a user-id cannot contain a colon.
           keyPattern: /^[^:\s]{1,128}$/,
           keyMessage: (label) => `${label} is not a valid user name`,
-          values: str({ doc: 'password hash', minLength: 1 }),
+          values: str({ doc: 'password hash: scrypt$<N>$<r>$<p>$<salt base64>$<key base64> (docs/edge-policies.md)', check: basicHashCheck }),
         }),
       },
       { doc: 'basic authentication users; required for type basic' },

@@ -29,6 +29,18 @@ export class PromMetrics implements GatewayMetrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  private readonly authFailures = new Counter({
+    name: 'gateway_auth_failures_total',
+    help: 'Requests refused by gateway authentication, by route id, scheme and reason',
+    labelNames: ['route', 'scheme', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly cacheLookups = new Counter({
+    name: 'gateway_cache_lookups_total',
+    help: 'Response cache decisions, by route id and result (HIT, MISS, BYPASS)',
+    labelNames: ['route', 'result'] as const,
+    registers: [this.registry],
+  });
   private readonly reloads = new Counter({
     name: 'gateway_config_reloads_total',
     help: 'Configuration reloads, by result',
@@ -63,6 +75,14 @@ export class PromMetrics implements GatewayMetrics {
 
   upstreamRetry(routeId: string): void {
     this.retries.labels(routeId).inc();
+  }
+
+  authFailure(routeId: string, scheme: string, reason: string): void {
+    this.authFailures.labels(routeId, scheme, reason).inc();
+  }
+
+  cacheLookup(routeId: string, result: 'HIT' | 'MISS' | 'BYPASS'): void {
+    this.cacheLookups.labels(routeId, result).inc();
   }
 
   configReload(result: 'success' | 'failure'): void {

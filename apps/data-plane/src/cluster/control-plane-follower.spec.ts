@@ -6,14 +6,11 @@ import { InProcessBus, ROUTE_CHANGES_CHANNEL, type MessageBus, type RouteChangeM
 import { makeTempDir } from '@gateway/testing';
 import { normalizeRoute, PROXY_DEFAULTS, type Route } from '@gateway/route-model';
 import { createPinoLogger } from '../adapters/pino-logger.adapter';
-import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { ConfigReloader } from '../engine/config-reloader';
 import { DeadlineWheel } from '../engine/deadline-wheel';
-import { PolicyState } from '../engine/policy-state';
-import type { EngineServices } from '../engine/ports';
-import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
 import type { Exchange } from '../engine/exchange';
 import { RequestDispatcher } from '../engine/request-dispatcher';
+import { createTestServices } from '../engine/test-services.fixture';
 import { UpstreamAgentPool } from '../engine/upstream-target';
 import { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -63,21 +60,7 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const metrics = new PromMetrics();
-  const state = new PolicyState();
-  const rateLimitStore = new MemoryRateLimitStore();
-  const services: EngineServices = {
-    logger,
-    metrics,
-    health,
-    deadlines,
-    rateLimitStore,
-    state,
-    events: { breakerOpened: () => undefined },
-    version: '0.0.0-test',
-    startedAt: Date.now(),
-  };
-  state.attach(services);
+  const { services, close: closeServices } = createTestServices({ logger, health, deadlines });
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const snapshotPath = path.join(dir.path, 'routes.snapshot.json');
@@ -120,12 +103,10 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
     await follower.close();
     await reloader.flush();
     agents.destroy();
-    deadlines.close();
-    void state.close();
-    void rateLimitStore.close();
+    closeServices();
     if (removeDir) dir.remove();
   };
-  return { follower, bus, source, dispatcher, served, publish, metrics, reloader, snapshotPath, done };
+  return { follower, bus, source, dispatcher, served, publish, metrics: services.metrics, reloader, snapshotPath, done };
 }
 
 test('starts from the fetched snapshot and applies the next versions in place', async () => {

@@ -2,15 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
 import { createPinoLogger } from '../adapters/pino-logger.adapter';
-import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { makeTempDir } from '@gateway/testing';
 import { ConfigReloader, type ConfigLoad } from './config-reloader';
 import { RequestDispatcher } from './request-dispatcher';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
-import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
-import { PolicyState } from './policy-state';
-import type { EngineServices } from './ports';
+import { createTestServices } from './test-services.fixture';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -27,20 +24,7 @@ function setup(load: () => Promise<ConfigLoad>) {
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
-  const state = new PolicyState();
-  const rateLimitStore = new MemoryRateLimitStore();
-  const services: EngineServices = {
-    logger,
-    metrics: new PromMetrics(),
-    health,
-    deadlines,
-    rateLimitStore,
-    state,
-    events: { breakerOpened: () => undefined },
-    version: '0.0.0-test',
-    startedAt: Date.now(),
-  };
-  state.attach(services);
+  const { services, close: closeServices } = createTestServices({ logger, health, deadlines });
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
   const agents = new UpstreamAgentPool();
   const reloader = new ConfigReloader({
@@ -54,7 +38,7 @@ function setup(load: () => Promise<ConfigLoad>) {
     statusPath: path.join(dir.path, 'reload-status.json'),
     overrides: {},
   });
-  return { reloader, dispatcher, done: () => (agents.destroy(), deadlines.close(), void state.close(), void rateLimitStore.close(), dir.remove()) };
+  return { reloader, dispatcher, done: () => (agents.destroy(), closeServices(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {

@@ -75,12 +75,13 @@ export class ConfigReloader {
     const { dispatcher, factories, services, health, agents, overrides } = this.deps;
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
-    const table = RouteTable.compile(config, factories, { settings, services }, agents);
+    const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
+    const table = RouteTable.compile(config, factories, baseEnv, agents);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     agents.prune(table.agentsInUse());
-    const env = upstreamEnvironment(config, { settings, services });
+    const env = upstreamEnvironment(config, baseEnv);
     for (const factory of factories) {
       try {
         factory.retain?.(config, env);

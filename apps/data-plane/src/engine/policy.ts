@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { ProxyConfig, ProxySettings, Route, UpstreamDefinition } from '@gateway/route-model';
+import type { ProxyConfig, ProxySettings, Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
 import type { GatewayError, GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { EngineServices } from './ports';
@@ -11,7 +11,17 @@ import type { EngineServices } from './ports';
  */
 export type LocalReply =
   | { kind: 'error'; code: GatewayErrorCode; retryAfter?: number; headers?: Record<string, string> }
-  | { kind: 'response'; status: number; headers?: OutgoingHttpHeaders; body?: string | Buffer };
+  | {
+      kind: 'response';
+      status: number;
+      headers?: OutgoingHttpHeaders;
+      body?: string | Buffer;
+      /**
+       * Run the route's response phase on this reply as if it came from the upstream (a cache hit
+       * replays a stored upstream response: header rules and body transforms still apply).
+       */
+      replay?: boolean;
+    };
 
 export type RequestHookResult = LocalReply | undefined;
 
@@ -19,9 +29,10 @@ export type RequestHookResult = LocalReply | undefined;
 export interface ProxiedResponse {
   status: number;
   headers: OutgoingHttpHeaders;
-  body: Readable;
-  /** The raw upstream message (read-only use: trailers, httpVersion). */
-  readonly upstream: IncomingMessage;
+  /** A stream, or a complete body (a hook that buffered it, a replayed cache entry). */
+  body: Readable | Buffer;
+  /** The raw upstream message (read-only use: trailers, httpVersion); undefined for a replayed local reply. */
+  readonly upstream: IncomingMessage | undefined;
 }
 
 /** Called once per upstream call: with an error, or with the response once its head arrived. */
@@ -59,6 +70,8 @@ export interface PolicyEnvironment {
   readonly services: EngineServices;
   /** The `proxy.yml` upstreams by name (upstream-level breakers and health checks). */
   readonly upstreams: ReadonlyMap<string, UpstreamDefinition>;
+  /** The configuration's top-level `authentication` block (spec 2.6), when it has one. */
+  readonly authentication?: SessionAuthenticationConfig;
 }
 
 /**

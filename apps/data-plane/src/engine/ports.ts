@@ -23,6 +23,10 @@ export interface GatewayMetrics {
   breakerState(breaker: string, kind: 'route' | 'upstream', state: BreakerStatus['state']): void;
   /** An upstream attempt after the first one (retry policy, decision 16). */
   upstreamRetry(routeId: string): void;
+  /** A request refused by gateway authentication (401/503); never carries the credential. */
+  authFailure(routeId: string, scheme: string, reason: string): void;
+  /** A response-cache decision: HIT, MISS or BYPASS. */
+  cacheLookup(routeId: string, result: 'HIT' | 'MISS' | 'BYPASS'): void;
   configReload(result: 'success' | 'failure'): void;
   setRouteCount(count: number): void;
   /** The text exposition of every metric. */
@@ -130,6 +134,23 @@ export interface PolicyStateStore {
   get<T>(key: PolicyStateKey<T>): T;
 }
 
+/**
+ * Services the edge policies (cache, authentication) need beyond the engine's own; long-lived,
+ * shared by every route table of one data plane.
+ */
+export interface EdgeServices {
+  /** Response cache, keyed by route id (survives reloads; purged per route). */
+  readonly responseCache: import('../policies/cache/response-cache').ResponseCache;
+  /** Verifies JWTs (the jose adapter). */
+  readonly jwt: import('../policies/auth/jwt-verifier').JwtVerifierFactory;
+  /** Verifies API keys (HMAC digests fed by the control plane). */
+  readonly apiKeys: import('../policies/auth/api-key-verifier').ApiKeyVerifier;
+  /** Session-service clients with their session caches (gateway authentication, spec 5.4). */
+  readonly sessions: import('../policies/auth/session-validator').SessionValidators;
+  /** Reads a secret the configuration names (an environment variable); never logged. */
+  secret(name: string): string | undefined;
+}
+
 export interface EngineServices {
   /** Deadlines of upstream attempts (timeout policy). */
   readonly deadlines: DeadlineWheel<Exchange>;
@@ -144,4 +165,5 @@ export interface EngineServices {
   /** Gateway version (package version), for /version and /health. */
   readonly version: string;
   readonly startedAt: number;
+  readonly edge: EdgeServices;
 }

@@ -26,6 +26,8 @@ function onUpstreamClose(this: TrackedUpstream): void {
   if (!this.complete) this[EXCHANGE].res.destroy();
 }
 
+const EMPTY_BODY = Buffer.alloc(0);
+
 /** nginx's convention for "the client closed the connection before the response". */
 const CLIENT_CLOSED_REQUEST = 499;
 
@@ -146,7 +148,28 @@ export class RequestDispatcher {
 
   private reply(exchange: Exchange, reply: LocalReply): void {
     if (exchange.clientAborted) return;
+    const hooks = exchange.route?.onResponse ?? null;
+    if (reply.kind === 'response' && reply.replay === true && hooks !== null) {
+      const body = reply.body === undefined ? EMPTY_BODY : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+      // The reply's headers are the policy's own fresh object: hooks may change them in place.
+      const proxied: ProxiedResponse = { status: reply.status, headers: reply.headers ?? {}, body, upstream: undefined };
+      this.runResponseHooks(exchange, hooks, 0, proxied).then(
+        () => {
+          if (exchange.clientAborted || exchange.res.headersSent) return;
+          writeResponseHead(exchange, proxied.status, proxied.headers);
+          if (Buffer.isBuffer(proxied.body)) exchange.res.end(proxied.body);
+          else this.pipeReplayed(exchange, proxied.body);
+        },
+        (error: unknown) => this.fail(exchange, error),
+      );
+      return;
+    }
     sendLocalReply(exchange, reply);
+  }
+
+  private pipeReplayed(exchange: Exchange, body: NodeJS.ReadableStream): void {
+    (body as NodeJS.EventEmitter).once('error', () => exchange.res.destroy());
+    body.pipe(exchange.res);
   }
 
   private respond(exchange: Exchange, route: CompiledRoute, upstream: IncomingMessage): void {
@@ -169,7 +192,12 @@ export class RequestDispatcher {
       () => {
         if (exchange.clientAborted || res.headersSent) return;
         writeResponseHead(exchange, proxied.status, proxied.headers);
-        this.pipeBody(exchange, proxied.body, upstream);
+        const body = proxied.body;
+        if (Buffer.isBuffer(body)) {
+          // A hook consumed the upstream body; a cut upstream still must not look complete.
+          if (!upstream.complete && !upstream.readableEnded) upstream.destroy();
+          res.end(body);
+        } else this.pipeBody(exchange, body, upstream);
       },
       (error: unknown) => {
         upstream.destroy();

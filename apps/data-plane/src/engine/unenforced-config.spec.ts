@@ -42,13 +42,23 @@ test('every block this data plane would ignore is refused with its field', () =>
       { path: '/c', upstream: 'u', rateLimit: { enabled: false, max: 10, windowMs: 1000 } },
     ],
   });
-  const errors = unenforcedConfigErrors(c, POLICY_FACTORIES);
+  // Measured against a registry without the edge policies (auth, cache): the rule itself.
+  const withoutEdge = POLICY_FACTORIES.filter((f) => f.configures !== 'auth' && f.configures !== 'cache');
+  const errors = unenforcedConfigErrors(c, withoutEdge);
   assert.deepEqual(errors.map((e) => e.field).sort(), ['routes[0].auth', 'routes[1].cache']);
+  assert.deepEqual(unenforcedConfigErrors(c, POLICY_FACTORIES), []);
   assert.ok(errors.every((e) => e.code === 'NOT_SUPPORTED' && /not enforced/.test(e.message)));
 });
 
 test('a policy that declares the field makes it acceptable', () => {
   const c = config({ routes: [{ path: '/a', upstream: 'http://127.0.0.1:1', cache: { enabled: true } }] });
-  const withCache = [...POLICY_FACTORIES, { key: 'cache', scope: 'route' as const, order: 1, configures: 'cache' as const, create: () => null }];
+  const withCache = [...POLICY_FACTORIES.filter((f) => f.configures !== 'cache'), { key: 'cache', scope: 'route' as const, order: 1, configures: 'cache' as const, create: () => null }];
   assert.deepEqual(unenforcedConfigErrors(c, withCache), []);
+  assert.equal(unenforcedConfigErrors(c, POLICY_FACTORIES.filter((f) => f.configures !== 'cache')).length, 1);
+});
+
+test('the authentication block is accepted once a policy enforces auth', () => {
+  const c = config({ authentication: { enabled: true, provider: 'acme', apiUrl: 'http://127.0.0.1:1' }, routes: [{ path: '/a', upstream: 'http://127.0.0.1:1' }] });
+  assert.deepEqual(unenforcedConfigErrors(c, POLICY_FACTORIES), []);
+  assert.deepEqual(unenforcedConfigErrors(c, POLICY_FACTORIES.filter((f) => f.configures !== 'auth')).map((e) => e.field), ['authentication']);
 });

@@ -38,6 +38,6 @@ export function unenforcedConfigErrors(config: ProxyConfig, factories: readonly 
     if (!enforced.has('circuitBreaker') && isOn(upstream.circuitBreaker)) errors.push(notEnforced(`upstreams[${index}].circuitBreaker`, 'An upstream circuit breaker'));
     if (!enforced.has('healthCheck') && isOn(upstream.healthCheck)) errors.push(notEnforced(`upstreams[${index}].healthCheck`, 'An upstream health check'));
   });
-  if (isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
+  if (!enforced.has('auth') && isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
   return errors;
 }

@@ -2,6 +2,7 @@ import { rewriteUpstreamPath } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import type { Exchange } from './exchange';
 import { copyEndToEndHeaders } from './hop-by-hop';
+import { IDENTITY_HEADER_NAMES } from './identity-headers';
 
 /**
  * Prepares what goes upstream for a matched exchange: the rewritten path with the query kept
@@ -12,6 +13,10 @@ export function prepareUpstreamRequest(exchange: Exchange, route: CompiledRoute)
   const { req } = exchange;
   const headers = exchange.upstreamHeaders;
   copyEndToEndHeaders(req.headers, headers);
+  for (let i = 0; i < IDENTITY_HEADER_NAMES.length; i += 1) {
+    const name = IDENTITY_HEADER_NAMES[i] as string;
+    if (headers[name] !== undefined) delete headers[name];
+  }
   const forwardedFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = forwardedFor === undefined ? exchange.clientIp : `${forwardedFor}, ${exchange.clientIp}`;
   headers['x-forwarded-proto'] = 'encrypted' in req.socket ? 'https' : 'http';

@@ -1,12 +1,16 @@
 import type { PolicyFactory } from '../engine/policy';
+import { authPolicy } from './auth/auth.policy';
 import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
 import { circuitBreakerPolicy } from './circuit-breaker/circuit-breaker.policy';
 import { correlationIdPolicy } from './correlation-id/correlation-id.policy';
 import { healthCheckPolicy } from './health-check/health-check.policy';
 import { rateLimitPolicy } from './rate-limit/rate-limit.policy';
+import { cachePolicy } from './cache/cache.policy';
+import { headersPolicy } from './headers/headers.policy';
 import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
 import { retryPolicy } from './retry/retry.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
+import { transformPolicy } from './transform/transform.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
 
 /**
@@ -22,5 +26,9 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   healthCheckPolicy,
   circuitBreakerPolicy,
   retryPolicy,
+  authPolicy,
+  cachePolicy,
+  headersPolicy,
+  transformPolicy,
   timeoutPolicy,
 ];

@@ -1,9 +1,11 @@
 import type { Scenario } from '../harness/types';
 import { policiesScenario } from './policies';
+import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { proxyScenario } from './proxy';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario];
+
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario];

@@ -56,7 +56,7 @@ export const rateLimitPolicy: PolicyFactory = {
   key: 'rate-limit',
   scope: 'route',
   configures: 'rateLimit',
-  order: 100,
+  order: 120,
   create: (route, env) => {
     const config = route?.rateLimit;
     if (route === undefined || config === undefined || !config.enabled) return null;

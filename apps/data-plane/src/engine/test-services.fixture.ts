@@ -1,0 +1,42 @@
+import { joseJwtVerifierFactory } from '../adapters/jose-jwt-verifier.adapter';
+import { PromMetrics } from '../adapters/prom-metrics.adapter';
+import { createEdgeServices } from '../policies/edge-services';
+import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
+import type { DeadlineWheel } from './deadline-wheel';
+import type { Exchange } from './exchange';
+import { PolicyState } from './policy-state';
+import type { EngineServices, Logger } from './ports';
+import type { UpstreamHealthRegistry } from './upstream-health-registry';
+
+/**
+ * The engine services a unit test of the reload/apply path needs, wired the way start() wires
+ * them (memory rate-limit store, policy state, edge services). `close` releases their timers.
+ */
+export function createTestServices(parts: { logger: Logger; health: UpstreamHealthRegistry; deadlines: DeadlineWheel<Exchange> }): {
+  services: EngineServices;
+  close(): void;
+} {
+  const state = new PolicyState();
+  const rateLimitStore = new MemoryRateLimitStore();
+  const edge = createEdgeServices({ jwt: joseJwtVerifierFactory });
+  const services: EngineServices = {
+    ...parts,
+    metrics: new PromMetrics(),
+    rateLimitStore,
+    state,
+    events: { breakerOpened: () => undefined },
+    edge,
+    version: '0.0.0-test',
+    startedAt: Date.now(),
+  };
+  state.attach(services);
+  return {
+    services,
+    close: () => {
+      parts.deadlines.close();
+      edge.close();
+      void state.close();
+      void rateLimitStore.close();
+    },
+  };
+}

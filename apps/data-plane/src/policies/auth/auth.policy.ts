@@ -1,0 +1,238 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
+import type { GatewayErrorCode } from '../../engine/error-catalogue';
+import type { Exchange } from '../../engine/exchange';
+import { IDENTITY_HEADERS as H } from '../../engine/identity-headers';
+import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
+import { safe } from '../headers/header-template';
+import { BasicCredentials } from './basic-credentials';
+import type { JwtOutcome, JwtVerify } from './jwt-verifier';
+import type { SessionValidator } from './session-validator';
+
+/** Spec 2.6 / spec 8: sessions are remembered for 300 s unless configured. */
+const DEFAULT_SESSION_TTL_SECONDS = 300;
+const REALM = 'gateway';
+
+/** How one route authenticates; built once when the route loads. */
+interface Plan {
+  /** Bearer tokens: verified locally (jwt) or by the session service. */
+  bearer?: { kind: 'jwt'; verify: JwtVerify } | { kind: 'session'; validator: SessionValidator };
+  basic?: BasicCredentials;
+  apiKey: boolean;
+  allowAnonymous: boolean;
+}
+
+type Presented =
+  | { scheme: 'bearer'; token: string }
+  | { scheme: 'basic'; user: string; password: string }
+  | { scheme: 'apiKey'; key: string }
+  | { scheme: 'other' };
+
+/** Reads the one credential a request carries: Authorization first, then X-API-Key (decision 22). */
+export function readCredential(headers: IncomingHttpHeaders): Presented | undefined {
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const space = authorization.indexOf(' ');
+    const scheme = (space === -1 ? authorization : authorization.slice(0, space)).toLowerCase();
+    const value = space === -1 ? '' : authorization.slice(space + 1).trim();
+    if (value === '') return { scheme: 'other' };
+    if (scheme === 'bearer') return { scheme: 'bearer', token: value };
+    if (scheme === 'apikey') return { scheme: 'apiKey', key: value };
+    if (scheme === 'basic') {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon <= 0) return { scheme: 'other' };
+      return { scheme: 'basic', user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+    }
+    return { scheme: 'other' };
+  }
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey !== '') return { scheme: 'apiKey', key: apiKey };
+  return undefined;
+}
+
+/** Builds the plan, or says why the route cannot be protected as configured (it then answers 503). */
+function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan | null | { problem: string } {
+  const edge = env.services.edge;
+  const allowAnonymous = auth.allowAnonymous === true;
+  const basicOf = (): BasicCredentials | undefined => (auth.basic === undefined ? undefined : new BasicCredentials(auth.basic.users));
+  switch (auth.type) {
+    case 'none':
+      return null;
+    case 'jwt': {
+      const name = auth.jwt?.secretEnv;
+      const secret = name === undefined ? undefined : edge.secret(name);
+      if (secret === undefined || secret === '') return { problem: `auth.jwt.secretEnv names an environment variable that is not set (${String(name)})` };
+      try {
+        const verify = edge.jwt.create({
+          secret,
+          algorithms: auth.jwt?.algorithms ?? ['HS256'],
+          ...(auth.jwt?.validateIssuer === true && auth.jwt.issuer !== undefined ? { issuer: auth.jwt.issuer } : {}),
+          validateExpiration: auth.jwt?.validateExpiration !== false,
+        });
+        return { bearer: { kind: 'jwt', verify }, apiKey: false, allowAnonymous };
+      } catch (error) {
+        return { problem: error instanceof Error ? error.message : 'auth.jwt cannot be honoured' };
+      }
+    }
+    case 'basic': {
+      const basic = basicOf();
+      return basic === undefined ? { problem: 'auth.basic.users is missing' } : { basic, apiKey: false, allowAnonymous };
+    }
+    case 'apiKey':
+      return { apiKey: true, allowAnonymous };
+    case 'oauth2':
+    case 'custom':
+      return { problem: `auth.type ${auth.type} is not supported by this data plane` };
+    case undefined:
+      break;
+  }
+  // Spec 5.4: a route that does not require authentication is not checked at all.
+  if (auth.required !== true) return null;
+  return sessionPlan(route, auth, env.authentication, env, basicOf(), allowAnonymous);
+}
+
+function sessionPlan(
+  _route: Route,
+  auth: AuthConfig,
+  block: SessionAuthenticationConfig | undefined,
+  env: PolicyEnvironment,
+  basic: BasicCredentials | undefined,
+  allowAnonymous: boolean,
+): Plan | { problem: string } {
+  if (block === undefined || !block.enabled || block.apiUrl === undefined) return { problem: 'auth.required needs an enabled top-level authentication block with apiUrl' };
+  if (auth.provider !== undefined && block.provider !== undefined && auth.provider !== block.provider) {
+    return { problem: `auth.provider ${auth.provider} is not the configured authentication.provider` };
+  }
+  const validation = block.sessionValidation;
+  const validator = env.services.edge.sessions.for({
+    apiUrl: block.apiUrl,
+    ...(block.tenantId === undefined ? {} : { tenantId: block.tenantId }),
+    // sessionValidation.enabled: false turns the session cache off, not the check.
+    cacheTtlSeconds: validation?.enabled === false ? 0 : (validation?.cacheTTL ?? DEFAULT_SESSION_TTL_SECONDS),
+  });
+  const fallback = block.fallbackAuth?.enabled === true ? block.fallbackAuth.methods : [];
+  return {
+    bearer: { kind: 'session', validator },
+    ...(fallback.includes('basic') && basic !== undefined ? { basic } : {}),
+    apiKey: fallback.includes('apiKey'),
+    allowAnonymous,
+  };
+}
+
+function challengesOf(plan: Plan): (invalidToken: boolean) => string {
+  const withToken = [
+    plan.bearer !== undefined ? `Bearer realm="${REALM}", error="invalid_token"` : undefined,
+    plan.basic !== undefined ? `Basic realm="${REALM}", charset="UTF-8"` : undefined,
+    plan.apiKey ? `ApiKey realm="${REALM}"` : undefined,
+  ].filter((c) => c !== undefined);
+  const without = withToken.map((c) => c.replace(', error="invalid_token"', ''));
+  const a = withToken.join(', ');
+  const b = without.join(', ');
+  return (invalidToken) => (invalidToken ? a : b);
+}
+
+function setIdentity(headers: OutgoingHttpHeaders, scheme: string, fields: { userId?: string; email?: string; role?: string; keyId?: string }): void {
+  headers[H.scheme] = scheme;
+  if (fields.userId !== undefined) headers[H.userId] = safe(fields.userId);
+  if (fields.email !== undefined) headers[H.userEmail] = safe(fields.email);
+  if (fields.role !== undefined) headers[H.userRole] = safe(fields.role);
+  if (fields.keyId !== undefined) headers[H.keyId] = safe(fields.keyId);
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Gateway authentication per route (spec 2.1 `auth`, 5.4-5.7, decisions 22-23): `type: jwt`,
+ * `apiKey` or `basic`, or the proxy.yml form `required`/`provider`/`allowAnonymous` validated by
+ * the external session service with the fallback methods of `authentication.fallbackAuth`.
+ * Runs first in the request phase (before the cache). The identity goes upstream in the
+ * X-Gateway-* headers (engine/identity-headers.ts), whose client copies the engine removed.
+ * 401 answers carry WWW-Authenticate; the session service down answers 503; every refusal is logged
+ * and counted (gateway_auth_failures_total) without the credential.
+ */
+export const authPolicy: PolicyFactory = {
+  key: 'auth',
+  scope: 'route',
+  configures: 'auth',
+  order: 100,
+  create: (route, env) => {
+    const auth = route?.auth;
+    if (route === undefined || auth === undefined || auth.enabled === false) return null;
+    const { logger, metrics } = env.services;
+    const routeId = route.id;
+    const plan = planFor(route, auth, env);
+    if (plan === null) return null;
+    if ('problem' in plan) {
+      logger.warn({ routeId, problem: plan.problem }, 'route authentication cannot be enforced; the route answers 503 until fixed');
+      return { onRequest: () => ({ kind: 'error', code: 'AUTH_NOT_CONFIGURED' }) };
+    }
+    const challenge = challengesOf(plan);
+    const apiKeys = env.services.edge.apiKeys;
+
+    const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS'): LocalReply => {
+      metrics.authFailure(routeId, scheme, reason);
+      logger.warn({ correlationId: exchange.correlationId, routeId, scheme, reason, clientIp: exchange.clientIp }, 'authentication refused');
+      if (code === 'AUTH_SERVICE_UNAVAILABLE') return { kind: 'error', code };
+      return { kind: 'error', code, headers: { 'www-authenticate': challenge(scheme === 'bearer' || scheme === 'jwt' || scheme === 'session') } };
+    };
+
+    return {
+      onRequest(exchange): RequestHookResult | Promise<RequestHookResult> {
+        const presented = readCredential(exchange.req.headers);
+        const headers = exchange.upstreamHeaders;
+        if (presented === undefined) {
+          if (plan.allowAnonymous) {
+            headers[H.scheme] = 'anonymous';
+            return undefined;
+          }
+          return refuse(exchange, 'none', 'missing', 'UNAUTHORIZED');
+        }
+        switch (presented.scheme) {
+          case 'bearer': {
+            const bearer = plan.bearer;
+            if (bearer === undefined) return refuse(exchange, 'bearer', 'scheme_not_accepted');
+            if (bearer.kind === 'jwt') {
+              const onJwt = (outcome: JwtOutcome): RequestHookResult => {
+                if (!outcome.ok) return refuse(exchange, 'jwt', outcome.reason);
+                const claims = outcome.claims;
+                setIdentity(headers, 'jwt', { userId: str(claims['sub']), email: str(claims['email']), role: str(claims['role']) });
+                return undefined;
+              };
+              const outcome = bearer.verify(presented.token);
+              // A token verified moments ago is answered synchronously: no promise per request.
+              return outcome instanceof Promise ? outcome.then(onJwt) : onJwt(outcome);
+            }
+            return bearer.validator.validate(presented.token).then((outcome) => {
+              if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              if (outcome.kind === 'invalid') return refuse(exchange, 'session', 'invalid_session');
+              const { id, email, role } = outcome.user;
+              setIdentity(headers, 'session', { userId: id, email, role });
+              return undefined;
+            });
+          }
+          case 'basic': {
+            const basic = plan.basic;
+            if (basic === undefined) return refuse(exchange, 'basic', 'scheme_not_accepted');
+            const user = presented.user;
+            return basic.verify(user, presented.password).then((ok) => {
+              if (!ok) return refuse(exchange, 'basic', 'invalid_credentials');
+              setIdentity(headers, 'basic', { userId: user });
+              return undefined;
+            });
+          }
+          case 'apiKey': {
+            if (!plan.apiKey) return refuse(exchange, 'apiKey', 'scheme_not_accepted');
+            return apiKeys.verify(presented.key).then((identity) => {
+              if (identity === null) return refuse(exchange, 'apiKey', 'unknown_key');
+              setIdentity(headers, 'apiKey', { keyId: identity.keyId, userId: identity.userId });
+              return undefined;
+            });
+          }
+          case 'other':
+            return refuse(exchange, 'other', 'scheme_not_accepted');
+        }
+      },
+    };
+  },
+};

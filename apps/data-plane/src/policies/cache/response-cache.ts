@@ -1,0 +1,158 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+
+/** One stored upstream response. */
+export interface CacheEntry {
+  readonly status: number;
+  /** End-to-end headers only (hop-by-hop never reach the cache). */
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer;
+  /** ms (cache clock) when stored. */
+  readonly storedAt: number;
+  readonly expiresAt: number;
+  /** Age the upstream reported, seconds. */
+  readonly upstreamAge: number;
+  /** Request header values the upstream's `Vary` named, as seen when stored. */
+  readonly vary: ReadonlyArray<readonly [string, string | undefined]> | undefined;
+  readonly size: number;
+}
+
+export interface ResponseCacheOptions {
+  /** Total bytes kept (bodies plus an estimate of headers and keys). Default 100 MiB. */
+  maxBytes?: number;
+  /** Largest single entry. Default 10 MB (spec 8). */
+  maxEntryBytes?: number;
+  /** Clock in ms (tests inject one). */
+  now?: () => number;
+}
+
+interface Slot {
+  routeId: string;
+  entry: CacheEntry;
+}
+
+/** A miss in progress: followers for the same key wait for it instead of calling the upstream. */
+interface Flight {
+  waiters: Array<(stored: boolean) => void>;
+}
+
+export const DEFAULT_CACHE_MAX_BYTES = 100 * 1024 * 1024;
+/** Spec 8: "Cache entry size 10 MB". */
+export const DEFAULT_CACHE_MAX_ENTRY_BYTES = 10 * 1024 * 1024;
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * In-memory LRU of upstream responses bounded in bytes (per entry and in total), keyed by route id
+ * plus the request key, shared by every route table of one data plane: entries survive a reload
+ * and are dropped when the route's configuration changes or on `purge(routeId)`.
+ */
+export class ResponseCache {
+  readonly maxBytes: number;
+  readonly maxEntryBytes: number;
+  readonly now: () => number;
+  private readonly slots = new Map<string, Slot>();
+  private readonly byRoute = new Map<string, Set<string>>();
+  private readonly fingerprints = new Map<string, string>();
+  private readonly flights = new Map<string, Flight>();
+  private bytes = 0;
+
+  constructor(options: ResponseCacheOptions = {}) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.maxEntryBytes = Math.min(options.maxEntryBytes ?? DEFAULT_CACHE_MAX_ENTRY_BYTES, this.maxBytes);
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.slots.size, bytes: this.bytes };
+  }
+
+  /** A fresh entry whose Vary'd request headers match, or undefined; a hit becomes most recent. */
+  get(key: string, requestHeaders: IncomingHttpHeaders): CacheEntry | undefined {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return undefined;
+    const entry = slot.entry;
+    if (entry.expiresAt <= this.now()) {
+      this.remove(key, slot);
+      return undefined;
+    }
+    if (entry.vary !== undefined) {
+      for (const [name, value] of entry.vary) if (headerValue(requestHeaders[name]) !== value) return undefined;
+    }
+    this.slots.delete(key);
+    this.slots.set(key, slot);
+    return entry;
+  }
+
+  /** Stores an entry (replacing the key's previous one); false when it is larger than one entry may be. */
+  set(routeId: string, key: string, entry: CacheEntry): boolean {
+    if (entry.size > this.maxEntryBytes) return false;
+    const previous = this.slots.get(key);
+    if (previous !== undefined) this.remove(key, previous);
+    this.slots.set(key, { routeId, entry });
+    this.bytes += entry.size;
+    let keys = this.byRoute.get(routeId);
+    if (keys === undefined) this.byRoute.set(routeId, (keys = new Set()));
+    keys.add(key);
+    for (const [oldest, slot] of this.slots) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(oldest, slot);
+    }
+    return true;
+  }
+
+  /** Drops every entry of a route; returns how many. The control plane's cache purge calls this. */
+  purge(routeId: string): number {
+    const keys = this.byRoute.get(routeId);
+    if (keys === undefined) return 0;
+    let removed = 0;
+    for (const key of [...keys]) {
+      const slot = this.slots.get(key);
+      if (slot !== undefined) {
+        this.remove(key, slot);
+        removed += 1;
+      }
+    }
+    this.byRoute.delete(routeId);
+    return removed;
+  }
+
+  /** Called when a route compiles: a changed configuration must not serve what the old one stored. */
+  retain(routeId: string, fingerprint: string): void {
+    const known = this.fingerprints.get(routeId);
+    if (known !== undefined && known !== fingerprint) this.purge(routeId);
+    this.fingerprints.set(routeId, fingerprint);
+  }
+
+  /** True when this caller now leads the miss for `key`; false when another miss is in flight. */
+  lead(key: string): boolean {
+    if (this.flights.has(key)) return false;
+    this.flights.set(key, { waiters: [] });
+    return true;
+  }
+
+  /**
+   * Calls `resume` once the miss in flight for `key` settles (at once if none is): `stored` says
+   * whether the leader stored a response (look again) or not (go upstream, do not queue again:
+   * an uncacheable response must not serialize the requests for it).
+   */
+  wait(key: string, resume: (stored: boolean) => void): void {
+    const flight = this.flights.get(key);
+    if (flight === undefined) resume(true);
+    else flight.waiters.push(resume);
+  }
+
+  release(key: string, stored: boolean): void {
+    const flight = this.flights.get(key);
+    if (flight === undefined) return;
+    this.flights.delete(key);
+    for (const resume of flight.waiters) resume(stored);
+  }
+
+  private remove(key: string, slot: Slot): void {
+    this.slots.delete(key);
+    this.bytes -= slot.entry.size;
+    this.byRoute.get(slot.routeId)?.delete(key);
+  }
+}

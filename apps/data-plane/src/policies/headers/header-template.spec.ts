@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeRoute } from '@gateway/route-model';
+import { compileTemplate, safe } from './header-template';
+
+test('a value is compiled once into literal parts and variable slots; a plain value stays a string', () => {
+  assert.equal(compileTemplate('plain'), 'plain');
+  const compiled = compileTemplate('a ${method} b ${route}${route} $x ${');
+  assert.equal(typeof compiled, 'object');
+  const parts = (compiled as { parts: unknown[] }).parts;
+  assert.deepEqual(parts.map((p) => typeof p), ['string', 'number', 'string', 'number', 'number', 'string']);
+  assert.deepEqual(parts.filter((p) => typeof p === 'string'), ['a ', ' b ', ' $x ${']);
+});
+
+test('variable output keeps only visible ASCII, space and tab: CR, LF, NUL and non-Latin text are dropped', () => {
+  assert.equal(safe('ok value\t1'), 'ok value\t1');
+  assert.equal(safe('a\r\nSet-Cookie: x=1'), 'aSet-Cookie: x=1');
+  assert.equal(safe('\u0000\u2028é'), '');
+});
+
+test('the route model refuses CR/LF and unknown variables in header values with the field', () => {
+  const bad = normalizeRoute({
+    path: '/a',
+    upstream: 'http://127.0.0.1:1',
+    headers: { request: { set: { 'X-A': 'v\r\nX-Injected: 1' } }, response: { 'X-B': '${secret}' } },
+    transform: { request: { headers: { add: { 'X-C': '${requestId' } } } },
+  });
+  assert.equal(bad.ok, false);
+  const fields = bad.ok ? [] : bad.errors.map((e) => `${e.field}: ${e.message}`);
+  assert.ok(fields.some((f) => f.startsWith('headers.request.set.X-A:') && /CR, LF/.test(f)), fields.join('\n'));
+  assert.ok(fields.some((f) => f.startsWith('headers.response.X-B:') && /unknown variable '\$\{secret\}'/.test(f)), fields.join('\n'));
+  assert.ok(fields.some((f) => f.startsWith('transform.request.headers.add.X-C:') && /unknown variable/.test(f)), fields.join('\n'));
+});

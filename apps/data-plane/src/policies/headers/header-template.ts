@@ -1,0 +1,88 @@
+import { performance } from 'node:perf_hooks';
+import type { Exchange } from '../../engine/exchange';
+
+/** Variable slots, numbered so a compiled part is either literal text (string) or a slot (number). */
+const enum Slot {
+  RequestId,
+  Timestamp,
+  ClientIp,
+  Route,
+  Method,
+  ResponseTime,
+}
+
+const SLOTS: Record<string, Slot> = {
+  requestId: Slot.RequestId,
+  timestamp: Slot.Timestamp,
+  clientIp: Slot.ClientIp,
+  route: Slot.Route,
+  method: Slot.Method,
+  responseTime: Slot.ResponseTime,
+};
+
+/**
+ * A configured header value compiled once per route into literal text and variable slots, so it
+ * is never parsed per request. A value without variables stays a plain string (no work at all).
+ * Unknown variables never get here: the route model refuses them when the route loads.
+ */
+export type CompiledTemplate = string | { readonly parts: ReadonlyArray<string | Slot> };
+
+const PLACEHOLDER = /\$\{(requestId|timestamp|clientIp|route|method|responseTime)\}/g;
+
+export function compileTemplate(value: string): CompiledTemplate {
+  const parts: Array<string | Slot> = [];
+  let last = 0;
+  for (const match of value.matchAll(PLACEHOLDER)) {
+    if (match.index > last) parts.push(value.slice(last, match.index));
+    parts.push(SLOTS[match[1] as string] as Slot);
+    last = match.index + match[0].length;
+  }
+  if (parts.length === 0) return value;
+  if (last < value.length) parts.push(value.slice(last));
+  return { parts };
+}
+
+/**
+ * Only visible ASCII, space and tab survive in a variable's output: a value taken from the request
+ * can never split the header block (CR/LF) or make node refuse the header.
+ */
+const UNSAFE = /[^\t\x20-\x7e]/;
+const UNSAFE_ALL = /[^\t\x20-\x7e]/g;
+
+/** Exported for its unit test. */
+export function safe(value: string): string {
+  return UNSAFE.test(value) ? value.replace(UNSAFE_ALL, '') : value;
+}
+
+function slotValue(slot: Slot, exchange: Exchange): string {
+  switch (slot) {
+    case Slot.RequestId:
+      return safe(exchange.correlationId);
+    case Slot.Timestamp:
+      return new Date().toISOString();
+    case Slot.ClientIp:
+      return safe(exchange.clientIp);
+    case Slot.Route:
+      return exchange.route === undefined ? '' : exchange.route.id;
+    case Slot.Method:
+      return safe(exchange.method);
+    case Slot.ResponseTime:
+      return String(Math.round(performance.now() - exchange.startedAt));
+  }
+}
+
+export function renderTemplate(template: CompiledTemplate, exchange: Exchange): string {
+  if (typeof template === 'string') return template;
+  let out = '';
+  const parts = template.parts;
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] as string | Slot;
+    out += typeof part === 'string' ? part : slotValue(part, exchange);
+  }
+  return out;
+}
+
+/** Header name (lower case) -> compiled value, from a configured map. */
+export function compileHeaderMap(map: Record<string, string> | undefined): Array<[string, CompiledTemplate]> {
+  return Object.entries(map ?? {}).map(([name, value]) => [name.toLowerCase(), compileTemplate(value)]);
+}
