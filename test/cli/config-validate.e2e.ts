@@ -44,10 +44,9 @@ routes:
     upstream: http://127.0.0.1:9000
   - path: /private
     upstream: http://127.0.0.1:9000
-    rateLimit:
+    auth:
       enabled: true
-      max: 10
-      windowMs: 1000
+      type: oauth2
 `;
 
 describe('gateway config:validate', () => {
@@ -123,9 +122,9 @@ describe('gateway config:validate', () => {
     const config = file('unenforced.yml', UNENFORCED);
     const result = await runGateway(['config:validate', '--config', config], { cwd: temp.path });
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /unenforced\.yml:8 routes\[1\]\.rateLimit: routes\[1\]\.rateLimit is not enforced by this version of the data plane yet/);
+    assert.match(result.stderr, /unenforced\.yml:9 routes\[1\]\.auth\.type: auth\.type 'oauth2' \(routes\[1\]\.auth\.type\) is not enforced by this version of the data plane yet/);
     const started = await runGateway(['start', '--config', config, '--port', '0', '--data-dir', path.join(temp.path, 'unenforced-data')], { cwd: temp.path });
     assert.equal(started.code, 1);
-    assert.match(started.stderr, /routes\[1\]\.rateLimit/);
+    assert.match(started.stderr, /routes\[1\]\.auth\.type/);
   });
 });

@@ -10,7 +10,7 @@ import { ConfigReloader } from '../engine/config-reloader';
 import { DeadlineWheel } from '../engine/deadline-wheel';
 import type { Exchange } from '../engine/exchange';
 import { RequestDispatcher } from '../engine/request-dispatcher';
-import { createTestServices } from '../engine/test-services.fixture';
+import { createTestServices } from '../testing/engine-services.fixture';
 import { UpstreamAgentPool } from '../engine/upstream-target';
 import { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -317,13 +317,13 @@ test('a saved snapshot of the old { appliedAt, routes } shape (proxy.yml mode) i
 
 test('invalid or unenforceable routes are skipped, the others served', async () => {
   const bad = { ...route('bad'), path: 'no-slash' } as Route;
-  const guarded = route('guarded', '/guarded', { auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } } });
+  const guarded = route('guarded', '/guarded', { auth: { enabled: true, type: 'oauth2' } });
   const t = setup(async () => snapshot(1, [route('ok'), bad, guarded, 'junk' as unknown as Route]));
   await t.follower.start();
   assert.equal(t.served('/ok'), 'ok');
   assert.equal(t.dispatcher.getTable()?.routes.length, 1);
-  await t.publish({ kind: 'upserted', version: 2, route: route('guarded', '/ok', { auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } } }) });
-  await t.publish({ kind: 'upserted', version: 3, route: route('ok', '/ok', { auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } } }) });
+  await t.publish({ kind: 'upserted', version: 2, route: route('guarded', '/ok', { auth: { enabled: true, type: 'oauth2' } }) });
+  await t.publish({ kind: 'upserted', version: 3, route: route('ok', '/ok', { auth: { enabled: true, type: 'oauth2' } }) });
   await until(() => t.follower.currentVersion === 3, 'v3');
   assert.equal(t.served('/ok'), undefined, 'a route changed into one this data plane cannot enforce stops being served');
   await t.done();

@@ -7,7 +7,7 @@ import { ConfigReloader, type ConfigLoad } from './config-reloader';
 import { RequestDispatcher } from './request-dispatcher';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
-import { createTestServices } from './test-services.fixture';
+import { createTestServices } from '../testing/engine-services.fixture';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';

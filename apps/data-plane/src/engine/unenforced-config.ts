@@ -32,6 +32,11 @@ export function unenforcedConfigErrors(config: ProxyConfig, factories: readonly 
       // headers and transform have no `enabled` flag: present means wanted.
       if (block !== undefined && isOn(block)) errors.push(notEnforced(`routes[${index}].${field}`, `routes[${index}].${field}`));
     }
+    // The UI lists these types (spec 2.1) but no verifier exists for them: refused, never served open.
+    const authType = route.auth?.type;
+    if (isOn(route.auth) && (authType === 'oauth2' || authType === 'custom')) {
+      errors.push(notEnforced(`routes[${index}].auth.type`, `auth.type '${authType}' (routes[${index}].auth.type)`));
+    }
   });
   config.upstreams.forEach((upstream, index) => {
     if (enforced.has('circuitBreaker') && enforced.has('healthCheck')) return;

@@ -2,11 +2,11 @@ import { joseJwtVerifierFactory } from '../adapters/jose-jwt-verifier.adapter';
 import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { createEdgeServices } from '../policies/edge-services';
 import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
-import type { DeadlineWheel } from './deadline-wheel';
-import type { Exchange } from './exchange';
-import { PolicyState } from './policy-state';
-import type { EngineServices, Logger } from './ports';
-import type { UpstreamHealthRegistry } from './upstream-health-registry';
+import type { DeadlineWheel } from '../engine/deadline-wheel';
+import type { Exchange } from '../engine/exchange';
+import { PolicyState } from '../engine/policy-state';
+import type { EngineServices, Logger } from '../engine/ports';
+import type { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 
 /**
  * The engine services a unit test of the reload/apply path needs, wired the way start() wires
