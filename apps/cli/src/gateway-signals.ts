@@ -1,5 +1,5 @@
-import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { EXIT } from './command';
+import type { RunningGateway } from './gateway-roles';
 import type { JsonLineLogger } from './json-line-logger';
 
 /**
@@ -9,7 +9,7 @@ import type { JsonLineLogger } from './json-line-logger';
  * exits 0; a second stop signal exits at once.
  */
 export class GatewaySignals {
-  private plane: RunningDataPlane | undefined;
+  private plane: RunningGateway | undefined;
   private reloadPending = false;
   private stopSignal: NodeJS.Signals | undefined;
   private cleanup: () => void = () => undefined;
@@ -35,7 +35,7 @@ export class GatewaySignals {
    * Hands over the listening plane and applies what arrived meanwhile. Resolves with the exit
    * code once a stop signal has closed it and `cleanup` ran.
    */
-  serve(plane: RunningDataPlane, cleanup: () => void): Promise<number> {
+  serve(plane: RunningGateway, cleanup: () => void): Promise<number> {
     this.plane = plane;
     this.cleanup = cleanup;
     if (this.stopSignal !== undefined) {
@@ -58,7 +58,7 @@ export class GatewaySignals {
   }
 
   /** Never throws: a bad file or a reload bug leaves the running routes in place. */
-  private async reload(plane: RunningDataPlane): Promise<void> {
+  private async reload(plane: RunningGateway): Promise<void> {
     this.log.info({ signal: 'SIGHUP' }, 'SIGHUP received; reloading configuration');
     try {
       const outcome = await plane.reload();
@@ -85,7 +85,7 @@ export class GatewaySignals {
     if (this.plane !== undefined) void this.stop(this.plane);
   }
 
-  private async stop(plane: RunningDataPlane): Promise<void> {
+  private async stop(plane: RunningGateway): Promise<void> {
     let code: number = EXIT.ok;
     try {
       await plane.close();

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
-import { nonEmpty, parseCommandArgs, parsePort } from '../cli-args';
+import { nonEmpty, parseCommandArgs, parsePort, UsageError } from '../cli-args';
 import { cliVersion } from '../cli-version';
 import { CommandFailure, EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
 import { reachableUrl, URL_FILE } from '../gateway-client';
+import { InvalidStartConfigError, ROLES, startRole, type GatewayRole, type RunningGateway } from '../gateway-roles';
 import { dataFile } from '../data-dir-state';
 import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
 import { GatewaySignals } from '../gateway-signals';
@@ -19,6 +19,7 @@ const OPTIONS = {
   port: { type: 'string', valueName: 'N', description: 'Port to listen on, 0..65535, 0 for any free port (default: proxy.port)' },
   host: { type: 'string', valueName: 'HOST', description: 'Address to listen on (default: proxy.host)' },
   'data-dir': { type: 'string', valueName: 'DIR', description: 'State directory, created with mode 0700 (default: $GATEWAY_DATA_DIR, else ./.gateway)' },
+  role: { type: 'string', valueName: 'ROLE', description: 'all (default: both planes on one port), control-plane, or data-plane' },
 } as const;
 
 /** If the event loop is still held after a clean stop (a stray timer), exit anyway after this. */
@@ -53,6 +54,7 @@ export const startCommand: Command = {
     const { values } = parseCommandArgs('start', argv, OPTIONS);
     const port = parsePort(values.port, 'start');
     const host = nonEmpty(values.host, 'host', 'start');
+    const role = parseRole(values.role);
     loadDotEnv(context);
     log.setLevel(context.env['LOG_LEVEL']);
     const paths = resolveGatewayPaths(context, {
@@ -74,7 +76,7 @@ export const startCommand: Command = {
       return EXIT.failure;
     }
 
-    const plane = await startPlane(paths, context, host, port);
+    const plane = await startPlanes(role, paths, context, host, port);
     if (plane === undefined) return EXIT.failure;
     if (signals.stopping) return signals.serve(plane, () => undefined);
 
@@ -108,25 +110,25 @@ export const startCommand: Command = {
   },
 };
 
-/** Starts the data plane; prints why and resolves undefined when it cannot. */
-async function startPlane(paths: GatewayPaths, context: CommandContext, host: string | undefined, port: number | undefined): Promise<RunningDataPlane | undefined> {
-  // Loaded here, not at the top: the signal handlers above must be in place first.
-  const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+/** Starts the planes of the role; prints why and resolves undefined when it cannot. */
+async function startPlanes(role: GatewayRole, paths: GatewayPaths, context: CommandContext, host: string | undefined, port: number | undefined): Promise<RunningGateway | undefined> {
   try {
-    return await start({
+    return await startRole(role, {
       configPath: paths.configPath,
       dataDir: paths.dataDir,
       host,
       port,
       logLevel: context.env['LOG_LEVEL'],
       version: cliVersion(),
-      redisUrl: context.env['REDIS_URL'] || undefined,
+      env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
     });
   } catch (error) {
-    if (error instanceof InvalidConfigError) {
+    if (error instanceof InvalidStartConfigError) {
       formatConfigErrors(paths.configLabel, error.errors).forEach((line) => context.err(line));
       context.err(`gateway start: ${paths.configLabel} is invalid (${plural(error.errors.length, 'error')}); not started`);
+    } else if (error instanceof CommandFailure) {
+      context.err(error.message);
     } else {
       context.err(`gateway start: could not start: ${describe(error)}`);
     }
@@ -150,4 +152,11 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   const value = /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(value) || value < 1) throw new CommandFailure(`${name} must be a whole number of milliseconds from 1 to 9999999, got '${raw}'`);
   return value;
+}
+
+function parseRole(raw: string | undefined): GatewayRole {
+  if (raw === undefined) return 'all';
+  const role = ROLES.find((candidate) => candidate === raw);
+  if (role === undefined) throw new UsageError(`invalid value for --role: '${raw}' (expected one of ${ROLES.join(', ')})`, 'start');
+  return role;
 }

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
+import type { FieldError } from '@gateway/route-model';
+import { CommandFailure } from './command';
+import { dataFile } from './data-dir-state';
+
+/** What `gateway start` runs: one role, or both planes in one process (the default). */
+export const ROLES = ['all', 'control-plane', 'data-plane'] as const;
+export type GatewayRole = (typeof ROLES)[number];
+
+/** Paths under /api-like prefixes that the one-process gateway hands to the control plane. */
+export const CONTROL_PLANE_PREFIXES = ['/api', '/admin', '/internal'];
+
+/** The running process, whatever its role: what the signal handlers need. */
+export interface RunningGateway {
+  readonly host: string;
+  readonly port: number;
+  /** SIGHUP: re-read proxy.yml (through the control plane when there is one). */
+  reload(): Promise<ReloadOutcome>;
+  close(): Promise<void>;
+}
+
+export interface RoleSettings {
+  configPath: string;
+  dataDir: string;
+  host?: string;
+  port?: number;
+  logLevel?: string;
+  version: string;
+  env: NodeJS.ProcessEnv;
+  redisCommandTimeoutMs?: number;
+}
+
+/** A configuration the gateway refused to start with: every error, with lines when known. */
+export class InvalidStartConfigError extends Error {
+  constructor(readonly errors: Array<FieldError & { line?: number }>) {
+    super(`invalid configuration: ${errors.length} error(s)`);
+    this.name = 'InvalidStartConfigError';
+  }
+}
+
+/**
+ * Starts the planes of `role`. Modules are imported here, not at the top of the CLI: the signal
+ * handlers must be installed before anything heavy loads, and a data plane never loads NestJS.
+ */
+export async function startRole(role: GatewayRole, settings: RoleSettings): Promise<RunningGateway> {
+  switch (role) {
+    case 'all':
+      return startBothPlanes(settings);
+    case 'control-plane':
+      return startControlPlaneOnly(settings);
+    case 'data-plane':
+      return startDataPlaneOnly(settings);
+  }
+}
+
+/** One process, one port: the data plane serves traffic and hands /api, /admin, /internal to the control plane. */
+async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> {
+  const controlPlane = await startControlPlane(settings, undefined);
+  try {
+    const dataPlane = await startDataPlane(settings, {
+      routeSource: { kind: 'control-plane', bus: controlPlane.bus, fetchSnapshot: () => controlPlane.snapshot() },
+      mount: { prefixes: CONTROL_PLANE_PREFIXES, handler: controlPlane.handler },
+      extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
+    });
+    return {
+      host: dataPlane.host,
+      port: dataPlane.port,
+      reload: async () => {
+        const reconciled = await reconcileFile(controlPlane, settings.dataDir);
+        // Then the data plane resyncs at once (not at the next message) and records its outcome.
+        return reconciled.ok ? dataPlane.reload() : reconciled;
+      },
+      close: async () => {
+        await dataPlane.close();
+        await controlPlane.close();
+      },
+    };
+  } catch (error) {
+    await controlPlane.close();
+    throw error;
+  }
+}
+
+async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGateway> {
+  const { loadProxySettings } = await import('@gateway/data-plane/proxy-config-source');
+  const file = await loadProxySettings(settings.configPath);
+  if (!file.ok) throw new InvalidStartConfigError(file.errors);
+  const listen = { host: settings.host ?? file.settings.host, port: settings.port ?? file.settings.port };
+  const controlPlane = await startControlPlane(settings, listen);
+  return {
+    host: controlPlane.host ?? listen.host,
+    port: controlPlane.port ?? listen.port,
+    reload: () => reconcileFile(controlPlane, settings.dataDir),
+    close: () => controlPlane.close(),
+  };
+}
+
+/**
+ * Without CONTROL_PLANE_URL the data plane runs from proxy.yml alone; with it, it follows that
+ * control plane over Redis and keeps serving its last configuration while either is away.
+ */
+async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGateway> {
+  const controlPlaneUrl = nonBlank(settings.env['CONTROL_PLANE_URL']);
+  if (controlPlaneUrl === undefined) return startDataPlane(settings, {});
+  const clusterToken = required(settings.env, 'CLUSTER_TOKEN', 'a data plane that follows CONTROL_PLANE_URL authenticates with it');
+  const redisUrl = required(settings.env, 'REDIS_URL', 'a data plane that follows CONTROL_PLANE_URL receives changes over Redis');
+  const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
+  const { RedisBus } = await import('@gateway/events/redis-bus');
+  const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
+  const bus = new RedisBus(redisUrl, { channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']) });
+  try {
+    const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot } });
+    return {
+      host: dataPlane.host,
+      port: dataPlane.port,
+      reload: () => dataPlane.reload(),
+      close: async () => {
+        await dataPlane.close();
+        await bus.close();
+      },
+    };
+  } catch (error) {
+    await bus.close();
+    throw error;
+  }
+}
+
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness'>;
+
+async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
+  const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+  try {
+    return await start({
+      configPath: settings.configPath,
+      dataDir: settings.dataDir,
+      host: settings.host,
+      port: settings.port,
+      logLevel: settings.logLevel,
+      version: settings.version,
+      env: settings.env,
+      redisUrl: nonBlank(settings.env['REDIS_URL']),
+      redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
+      ...extras,
+    });
+  } catch (error) {
+    if (error instanceof InvalidConfigError) throw new InvalidStartConfigError(error.errors);
+    throw error;
+  }
+}
+
+async function startControlPlane(settings: RoleSettings, listen: { host?: string; port: number } | undefined) {
+  const { start, InvalidProxyFileError, ConfigError } = await import('@gateway/control-plane/start');
+  try {
+    return await start({ dataDir: settings.dataDir, configPath: settings.configPath, version: settings.version, env: settings.env, ...(listen === undefined ? {} : { listen }) });
+  } catch (error) {
+    if (error instanceof InvalidProxyFileError) throw new InvalidStartConfigError(error.errors);
+    if (error instanceof ConfigError) throw new CommandFailure(`gateway start: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+type ControlPlane = Awaited<ReturnType<typeof startControlPlane>>;
+
+/**
+ * Reconciles proxy.yml into the store (a refused file changes nothing) and records the outcome in
+ * reload-status.json, which `config:reload` waits for.
+ */
+async function reconcileFile(controlPlane: ControlPlane, dataDir: string): Promise<ReloadOutcome> {
+  const outcome = await controlPlane.reconcileFile();
+  const at = new Date().toISOString();
+  const result: ReloadOutcome = outcome.ok
+    ? { ok: true, routes: (await controlPlane.snapshot()).routes.length, diff: outcome.diff, at, version: outcome.version }
+    : { ok: false, errors: outcome.errors, at };
+  await writeJsonAtomic(dataFile(dataDir, 'reloadStatus'), result).catch(() => undefined);
+  return result;
+}
+
+async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
+  await writeFile(temp, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+  await rename(temp, file);
+}
+
+function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): Record<string, 'UP' | 'DOWN'> {
+  const out: Record<string, 'UP' | 'DOWN'> = {};
+  for (const [name, state] of Object.entries(checks)) if (state !== undefined) out[name] = state;
+  return out;
+}
+
+function required(env: NodeJS.ProcessEnv, name: string, why: string): string {
+  const value = nonBlank(env[name]);
+  if (value === undefined) throw new CommandFailure(`gateway start --role data-plane: ${name} is not set (${why})`);
+  return value;
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
