@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_CHANGES_CHANNEL, type RouteChangeMessage } from '@gateway/events';
 import type { RunningControlPlane } from '../control-plane-options';
+import { previewReconcile } from '../preview-reconcile';
 import { InvalidProxyFileError, start } from '../start';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 
@@ -117,6 +118,18 @@ for (const dialect of DIALECTS) {
       assert.equal(users.upstream, 'http://127.0.0.1:9003/v2');
       assert.equal(snapshot.routes.find((r) => r.id === 'api-route')!.source, 'api');
       assert.deepEqual(snapshot.upstreams, [{ name: 'users', url: 'http://127.0.0.1:9003/v2' }]);
+    });
+
+    test('previewReconcile() from outside the running control plane: the same plan, read-only', async () => {
+      const otherFile = path.join(path.dirname(fixture.dataDir), 'proxy.v1.yml');
+      writeFileSync(otherFile, FILE_V1);
+      const preview = await previewReconcile({ dataDir: fixture.dataDir, configPath: otherFile, env: fixture.env });
+      assert.ok(preview.ok);
+      assert.equal(preview.version, 2);
+      assert.deepEqual(preview.diff.added.map((r) => r.id), ['orders']);
+      assert.deepEqual(preview.diff.removed.map((r) => r.id), ['billing']);
+      assert.deepEqual(await fileRouteIds(), ['billing', 'file-legacy', 'users']);
+      rmSync(otherFile);
     });
 
     test('an invalid file changes nothing and reports every error with its field and line', async () => {
