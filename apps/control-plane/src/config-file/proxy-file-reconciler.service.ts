@@ -39,6 +39,7 @@ export class ProxyFileReconciler {
 
     let conflicts: LocatedError[] = [];
     const { result, version } = await this.routeChanges.commit<ReconciliationPlan>(async (tx) => {
+      if (!dryRun) await this.revisions.lock(tx);
       const stored = await tx.getRepository(RouteEntity).find({ withDeleted: true });
       const plan = planReconciliation(file, stored, await this.fileState.read(tx));
       conflicts = plan.conflicts;

@@ -168,6 +168,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(snapshot.upstreams, []);
     });
 
+    test('concurrent reconciliations of a changed file apply it once (one bump)', async () => {
+      writeFileSync(configPath, `version: "1.0.0"\nroutes:\n  - { id: concurrent, path: /concurrent, upstream: "http://127.0.0.1:9008" }\n`);
+      const outcomes = await Promise.all([cp.reconcileFile(), cp.reconcileFile(), cp.reconcileFile()]);
+      assert.ok(outcomes.every((o) => o.ok));
+      assert.deepEqual(outcomes.map((o) => (o.ok ? o.version : -1)), [4, 4, 4]);
+      assert.deepEqual(await fileRouteIds(), ['concurrent']);
+      rmSync(configPath);
+      const cleared = await cp.reconcileFile();
+      assert.ok(cleared.ok);
+      assert.equal(cleared.version, 5);
+    });
+
     test('the heartbeat carries the current version every second', async () => {
       const beats: number[] = [];
       const stop = await cp.bus.subscribe<RouteChangeMessage>(ROUTE_CHANGES_CHANNEL, (m) => m.kind === 'heartbeat' && beats.push(m.version));
@@ -175,7 +187,7 @@ for (const dialect of DIALECTS) {
       while (beats.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       stop();
       assert.ok(beats.length >= 2);
-      assert.ok(beats.every((v) => v === 3));
+      assert.ok(beats.every((v) => v === 5));
     });
 
     test('readiness reports the database', async () => {
