@@ -29,7 +29,7 @@ export async function previewReconcile(options: PreviewReconcileOptions): Promis
     const plan = planReconciliation(file, [], { upstreams: [] });
     return plan.conflicts.length > 0 ? { ok: false, errors: plan.conflicts } : { ok: true, dryRun: true, version: 0, diff: plan.diff };
   }
-  const dataSource = new DataSource({ ...dataSourceOptions(database), migrationsRun: false });
+  const dataSource = new DataSource(dataSourceOptions(database));
   await dataSource.initialize();
   try {
     if (await dataSource.showMigrations()) throw new Error('the database has pending migrations; run `gateway migrate` first');

@@ -18,6 +18,7 @@ import { readOrCreateJwtSecret } from './config/jwt-secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
+import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
 
 export type { ControlPlaneOptions, RunningControlPlane, ReconcileOutcome, ControlPlaneReadiness } from './control-plane-options';
@@ -65,6 +66,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     env: options.env ?? process.env,
     persistedJwtSecret: () => readOrCreateJwtSecret(options.dataDir),
   });
+  // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
+  await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   let app: NestExpressApplication;
   try {
