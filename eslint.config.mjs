@@ -18,6 +18,7 @@ const PLANE_ENTRY_POINTS = [
   '@gateway/control-plane/migrate',
   '@gateway/control-plane/create-admin',
   '@gateway/control-plane/control-plane-options',
+  '@gateway/control-plane/preview-reconcile',
 ];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 

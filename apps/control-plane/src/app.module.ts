@@ -20,6 +20,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config, bus),
+        // start() has migrated already (migrate(): under a lock on PostgreSQL).
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
         DatabaseModule,
         AuditModule,

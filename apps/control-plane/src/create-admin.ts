@@ -5,6 +5,7 @@ import { AuditLogEntity } from './audit/audit-log.entity';
 import { ConfigError } from './config/config-error';
 import { loadDatabaseConfig } from './config/control-plane-config';
 import { dataSourceOptions } from './database/data-source-options';
+import { migrate } from './migrate';
 import { PasswordHasher } from './users/password-hasher';
 import { UserEntity } from './users/user.entity';
 
@@ -33,6 +34,7 @@ export async function createAdmin(options: CreateAdminOptions, email: string): P
   const database = loadDatabaseConfig(options.env ?? process.env, options.dataDir);
   const password = randomBytes(18).toString('base64url');
   const passwordHash = await new PasswordHasher().hash(password);
+  await migrate(options);
   const dataSource = new DataSource(dataSourceOptions(database));
   await dataSource.initialize();
   try {

@@ -38,7 +38,10 @@ test('PostgreSQL: migrate() applies both migrations on a fresh database, then no
   const dir = makeTempDir();
   try {
     const env = { DATABASE_URL: database.url };
-    assert.deepEqual(await migrate({ dataDir: dir.path, env }), ['InitialSchemaPostgres1763780000000', 'ProxyFileStatePostgres1763790000000']);
+    // Instances starting together: one migrates, the others wait for it and find nothing to do.
+    const results = await Promise.all([migrate({ dataDir: dir.path, env }), migrate({ dataDir: dir.path, env }), migrate({ dataDir: dir.path, env })]);
+    assert.deepEqual(results.map((r) => r.length).sort(), [0, 0, 2]);
+    assert.deepEqual(results.find((r) => r.length === 2), ['InitialSchemaPostgres1763780000000', 'ProxyFileStatePostgres1763790000000']);
     assert.deepEqual(await migrate({ dataDir: dir.path, env }), []);
     const created = await createAdmin({ dataDir: dir.path, env }, 'pg-admin@example.com');
     assert.equal(created.email, 'pg-admin@example.com');

@@ -18,6 +18,7 @@ import { readOrCreateJwtSecret } from './config/jwt-secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
+import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
 
 export type { ControlPlaneOptions, RunningControlPlane, ReconcileOutcome, ControlPlaneReadiness } from './control-plane-options';
@@ -65,6 +66,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     env: options.env ?? process.env,
     persistedJwtSecret: () => readOrCreateJwtSecret(options.dataDir),
   });
+  // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
+  await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   let app: NestExpressApplication;
   try {
@@ -82,25 +85,27 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.useBodyParser('json', { limit: MAX_BODY });
   app.useGlobalFilters(new DomainExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
-  await app.init();
-
-  // proxy.yml is reconciled before the control plane serves anything: a data plane's first
-  // snapshot already holds the file's routes. An invalid file fails the start, as in file mode.
-  const reconciler = app.get(ProxyFileReconciler);
-  const initial = await reconciler.reconcile();
-  if (!initial.ok) {
-    await app.close();
-    await bus.close();
-    throw new InvalidProxyFileError(initial.errors);
-  }
 
   let host: string | undefined;
   let port: number | undefined;
-  if (options.listen !== undefined) {
-    await app.listen(options.listen.port, options.listen.host ?? '0.0.0.0');
-    const address = app.getHttpServer().address() as AddressInfo;
-    host = address.address;
-    port = address.port;
+  let reconciler: ProxyFileReconciler;
+  try {
+    await app.init();
+    // proxy.yml is reconciled before the control plane serves anything: a data plane's first
+    // snapshot already holds the file's routes. An invalid file fails the start, as in file mode.
+    reconciler = app.get(ProxyFileReconciler);
+    const initial = await reconciler.reconcile();
+    if (!initial.ok) throw new InvalidProxyFileError(initial.errors);
+    if (options.listen !== undefined) {
+      await app.listen(options.listen.port, options.listen.host ?? '0.0.0.0');
+      const address = app.getHttpServer().address() as AddressInfo;
+      host = address.address;
+      port = address.port;
+    }
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await bus.close();
+    throw error;
   }
 
   const readiness = app.get(ReadinessService);

@@ -25,6 +25,16 @@ export class ConfigRevisionService {
     return revision;
   }
 
+  /**
+   * Serializes read-then-write changes of the route set (reconciliation) across transactions and
+   * control-plane instances: on PostgreSQL the revision row is locked until `tx` ends, so a second
+   * reconciliation waits and then plans against the first one's committed rows. SQLite has one
+   * writer at a time already (TransactionRunner).
+   */
+  async lock(tx: EntityManager): Promise<void> {
+    if (tx.connection.options.type === 'postgres') await tx.query(`SELECT "revision" FROM "config_revision" WHERE "id" = 1 FOR UPDATE`);
+  }
+
   /** The committed revision (or the one visible to `tx`). */
   async current(tx?: EntityManager): Promise<number> {
     const repository = tx ? tx.getRepository(ConfigRevisionEntity) : this.revisions;

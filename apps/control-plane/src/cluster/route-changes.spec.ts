@@ -6,6 +6,7 @@ import { InProcessBus, ROUTE_CHANGES_CHANNEL, type RouteChangeMessage } from '@g
 import { normalizeRoute, type Route } from '@gateway/route-model';
 import { loadDatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { migrate } from '../migrate';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RouteEntity } from '../routes/route.entity';
 import { toCanonicalRoute, toRouteRow } from '../routes/route.mapper';
@@ -32,6 +33,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       fixture = await createDialectFixture(dialect);
+      await migrate({ dataDir: fixture.dataDir, env: fixture.env });
       dataSource = new DataSource(dataSourceOptions(loadDatabaseConfig(fixture.env, fixture.dataDir)));
       await dataSource.initialize();
       transactions = new TransactionRunner(dataSource);
@@ -45,7 +47,7 @@ for (const dialect of DIALECTS) {
       await fixture?.dispose();
     });
 
-    test('migrations applied at initialize; the revision starts at 0', async () => {
+    test('migrations applied by migrate(); the revision starts at 0', async () => {
       const applied = await fixture.sql<{ name: string }>(`SELECT name FROM migrations ORDER BY id`);
       assert.equal(applied.length, 2);
       assert.equal(await revisions.current(), 0);

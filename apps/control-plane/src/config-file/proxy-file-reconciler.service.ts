@@ -1,23 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { diffRoutes, type FieldError, type Route, type RouteDiff } from '@gateway/route-model';
+import type { RouteDiff } from '@gateway/route-model';
 import { AuditLogService } from '../audit/audit-log.service';
 import { ConfigRevisionService } from '../cluster/config-revision.service';
-import { ProxyFileStateStore, type ProxyFileState } from '../cluster/proxy-file-state.store';
+import { ProxyFileStateStore } from '../cluster/proxy-file-state.store';
 import { RouteChanges } from '../cluster/route-changes.service';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import type { ReconcileOutcome } from '../control-plane-options';
 import { RouteEntity } from '../routes/route.entity';
-import { toCanonicalRoute, toRouteRow } from '../routes/route.mapper';
+import { toRouteRow } from '../routes/route.mapper';
 import { readProxyFile, type ProxyFileContent } from './proxy-file.reader';
-
-type LocatedError = FieldError & { line?: number };
-
-interface Plan {
-  diff: RouteDiff;
-  stateChanged: boolean;
-}
+import { diffSummary, fileStateOf, planReconciliation, type LocatedError, type ReconciliationPlan } from './reconciliation-plan';
 
 /**
  * proxy.yml owns the `source: file` routes (decision 13): reconciliation makes them exactly the
@@ -44,26 +38,19 @@ export class ProxyFileReconciler {
     if (!file.ok) return this.refuse(file.errors, actor, dryRun);
 
     let conflicts: LocatedError[] = [];
-    const { result, version } = await this.routeChanges.commit(async (tx) => {
+    const { result, version } = await this.routeChanges.commit<ReconciliationPlan>(async (tx) => {
+      if (!dryRun) await this.revisions.lock(tx);
       const stored = await tx.getRepository(RouteEntity).find({ withDeleted: true });
-      conflicts = conflictsWithApiRoutes(file, stored);
-      const plan = await this.plan(tx, file, stored);
-      const changed = hasChanges(plan);
-      if (conflicts.length > 0 || dryRun || !changed) return { result: plan };
+      const plan = planReconciliation(file, stored, await this.fileState.read(tx));
+      conflicts = plan.conflicts;
+      if (conflicts.length > 0 || dryRun || !plan.changed) return { result: plan };
       await this.apply(tx, file, stored, plan.diff);
-      await this.audit.record({ actor, action: 'config.reconcile', target: this.config.configPath, details: summary(plan.diff) }, tx);
+      await this.audit.record({ actor, action: 'config.reconcile', target: this.config.configPath, details: diffSummary(plan.diff) }, tx);
       return { result: plan, change: { kind: 'reloaded' } };
     });
     if (conflicts.length > 0) return this.refuse(conflicts, actor, dryRun);
-    if (version !== undefined) this.logger.log(`proxy.yml reconciled at revision ${version}: ${JSON.stringify(summary(result.diff))}`);
+    if (version !== undefined) this.logger.log(`proxy.yml reconciled at revision ${version}: ${JSON.stringify(diffSummary(result.diff))}`);
     return { ok: true, dryRun, version: version ?? (await this.revisions.current()), diff: result.diff };
-  }
-
-  private async plan(tx: EntityManager, file: ProxyFileContent, stored: RouteEntity[]): Promise<Plan> {
-    const current = stored.filter((row) => row.source === 'file' && row.deletedAt === null).map(toCanonicalRoute);
-    const diff = diffRoutes(current, file.routes);
-    const state = await this.fileState.read(tx);
-    return { diff, stateChanged: JSON.stringify(state) !== JSON.stringify(fileStateOf(file)) };
   }
 
   private async apply(tx: EntityManager, file: ProxyFileContent, stored: RouteEntity[], diff: RouteDiff): Promise<void> {
@@ -97,35 +84,3 @@ export class ProxyFileReconciler {
   }
 }
 
-function fileStateOf(file: ProxyFileContent): ProxyFileState {
-  return file.authentication ? { upstreams: file.upstreams, authentication: file.authentication } : { upstreams: file.upstreams };
-}
-
-function hasChanges(plan: Plan): boolean {
-  return plan.stateChanged || plan.diff.added.length > 0 || plan.diff.changed.length > 0 || plan.diff.removed.length > 0;
-}
-
-function summary(diff: RouteDiff): Record<string, string[]> {
-  return { added: diff.added.map((r) => r.id), changed: diff.changed.map((c) => c.after.id), removed: diff.removed.map((r) => r.id) };
-}
-
-/**
- * File routes may not take an API route's id, nor (decision 9) the path of an enabled API route
- * while enabled themselves. Reported per file route, with its line.
- */
-function conflictsWithApiRoutes(file: ProxyFileContent, stored: RouteEntity[]): LocatedError[] {
-  const apiIds = new Set(stored.filter((row) => row.source === 'api').map((row) => row.id));
-  const apiPaths = new Set(stored.filter((row) => row.source === 'api' && row.enabled && row.deletedAt === null).map((row) => row.path));
-  const errors: LocatedError[] = [];
-  file.routes.forEach((route: Route, index) => {
-    if (apiIds.has(route.id)) {
-      const field = `routes[${index}].id`;
-      errors.push({ field, code: 'VALIDATION_ERROR', message: `Route id '${route.id}' is already used by a route created through the API`, line: file.lineOf(field) });
-    }
-    if (route.enabled && apiPaths.has(route.path)) {
-      const field = `routes[${index}].path`;
-      errors.push({ field, code: 'PATH_EXISTS', message: 'Path already exists', line: file.lineOf(field) });
-    }
-  });
-  return errors;
-}

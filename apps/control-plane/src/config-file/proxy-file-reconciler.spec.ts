@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_CHANGES_CHANNEL, type RouteChangeMessage } from '@gateway/events';
 import type { RunningControlPlane } from '../control-plane-options';
+import { previewReconcile } from '../preview-reconcile';
 import { InvalidProxyFileError, start } from '../start';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 
@@ -119,6 +120,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(snapshot.upstreams, [{ name: 'users', url: 'http://127.0.0.1:9003/v2' }]);
     });
 
+    test('previewReconcile() from outside the running control plane: the same plan, read-only', async () => {
+      const otherFile = path.join(path.dirname(fixture.dataDir), 'proxy.v1.yml');
+      writeFileSync(otherFile, FILE_V1);
+      const preview = await previewReconcile({ dataDir: fixture.dataDir, configPath: otherFile, env: fixture.env });
+      assert.ok(preview.ok);
+      assert.equal(preview.version, 2);
+      assert.deepEqual(preview.diff.added.map((r) => r.id), ['orders']);
+      assert.deepEqual(preview.diff.removed.map((r) => r.id), ['billing']);
+      assert.deepEqual(await fileRouteIds(), ['billing', 'file-legacy', 'users']);
+      rmSync(otherFile);
+    });
+
     test('an invalid file changes nothing and reports every error with its field and line', async () => {
       messages.length = 0;
       writeFileSync(configPath, INVALID);
@@ -155,6 +168,18 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(snapshot.upstreams, []);
     });
 
+    test('concurrent reconciliations of a changed file apply it once (one bump)', async () => {
+      writeFileSync(configPath, `version: "1.0.0"\nroutes:\n  - { id: concurrent, path: /concurrent, upstream: "http://127.0.0.1:9008" }\n`);
+      const outcomes = await Promise.all([cp.reconcileFile(), cp.reconcileFile(), cp.reconcileFile()]);
+      assert.ok(outcomes.every((o) => o.ok));
+      assert.deepEqual(outcomes.map((o) => (o.ok ? o.version : -1)), [4, 4, 4]);
+      assert.deepEqual(await fileRouteIds(), ['concurrent']);
+      rmSync(configPath);
+      const cleared = await cp.reconcileFile();
+      assert.ok(cleared.ok);
+      assert.equal(cleared.version, 5);
+    });
+
     test('the heartbeat carries the current version every second', async () => {
       const beats: number[] = [];
       const stop = await cp.bus.subscribe<RouteChangeMessage>(ROUTE_CHANGES_CHANNEL, (m) => m.kind === 'heartbeat' && beats.push(m.version));
@@ -162,7 +187,7 @@ for (const dialect of DIALECTS) {
       while (beats.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       stop();
       assert.ok(beats.length >= 2);
-      assert.ok(beats.every((v) => v === 3));
+      assert.ok(beats.every((v) => v === 5));
     });
 
     test('readiness reports the database', async () => {

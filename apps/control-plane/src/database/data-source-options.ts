@@ -9,14 +9,15 @@ import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations';
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * TypeORM options for the configured database. Migrations run at start (`migrationsRun`), each in
- * its own transaction; `synchronize` stays off so the schema only ever changes through migrations.
+ * TypeORM options for the configured database. `synchronize` stays off so the schema only ever
+ * changes through migrations, and those run only through `migrate()` (start() calls it first; on
+ * PostgreSQL it holds an advisory lock), never implicitly when a DataSource opens.
  */
 export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     synchronize: false,
-    migrationsRun: true,
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     migrationsTableName: 'migrations',
     logging: false,

@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { ConfigRevisionEntity } from './cluster/config-revision.entity';
+import { ProxyFileStateEntity } from './cluster/proxy-file-state.entity';
+import { loadDatabaseConfig } from './config/control-plane-config';
+import { readProxyFile } from './config-file/proxy-file.reader';
+import { planReconciliation } from './config-file/reconciliation-plan';
+import type { ReconcileOutcome } from './control-plane-options';
+import { dataSourceOptions } from './database/data-source-options';
+import { RouteEntity } from './routes/route.entity';
+
+export interface PreviewReconcileOptions {
+  dataDir: string;
+  configPath: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `gateway config:reload --dry-run` from another process: what reconciling proxy.yml would change
+ * in the store (the same plan as the running control plane's dry run), read-only. A SQLite file
+ * that does not exist yet is an empty store; an unmigrated database is an error.
+ */
+export async function previewReconcile(options: PreviewReconcileOptions): Promise<ReconcileOutcome> {
+  const file = await readProxyFile(options.configPath);
+  if (!file.ok) return { ok: false, errors: file.errors };
+  const database = loadDatabaseConfig(options.env ?? process.env, options.dataDir);
+  if (database.kind === 'sqlite' && !existsSync(database.file)) {
+    const plan = planReconciliation(file, [], { upstreams: [] });
+    return plan.conflicts.length > 0 ? { ok: false, errors: plan.conflicts } : { ok: true, dryRun: true, version: 0, diff: plan.diff };
+  }
+  const dataSource = new DataSource(dataSourceOptions(database));
+  await dataSource.initialize();
+  try {
+    if (await dataSource.showMigrations()) throw new Error('the database has pending migrations; run `gateway migrate` first');
+    const stored = await dataSource.getRepository(RouteEntity).find({ withDeleted: true });
+    const state = await dataSource.getRepository(ProxyFileStateEntity).findOneBy({ id: 1 });
+    const revision = await dataSource.getRepository(ConfigRevisionEntity).findOneBy({ id: 1 });
+    const plan = planReconciliation(file, stored, state?.authentication ? { upstreams: state.upstreams, authentication: state.authentication } : { upstreams: state?.upstreams ?? [] });
+    if (plan.conflicts.length > 0) return { ok: false, errors: plan.conflicts };
+    return { ok: true, dryRun: true, version: revision?.revision ?? 0, diff: plan.diff };
+  } finally {
+    await dataSource.destroy();
+  }
+}
