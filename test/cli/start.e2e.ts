@@ -30,7 +30,9 @@ function startOnFifo(dir: string) {
   const configPath = path.join(dir, 'proxy.yml');
   execFileSync('mkfifo', [configPath]);
   const dataDir = path.join(dir, 'data');
-  const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+  // The data plane alone reads the file exactly once per load, which the FIFO needs; the
+  // one-process gateway reads it in both planes (test/cli/one-process.e2e.ts covers that mode).
+  const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--role', 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
     cwd: dir,
     env: cliEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -46,6 +46,7 @@ export class InvalidStartConfigError extends Error {
  * handlers must be installed before anything heavy loads, and a data plane never loads NestJS.
  */
 export async function startRole(role: GatewayRole, settings: RoleSettings): Promise<RunningGateway> {
+  if (role !== 'data-plane') await refuseUnservableFile(settings.configPath);
   switch (role) {
     case 'all':
       return startBothPlanes(settings);
@@ -69,7 +70,7 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       host: dataPlane.host,
       port: dataPlane.port,
       reload: async () => {
-        const reconciled = await reconcileFile(controlPlane, settings.dataDir);
+        const reconciled = await reconcileFile(controlPlane, settings);
         // Then the data plane resyncs at once (not at the next message) and records its outcome.
         return reconciled.ok ? dataPlane.reload() : reconciled;
       },
@@ -93,7 +94,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   return {
     host: controlPlane.host ?? listen.host,
     port: controlPlane.port ?? listen.port,
-    reload: () => reconcileFile(controlPlane, settings.dataDir),
+    reload: () => reconcileFile(controlPlane, settings),
     close: () => controlPlane.close(),
   };
 }
@@ -165,16 +166,29 @@ async function startControlPlane(settings: RoleSettings, listen: { host?: string
 type ControlPlane = Awaited<ReturnType<typeof startControlPlane>>;
 
 /**
+ * The control plane accepts every route the route model accepts; the data plane also refuses
+ * blocks it cannot enforce. Checked with the data plane's own reader before the control plane
+ * stores anything, so a file that starts (or reloads) is a file the gateway serves as written.
+ */
+async function refuseUnservableFile(configPath: string): Promise<void> {
+  const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
+  const loaded = await loadProxyConfig(configPath);
+  if (!loaded.ok) throw new InvalidStartConfigError(loaded.errors);
+}
+
+/**
  * Reconciles proxy.yml into the store (a refused file changes nothing) and records the outcome in
  * reload-status.json, which `config:reload` waits for.
  */
-async function reconcileFile(controlPlane: ControlPlane, dataDir: string): Promise<ReloadOutcome> {
-  const outcome = await controlPlane.reconcileFile();
+async function reconcileFile(controlPlane: ControlPlane, settings: RoleSettings): Promise<ReloadOutcome> {
+  const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
+  const servable = await loadProxyConfig(settings.configPath);
+  const outcome = servable.ok ? await controlPlane.reconcileFile() : servable;
   const at = new Date().toISOString();
   const result: ReloadOutcome = outcome.ok
     ? { ok: true, routes: (await controlPlane.snapshot()).routes.length, diff: outcome.diff, at, version: outcome.version }
     : { ok: false, errors: outcome.errors, at };
-  await writeJsonAtomic(dataFile(dataDir, 'reloadStatus'), result).catch(() => undefined);
+  await writeJsonAtomic(dataFile(settings.dataDir, 'reloadStatus'), result).catch(() => undefined);
   return result;
 }
 

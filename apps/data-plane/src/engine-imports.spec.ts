@@ -43,7 +43,8 @@ function engineFiles(dir: string, out: string[] = []): string[] {
     const full = path.join(dir, name);
     const relative = path.relative(SRC, full);
     if (statSync(full).isDirectory()) {
-      if (relative !== 'adapters') engineFiles(full, out);
+      // adapters/ is where libraries enter; testing/ holds unit-test fixtures, which wire adapters as start.ts does.
+      if (relative !== 'adapters' && relative !== 'testing') engineFiles(full, out);
     } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !EDGE.has(relative)) {
       out.push(relative);
     }

@@ -35,6 +35,11 @@ export interface GatewayProcessOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
+  /**
+   * `--role`. Default `data-plane`: without CONTROL_PLANE_URL that is the data plane alone on
+   * proxy.yml, which is what the proxy tests exercise; `all` is the one-process gateway.
+   */
+  role?: 'all' | 'control-plane' | 'data-plane';
 }
 
 let tempSeq = 0;
@@ -63,7 +68,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   writeFileSync(configPath, options.config);
   const child = spawn(
     process.execPath,
-    [GATEWAY_BIN, 'start', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...(options.args ?? [])],
+    [GATEWAY_BIN, 'start', '--role', options.role ?? 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...(options.args ?? [])],
     { cwd: dir.path, env: { ...process.env, LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];

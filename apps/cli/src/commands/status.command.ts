@@ -51,7 +51,8 @@ export const statusCommand: Command = {
     const readiness = (ready.body ?? {}) as Readiness;
     const metricsText = typeof metrics.body === 'string' ? metrics.body : '';
     const routes = metricValue(metricsText, 'gateway_routes');
-    const revision = metricValue(metricsText, 'gateway_config_revision');
+    // The gauge reads 0 until a control plane's revision is applied (proxy.yml-only mode).
+    const revision = metricValue(metricsText, 'gateway_config_revision') || undefined;
     const isReady = ready.status === 200;
 
     if (values.json === true) {

@@ -17,6 +17,11 @@ export class PromMetrics implements GatewayMetrics {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  private readonly configRevision = new Gauge({
+    name: 'gateway_config_revision',
+    help: "The control plane's configuration revision of the live route table (absent in proxy.yml-only mode)",
+    registers: [this.registry],
+  });
   private readonly breakerStates = new Gauge({
     name: 'gateway_circuit_breaker_state',
     help: 'Circuit breaker state: 0 CLOSED, 1 HALF_OPEN, 2 OPEN; breaker is a route id (route:<id>) or an upstream name',
@@ -91,6 +96,10 @@ export class PromMetrics implements GatewayMetrics {
 
   setRouteCount(count: number): void {
     this.routeCount.set(count);
+  }
+
+  setConfigRevision(revision: number): void {
+    this.configRevision.set(revision);
   }
 
   async render(): Promise<{ contentType: string; body: string }> {

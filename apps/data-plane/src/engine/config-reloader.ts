@@ -80,6 +80,7 @@ export class ConfigReloader {
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
+    if (revision !== undefined) services.metrics.setConfigRevision(revision);
     agents.prune(table.agentsInUse());
     const env = upstreamEnvironment(config, baseEnv);
     for (const factory of factories) {

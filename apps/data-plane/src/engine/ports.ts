@@ -29,6 +29,8 @@ export interface GatewayMetrics {
   cacheLookup(routeId: string, result: 'HIT' | 'MISS' | 'BYPASS'): void;
   configReload(result: 'success' | 'failure'): void;
   setRouteCount(count: number): void;
+  /** The control plane revision the live table was built from (gateway_config_revision). */
+  setConfigRevision(revision: number): void;
   /** The text exposition of every metric. */
   render(): Promise<{ contentType: string; body: string }>;
 }
