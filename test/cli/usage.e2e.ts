@@ -5,7 +5,7 @@ import path from 'node:path';
 import { makeTempDir, REPO_ROOT } from '@gateway/testing';
 import { runGateway as runGatewayIn } from './gateway-cli';
 
-const COMMANDS = ['start', 'init', 'config:validate', 'config:reload', 'status', 'routes:list', 'logs'] as const;
+const COMMANDS = ['start', 'init', 'migrate', 'config:validate', 'config:reload', 'status', 'routes:list', 'logs'] as const;
 
 describe('gateway help, version and usage errors', () => {
   // An empty working directory: no proxy.yml or .env of the repository can leak in.
@@ -45,8 +45,9 @@ describe('gateway help, version and usage errors', () => {
 
   test('each command documents its options', async () => {
     const expected: Record<(typeof COMMANDS)[number], string[]> = {
-      start: ['--config FILE', '--port N', '--host HOST', '--data-dir DIR'],
-      init: ['--dir DIR', '--force'],
+      start: ['--config FILE', '--port N', '--host HOST', '--data-dir DIR', '--role ROLE'],
+      init: ['--dir DIR', '--force', '--admin-email EMAIL', '--skip-admin'],
+      migrate: ['--data-dir DIR'],
       'config:validate': ['--config FILE'],
       'config:reload': ['--dry-run', '--config FILE', '--data-dir DIR'],
       status: ['--url URL', '--data-dir DIR', '--json'],

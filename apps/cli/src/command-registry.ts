@@ -28,6 +28,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/config-reload.command.js')).configReloadCommand,
   },
   {
+    name: 'migrate',
+    summary: 'Apply pending database migrations (SQLite, or PostgreSQL with DATABASE_URL)',
+    load: async () => (await import('./commands/migrate.command.js')).migrateCommand,
+  },
+  {
     name: 'status',
     summary: 'Show a running gateway: version, routes, configuration revision, health',
     load: async () => (await import('./commands/status.command.js')).statusCommand,

@@ -57,7 +57,9 @@ export const configReloadCommand: Command = {
       const why = snapshot.kind === 'missing' ? 'no routes snapshot at' : `cannot read the routes snapshot (${snapshot.reason}) at`;
       context.out(`Route changes in ${paths.configLabel} against no routes (${why} ${snapshotLabel}):`);
     }
-    const before = snapshot.kind === 'found' ? snapshot.snapshot.routes : [];
+    // Only routes from the file are the file's to change: with a control plane the snapshot also
+    // holds routes made through the API, which a reload of proxy.yml never touches.
+    const before = snapshot.kind === 'found' ? snapshot.snapshot.routes.filter((route) => route.source !== 'api') : [];
     formatRouteDiff(diffRoutes(before, result.config.routes)).forEach((line) => context.out(line));
 
     if (values['dry-run'] === true) {
