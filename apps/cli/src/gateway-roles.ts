@@ -46,7 +46,7 @@ export class InvalidStartConfigError extends Error {
  * handlers must be installed before anything heavy loads, and a data plane never loads NestJS.
  */
 export async function startRole(role: GatewayRole, settings: RoleSettings): Promise<RunningGateway> {
-  if (role !== 'data-plane') await refuseUnservableFile(settings.configPath);
+  if (role !== 'data-plane') await refuseUnservableFile(settings.configPath, role);
   switch (role) {
     case 'all':
       return startBothPlanes(settings);
@@ -170,10 +170,33 @@ type ControlPlane = Awaited<ReturnType<typeof startControlPlane>>;
  * blocks it cannot enforce. Checked with the data plane's own reader before the control plane
  * stores anything, so a file that starts (or reloads) is a file the gateway serves as written.
  */
-async function refuseUnservableFile(configPath: string): Promise<void> {
+async function refuseUnservableFile(configPath: string, role: GatewayRole): Promise<void> {
   const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
   const loaded = await loadProxyConfig(configPath);
   if (!loaded.ok) throw new InvalidStartConfigError(loaded.errors);
+  if (role === 'all') {
+    const hidden = shadowedRoutes(loaded.config.routes.map((route) => route.path));
+    if (hidden.length > 0) throw new InvalidStartConfigError(hidden);
+  }
+}
+
+/**
+ * In one process the management plane owns these prefixes, so a proxy route under them could
+ * never be reached: refused by name instead of silently dead.
+ */
+export function shadowedRoutes(paths: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  paths.forEach((routePath, index) => {
+    const prefix = CONTROL_PLANE_PREFIXES.find((p) => routePath === p || routePath.startsWith(`${p}/`));
+    if (prefix !== undefined) {
+      errors.push({
+        field: `routes[${index}].path`,
+        code: 'RESERVED_PATH',
+        message: `${routePath} is under ${prefix}, which the management API serves when both planes share a port (gateway start --role all); use another prefix, or run the proxy with --role data-plane`,
+      });
+    }
+  });
+  return errors;
 }
 
 /**

@@ -48,7 +48,7 @@ export async function startDataPlane(ctx: HarnessContext, name: string, configYa
     args: [
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
-      GATEWAY_BIN, 'start', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+      GATEWAY_BIN, 'start', '--role', 'data-plane', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: dir.path,
