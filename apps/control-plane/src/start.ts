@@ -17,7 +17,7 @@ import { readOrCreateJwtSecret } from './config/jwt-secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
-import { corsOptions } from './cors/cors-options';
+import { corsOptions, endRefusedPreflight } from './cors/cors-options';
 import { ReadinessService } from './health/readiness.service';
 import { LogRingBuffer } from './logs/log-ring-buffer';
 import { RecordingLogger } from './logs/recording-logger';
@@ -88,6 +88,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.use(requestLog);
   // Before anything else can answer: a preflight ends here, a refused origin gets no ACAO header.
   app.enableCors(corsOptions(config.allowedOrigins));
+  app.use(endRefusedPreflight);
   app.useBodyParser('json', { limit: MAX_BODY });
   app.useGlobalFilters(new DomainExceptionFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -1,4 +1,5 @@
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
+import type { NextFunction, Request, Response } from 'express';
 
 /**
  * Spec 8: browsers may call the management API only from ALLOWED_ORIGINS (default: local
@@ -17,4 +18,18 @@ export function corsOptions(allowedOrigins: readonly string[]): CorsOptions {
     maxAge: 600,
     optionsSuccessStatus: 204,
   };
+}
+
+/**
+ * Runs after the CORS middleware, which answers the preflights of allowed origins itself. A
+ * preflight from a refused origin ends here too, 204 without any Access-Control-* header (the
+ * browser then blocks the real request), rather than reaching the guards and answering 401.
+ */
+export function endRefusedPreflight(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'OPTIONS' && req.headers['origin'] !== undefined && req.headers['access-control-request-method'] !== undefined) {
+    res.setHeader('Vary', 'Origin');
+    res.status(204).end();
+    return;
+  }
+  next();
 }
