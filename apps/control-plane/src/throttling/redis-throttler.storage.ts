@@ -35,9 +35,16 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
     this.redis.on('error', (error: Error) => this.logger.warn(`redis: ${error.message}`));
   }
 
-  /** Connects before the first request is served, so the first hits are counted too. */
+  /**
+   * Connects before the first request is served, so the first hits are counted too. Redis being
+   * away does not stop the start: ioredis keeps reconnecting, and meanwhile requests go uncounted.
+   */
   async connect(): Promise<void> {
-    await this.redis.connect();
+    try {
+      await this.redis.connect();
+    } catch (error) {
+      this.logger.warn(`redis unavailable at start, API limits not enforced until it is back: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async increment(key: string, ttl: number, limit: number, _blockDuration: number, _throttlerName: string): Promise<ThrottlerStorageRecord> {
