@@ -48,6 +48,7 @@ describe('OpenAPI document of the management API', () => {
     assert.ok(doc.paths['/api/users']!['post']!.responses['201']);
     assert.ok(doc.paths['/api/users']!['post']!.responses['409']);
     assert.ok(doc.components.schemas['CreateUserDto']);
+    assert.ok(doc.components.schemas['LoginDto']);
   });
 
   test('GET /api/docs serves the interactive page, public', async () => {

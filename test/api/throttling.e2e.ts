@@ -124,3 +124,20 @@ describe('API limits on Redis: one limit across two control planes', () => {
     assertRateLimited(await attempt(4), 3, 'credentials');
   });
 });
+
+describe('API limits when Redis is unreachable', () => {
+  test('the control plane starts and serves, uncounted, and says so in its log', async () => {
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' } });
+    try {
+      const call = caller(cp);
+      for (let i = 0; i < 5; i++) {
+        const res = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
+        assert.equal(res.status, 401, res.text);
+        assert.equal(res.headers['x-ratelimit-limit'], undefined);
+      }
+      assert.ok(cp.output.some((line) => line.includes('API limits not enforced') || line.includes('request not counted')), cp.output.join('\n'));
+    } finally {
+      await cp.stop();
+    }
+  });
+});
