@@ -198,5 +198,22 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(json['code'], 'NOT_IMPLEMENTED');
       assert.equal(typeof json['error'], 'string');
     });
+
+    // Last: either admin may win the race.
+    // The loser gets 422 LAST_ADMIN, or 401 when the winner's delete (which revokes its tokens) landed first.
+    test('two admins deleting each other at once: exactly one succeeds, one admin remains', async () => {
+      const users = (await call('GET', '/api/users?limit=100', { token: adminToken })).json<{ data: UserView[] }>().data;
+      const self = users.find((u) => u.email === ADMIN.email)!;
+      const rival = (await createUser({ email: 'rival-admin@example.com', password: 'rival admin password', role: 'admin' })).json<{ data: UserView }>().data;
+      const rivalToken = await login(call, { email: 'rival-admin@example.com', password: 'rival admin password' });
+      const [mine, theirs] = await Promise.all([
+        call('DELETE', `/api/users/${rival.id}`, { token: adminToken }),
+        call('DELETE', `/api/users/${self.id}`, { token: rivalToken }),
+      ]);
+      const statuses = [mine.status, theirs.status].sort();
+      assert.ok(statuses[0] === 204 && (statuses[1] === 422 || statuses[1] === 401), `${mine.status} ${mine.text} / ${theirs.status} ${theirs.text}`);
+      const admins = (await call('GET', '/api/users?limit=100', { token: mine.status === 204 ? adminToken : rivalToken })).json<{ data: UserView[] }>().data.filter((u) => u.role === 'admin');
+      assert.equal(admins.length, 1);
+    });
   });
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { RevokedTokenEntity, subjectRevocationKey } from '../auth/revoked-token.entity';
 import { DomainError } from '../common/domain-error';
@@ -48,7 +49,12 @@ export class UserManagementService {
    * revoked in the same transaction.
    */
   async delete(id: string, actor: Actor): Promise<void> {
-    const deleted = await this.transactions.run(async (tx) => {
+    const deleted = await retryOnSerializationFailure(() => this.deleteOnce(id, actor));
+    this.logger.log(`user ${deleted.email} (${deleted.role}) deleted by ${actor.email}`);
+  }
+
+  private deleteOnce(id: string, actor: Actor): Promise<UserAccount> {
+    return this.transactions.run(async (tx) => {
       const users = tx.getRepository(UserEntity);
       const entity = await users.findOneBy({ id });
       if (entity === null) throw new DomainError('USER_NOT_FOUND');
@@ -60,6 +66,17 @@ export class UserManagementService {
       await this.audit.record({ actor: actor.email, action: 'user.delete', target: entity.email, ip: actor.ip, details: { id: entity.id, role: entity.role } }, tx);
       return toUserAccount(entity);
     }, 'SERIALIZABLE');
-    this.logger.log(`user ${deleted.email} (${deleted.role}) deleted by ${actor.email}`);
+  }
+}
+
+/** PostgreSQL aborts one of two conflicting serializable transactions (40001); run it again. */
+async function retryOnSerializationFailure<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = error instanceof QueryFailedError ? (error.driverError as { code?: string } | undefined)?.code : undefined;
+      if (attempt >= attempts || (code !== '40001' && code !== '40P01')) throw error;
+    }
   }
 }
