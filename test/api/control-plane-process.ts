@@ -45,6 +45,12 @@ start({ dataDir: process.env.CP_DATA_DIR, configPath: process.env.CP_CONFIG_PATH
   });
 `;
 
+const RELAXED_API_LIMITS: NodeJS.ProcessEnv = {
+  API_RATE_LIMIT_GENERAL_MAX: '100000',
+  API_RATE_LIMIT_ADMIN_MAX: '100000',
+  API_RATE_LIMIT_CREDENTIALS_MAX: '100000',
+};
+
 export async function startControlPlaneProcess(options: ControlPlaneProcessOptions = {}): Promise<ControlPlaneProcess> {
   const dir = makeTempDir('cp-e2e-');
   const dataDir = options.dataDir ?? path.join(dir.path, 'data');
@@ -53,7 +59,9 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'CLUSTER_TOKEN', 'JWT_SECRET', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ALLOWED_ORIGINS']) delete env[name];
   const child = spawn(process.execPath, ['-e', RUNNER], {
-    env: { ...env, LOG_LEVEL: 'warn', ...options.env, CP_START_ENTRY: START_ENTRY, CP_DATA_DIR: dataDir, CP_CONFIG_PATH: configPath },
+    // The API limits (decision 21) are raised so that suites making many calls are not throttled;
+    // the throttling suite sets its own low API_RATE_LIMIT_* values.
+    env: { ...env, LOG_LEVEL: 'warn', ...RELAXED_API_LIMITS, ...options.env, CP_START_ENTRY: START_ENTRY, CP_DATA_DIR: dataDir, CP_CONFIG_PATH: configPath },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

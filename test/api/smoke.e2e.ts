@@ -108,8 +108,9 @@ describe('control plane smoke (SQLite, control-plane role)', () => {
     assert.equal((await call('GET', '/api/auth/session', { token })).status, 401);
   });
 
-  test('unknown /api paths: 404 in the envelope with the version and correlation headers', async () => {
-    const res = await call('GET', '/api/does-not-exist', { headers: { 'x-correlation-id': 'client-id-42' } });
+  test('unknown /api paths: 401 anonymous (deny by default), 404 in the envelope with the version and correlation headers', async () => {
+    assert.equal((await call('GET', '/api/does-not-exist')).status, 401);
+    const res = await call('GET', '/api/does-not-exist', { token: adminToken, headers: { 'x-correlation-id': 'client-id-42' } });
     assert.equal(res.status, 404);
     const body = res.json();
     assert.equal(body['success'], false);

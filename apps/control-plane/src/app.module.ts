@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { MessageBus } from '@gateway/events';
 import { AuditModule } from './audit/audit.module';
+import { ApiFallbackModule } from './auth/api-fallback.module';
 import { AuthModule } from './auth/auth.module';
 import { ClusterModule } from './cluster/cluster.module';
 import { ConfigFileModule } from './config-file/config-file.module';
@@ -10,12 +11,14 @@ import type { ControlPlaneConfig } from './config/control-plane-config';
 import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
+import type { LogRingBuffer } from './logs/log-ring-buffer';
+import { LogsModule } from './logs/logs.module';
 import { RoutesModule } from './routes/routes.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule {
-  static register(config: ControlPlaneConfig, bus: MessageBus): DynamicModule {
+  static register(config: ControlPlaneConfig, bus: MessageBus, logs: LogRingBuffer): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -30,6 +33,9 @@ export class AppModule {
         ClusterModule,
         ConfigFileModule,
         HealthModule.register(config.standalone),
+        LogsModule.register(logs),
+        // Last: its catch-all `/api/*` must be matched after every real controller.
+        ApiFallbackModule,
       ],
     };
   }

@@ -10,7 +10,6 @@ import { RedisBus } from '@gateway/events/redis-bus';
 import type { FieldError } from '@gateway/route-model';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
-import { createNestLogger } from './common/nest-logger';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
@@ -18,8 +17,13 @@ import { readOrCreateJwtSecret } from './config/jwt-secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
+import { corsOptions, endRefusedPreflight } from './cors/cors-options';
 import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
+import { LogRingBuffer } from './logs/log-ring-buffer';
+import { RecordingLogger } from './logs/recording-logger';
+import { requestLog } from './logs/request-log.middleware';
+import { setupOpenApi } from './openapi/openapi';
 
 export type { ControlPlaneOptions, RunningControlPlane, ReconcileOutcome, ControlPlaneReadiness } from './control-plane-options';
 export { ConfigError } from './config/config-error';
@@ -69,12 +73,14 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
+  // Secrets the log buffer must never hold, whatever a message says (GET /api/logs).
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password]);
   let app: NestExpressApplication;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus), {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {
       bodyParser: false,
       abortOnError: false,
-      logger: createNestLogger(config.logLevel),
+      logger: new RecordingLogger(config.logLevel, logs),
     });
   } catch (error) {
     await bus.close();
@@ -82,9 +88,15 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   }
   app.disable('x-powered-by');
   app.use(responseHeaders);
+  app.use(requestLog);
+  // Before anything else can answer: a preflight ends here, a refused origin gets no ACAO header.
+  app.enableCors(corsOptions(config.allowedOrigins));
+  app.use(endRefusedPreflight);
   app.useBodyParser('json', { limit: MAX_BODY });
   app.useGlobalFilters(new DomainExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
+  // Before init: the document's routes must precede the guarded `/api/*` catch-all.
+  setupOpenApi(app, config.version);
 
   let host: string | undefined;
   let port: number | undefined;

@@ -2,24 +2,32 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiThrottlerGuard } from '../throttling/api-throttler.guard';
+import { ThrottlingModule } from '../throttling/throttling.module';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthenticationGuard } from './authentication.guard';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginService } from './login.service';
+import { LogoutService } from './logout.service';
 import { RevokedTokenEntity } from './revoked-token.entity';
 import { RolesGuard } from './roles.guard';
 import { SessionController } from './session.controller';
 import { TokenIssuer } from './token-issuer.service';
+import { TokenRevocationService } from './token-revocation.service';
 
-/** Login, token verification and the global guards (authentication first, then roles). */
+/** Login, logout, token verification and the global guards (limits, authentication, roles). */
 @Module({
-  imports: [PassportModule, UsersModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
+  imports: [PassportModule, UsersModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
   controllers: [AuthController, SessionController],
   providers: [
     JwtStrategy,
     TokenIssuer,
     LoginService,
+    LogoutService,
+    TokenRevocationService,
+    // Guards run in this order: limits first (anonymous floods count), then authentication, then roles.
+    { provide: APP_GUARD, useClass: ApiThrottlerGuard },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],

@@ -1,20 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { InjectRepository } from '@nestjs/typeorm';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import type { Repository } from 'typeorm';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { USER_ROLES } from '../users/user.entity';
 import type { AuthenticatedUser, ManagementTokenClaims } from './authenticated-user';
-import { RevokedTokenEntity } from './revoked-token.entity';
+import { TokenRevocationService } from './token-revocation.service';
 
-/** Bearer management tokens: HS256 only, our issuer, not expired, not revoked (decision 20). */
+/**
+ * Bearer management tokens: HS256 only, our issuer, not expired, not revoked (decision 20): neither
+ * the token's jti (logout) nor its subject (a deleted user) is on the revocation list.
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     @Inject(CONTROL_PLANE_CONFIG) config: ControlPlaneConfig,
-    @InjectRepository(RevokedTokenEntity) private readonly revoked: Repository<RevokedTokenEntity>,
+    private readonly revocations: TokenRevocationService,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -30,7 +31,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     const { sub, email, role, jti, exp } = claims;
     if (typeof sub !== 'string' || typeof email !== 'string' || typeof jti !== 'string' || typeof exp !== 'number') return false;
     if (!(USER_ROLES as readonly unknown[]).includes(role)) return false;
-    if (await this.revoked.existsBy({ jti })) return false;
+    if (await this.revocations.isRevoked(jti, sub)) return false;
     return { id: sub, email, role: role as AuthenticatedUser['role'], jti, expiresAt: new Date(exp * 1000) };
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
 import { PasswordHasher } from '../users/password-hasher';
@@ -17,6 +17,8 @@ export interface LoginResult {
  */
 @Injectable()
 export class LoginService {
+  private readonly logger = new Logger('Auth');
+
   constructor(
     private readonly accounts: UserAccountsService,
     private readonly hasher: PasswordHasher,
@@ -29,11 +31,14 @@ export class LoginService {
     const hash = found?.passwordHash ?? (await this.hasher.dummyHash());
     const valid = await this.hasher.verify(password, hash);
     if (found === undefined || !valid) {
+      // Never the password; the attempted email is kept (truncated) to spot credential stuffing.
       await this.audit.record({ actor: 'anonymous', action: 'auth.login.failed', target: email.slice(0, 255), ip });
+      this.logger.warn(`login failed for ${JSON.stringify(email.slice(0, 320))} from ${ip ?? 'unknown address'}`);
       throw new DomainError('INVALID_CREDENTIALS');
     }
     const issued = this.tokens.issue(found.account);
     await this.audit.record({ actor: found.account.email, action: 'auth.login', target: found.account.id, ip, details: { jti: issued.jti } });
+    this.logger.log(`login of ${found.account.email} from ${ip ?? 'unknown address'}`);
     return { token: issued.token, expiresIn: issued.expiresIn };
   }
 }

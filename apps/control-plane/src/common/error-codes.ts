@@ -16,10 +16,11 @@ export const ERROR_CODES = [
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
   'PATH_EXISTS',
-  'EMAIL_TAKEN',
+  'EMAIL_EXISTS',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'READ_ONLY_ROUTE',
+  'LAST_ADMIN',
   'BUSINESS_RULE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
@@ -47,12 +48,13 @@ export function statusOf(code: ErrorCode): number {
     case 'USER_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
-    case 'EMAIL_TAKEN':
+    case 'EMAIL_EXISTS':
     case 'CONFLICT':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
     case 'READ_ONLY_ROUTE':
+    case 'LAST_ADMIN':
     case 'BUSINESS_RULE':
       return 422;
     case 'RATE_LIMITED':
@@ -100,8 +102,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not Found', fixed: false };
     case 'USER_NOT_FOUND':
       return { text: 'User not found', fixed: true };
-    case 'EMAIL_TAKEN':
+    case 'EMAIL_EXISTS':
       return { text: 'Email already exists', fixed: true };
+    case 'LAST_ADMIN':
+      return { text: 'The last admin cannot be deleted', fixed: true };
     case 'CONFLICT':
       return { text: 'Conflict', fixed: false };
     case 'PAYLOAD_TOO_LARGE':
@@ -111,7 +115,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'BUSINESS_RULE':
       return { text: 'Request cannot be processed', fixed: false };
     case 'RATE_LIMITED':
-      return { text: 'Too Many Requests', fixed: false };
+      return { text: 'Rate limit exceeded', fixed: false };
     case 'INTERNAL_ERROR':
       return { text: 'Internal server error', fixed: true };
     case 'NOT_IMPLEMENTED':

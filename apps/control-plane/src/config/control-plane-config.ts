@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
 
 export type DatabaseConfig =
@@ -46,6 +47,8 @@ export interface ControlPlaneConfig {
   /** First admin, created on first start when no admin exists. */
   initialAdmin?: { email: string; password: string };
   allowedOrigins: string[];
+  /** API_RATE_LIMIT_<TIER>_MAX / _WINDOW_SECONDS (docs/auth-and-limits.md). */
+  throttling: ThrottlingConfig;
   logLevel: LogLevel;
 }
 
@@ -152,6 +155,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   }
 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
+  const throttling = parseThrottlingConfig(env, problems);
 
   const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
@@ -170,6 +174,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     auth: { jwtSecret: jwtSecret as string, jwtSecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     initialAdmin,
     allowedOrigins,
+    throttling,
     logLevel: logLevel as LogLevel,
   };
 }

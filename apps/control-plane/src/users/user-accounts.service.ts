@@ -37,10 +37,21 @@ export class UserAccountsService {
     try {
       await this.users.insert(entity);
     } catch (error) {
-      if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) throw new DomainError('EMAIL_TAKEN');
+      if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) throw new DomainError('EMAIL_EXISTS');
       throw error;
     }
     return toUserAccount(entity);
+  }
+
+  /** Newest last (creation order), with the total for the list envelope. */
+  async list(limit: number, offset: number): Promise<{ items: UserAccount[]; total: number }> {
+    const [entities, total] = await this.users.findAndCount({ order: { createdAt: 'ASC', id: 'ASC' }, take: limit, skip: offset });
+    return { items: entities.map(toUserAccount), total };
+  }
+
+  async findById(id: string): Promise<UserAccount | undefined> {
+    const entity = await this.users.findOneBy({ id });
+    return entity === null ? undefined : toUserAccount(entity);
   }
 
   async hasAdmin(): Promise<boolean> {

@@ -1,0 +1,39 @@
+import { ConsoleLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
+import type { LogLevel } from '../config/control-plane-config';
+import type { LogLineLevel, LogRingBuffer } from './log-ring-buffer';
+
+const NEST_ORDER: readonly NestLogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+const DEPTH: Record<LogLevel, number> = { silent: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
+const LINE_LEVEL: Record<NestLogLevel, LogLineLevel> = { fatal: 'fatal', error: 'error', warn: 'warn', log: 'info', debug: 'debug', verbose: 'trace' };
+
+/**
+ * The control plane's logger: JSON lines on the console at LOG_LEVEL (as before), and every line
+ * of at least `info` (or LOG_LEVEL when more verbose) into the ring buffer behind `GET /api/logs`,
+ * even when the console is quieter or silent.
+ */
+export class RecordingLogger extends ConsoleLogger {
+  private readonly consoleLevels: ReadonlySet<NestLogLevel>;
+
+  constructor(
+    level: LogLevel,
+    private readonly buffer: LogRingBuffer,
+  ) {
+    const consoleLevels = NEST_ORDER.slice(0, DEPTH[level]);
+    super({ json: true, logLevels: NEST_ORDER.slice(0, Math.max(DEPTH[level], DEPTH.info)) });
+    this.consoleLevels = new Set(consoleLevels);
+  }
+
+  protected override printMessages(messages: unknown[], context?: string, logLevel: NestLogLevel = 'log', writeStreamType?: 'stdout' | 'stderr', errorStack?: unknown): void {
+    for (const message of messages) this.buffer.record(LINE_LEVEL[logLevel], context, typeof message === 'string' ? message : safeJson(message));
+    if (this.consoleLevels.has(logLevel)) super.printMessages(messages, context, logLevel, writeStreamType, errorStack);
+  }
+}
+
+function safeJson(value: unknown): string {
+  if (value instanceof Error) return value.message;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

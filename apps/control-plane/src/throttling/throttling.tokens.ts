@@ -1,0 +1,4 @@
+/** The ThrottlerStorage in use (in memory, or Redis when REDIS_URL is set). */
+export const THROTTLE_STORAGE = Symbol('THROTTLE_STORAGE');
+/** The tiers' limits (config.throttling). */
+export const THROTTLING_CONFIG = Symbol('THROTTLING_CONFIG');

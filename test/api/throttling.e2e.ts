@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ClientResponse } from '@gateway/testing';
+import { ADMIN, ADMIN_ENV, caller, login } from './auth-fixtures';
+import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** Low limits (the variables operators use), long windows so nothing resets mid-test. */
+const LOW_LIMITS: NodeJS.ProcessEnv = {
+  API_RATE_LIMIT_GENERAL_MAX: '12',
+  API_RATE_LIMIT_GENERAL_WINDOW_SECONDS: '300',
+  API_RATE_LIMIT_ADMIN_MAX: '4',
+  API_RATE_LIMIT_ADMIN_WINDOW_SECONDS: '300',
+  API_RATE_LIMIT_CREDENTIALS_MAX: '3',
+  API_RATE_LIMIT_CREDENTIALS_WINDOW_SECONDS: '900',
+};
+
+function assertRateLimited(res: ClientResponse, limit: number, tier: string): void {
+  assert.equal(res.status, 429, res.text);
+  const json = res.json<{ success: boolean; code: string; error: string; details: { tier: string; retryAfter: number } }>();
+  assert.equal(json.success, false);
+  assert.equal(json.code, 'RATE_LIMITED');
+  assert.equal(json.details.tier, tier);
+  const retryAfter = Number(res.headers['retry-after']);
+  assert.ok(Number.isInteger(retryAfter) && retryAfter > 0, `Retry-After ${String(res.headers['retry-after'])}`);
+  assert.equal(json.details.retryAfter, retryAfter);
+  assert.equal(res.headers['x-ratelimit-limit'], String(limit));
+  assert.equal(res.headers['x-ratelimit-remaining'], '0');
+  const reset = Number(res.headers['x-ratelimit-reset']);
+  const now = Date.now() / 1000;
+  assert.ok(reset > now && reset <= now + 901, `X-RateLimit-Reset ${reset} is epoch seconds`);
+}
+
+describe('API limits (decision 21, in memory)', () => {
+  const running: ControlPlaneProcess[] = [];
+  after(async () => {
+    await Promise.all(running.map((cp) => cp.stop()));
+  });
+  const startLimited = async (env: NodeJS.ProcessEnv = {}) => {
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, ...env } });
+    running.push(cp);
+    return { cp, call: caller(cp) };
+  };
+
+  test('credentials tier: login and register share 3 per window per client; session and logout stay in the general tier', async () => {
+    const { call } = await startLimited();
+    const token = await login(call, ADMIN);
+    const first = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
+    assert.equal(first.status, 401);
+    assert.equal(first.headers['x-ratelimit-limit'], '3');
+    assert.equal(first.headers['x-ratelimit-remaining'], '1');
+    assert.equal((await call('POST', '/api/auth/register', { body: {} })).status, 501);
+    assertRateLimited(await call('POST', '/api/auth/login', { body: ADMIN }), 3, 'credentials');
+    assertRateLimited(await call('POST', '/api/auth/register', { body: {} }), 3, 'credentials');
+    assertRateLimited(await call('POST', '/api/auth/saml/callback', { body: {} }), 3, 'credentials');
+
+    const session = await call('GET', '/api/auth/session', { token });
+    assert.equal(session.status, 200);
+    assert.equal(session.headers['x-ratelimit-limit'], '12');
+    assert.equal((await call('POST', '/api/auth/logout', { token })).status, 200);
+  });
+
+  test('admin tier: 4 per window on admin resources, counted before authentication; then the general tier', async () => {
+    const { call } = await startLimited();
+    const token = await login(call, ADMIN);
+    for (let i = 0; i < 4; i++) {
+      const res = await call('GET', '/api/users', { token });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['x-ratelimit-limit'], '4');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(3 - i));
+      assert.ok(Number(res.headers['x-ratelimit-reset']) > Date.now() / 1000);
+    }
+    assertRateLimited(await call('GET', '/api/users', { token }), 4, 'admin');
+    // Anonymous callers of an admin resource are limited too (not an endless stream of 401s).
+    assertRateLimited(await call('GET', '/api/logs'), 4, 'admin');
+    assertRateLimited(await call('GET', '/api/routes', { token }), 4, 'admin');
+
+    // The general tier still has room: 1 login + 7 admin calls so far.
+    let served = 0;
+    let res = await call('GET', '/api/auth/session', { token });
+    while (res.status === 200 && served < 20) {
+      served += 1;
+      res = await call('GET', '/api/auth/session', { token });
+    }
+    assert.equal(served, 12 - 8);
+    assertRateLimited(res, 12, 'general');
+  });
+
+  test('paths outside /api are not limited', async () => {
+    const { call } = await startLimited({ API_RATE_LIMIT_GENERAL_MAX: '1' });
+    for (let i = 0; i < 5; i++) assert.equal((await call('GET', '/health')).status, 200);
+    assert.equal((await call('GET', '/api/auth/session')).status, 401);
+    assertRateLimited(await call('GET', '/api/auth/session'), 1, 'general');
+  });
+
+  test('a bad limit variable stops the start and names the variable', async () => {
+    await assert.rejects(startControlPlaneProcess({ env: { ...ADMIN_ENV, API_RATE_LIMIT_ADMIN_MAX: 'lots' } }), /API_RATE_LIMIT_ADMIN_MAX/);
+  });
+});
+
+describe('API limits on Redis: one limit across two control planes', () => {
+  const running: ControlPlaneProcess[] = [];
+  after(async () => {
+    await Promise.all(running.map((cp) => cp.stop()));
+  });
+
+  test('the credentials tier holds across two instances sharing one Redis', async () => {
+    const prefix = `test-throttle-${randomUUID()}:`;
+    const env = { ...ADMIN_ENV, ...LOW_LIMITS, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix };
+    const [a, b] = await Promise.all([startControlPlaneProcess({ env }), startControlPlaneProcess({ env })]);
+    running.push(a, b);
+    const calls = [caller(a), caller(b)];
+    const attempt = (i: number) => calls[i % 2]!('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await attempt(i);
+      assert.equal(res.status, 401);
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    assert.deepEqual(remaining, ['2', '1', '0']);
+    assertRateLimited(await attempt(3), 3, 'credentials');
+    assertRateLimited(await attempt(4), 3, 'credentials');
+  });
+});
+
+describe('API limits when Redis is unreachable', () => {
+  test('the control plane starts and serves, uncounted, and says so in its log', async () => {
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' } });
+    try {
+      const call = caller(cp);
+      for (let i = 0; i < 5; i++) {
+        const res = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
+        assert.equal(res.status, 401, res.text);
+        assert.equal(res.headers['x-ratelimit-limit'], undefined);
+      }
+      assert.ok(cp.output.some((line) => line.includes('API limits not enforced') || line.includes('request not counted')), cp.output.join('\n'));
+    } finally {
+      await cp.stop();
+    }
+  });
+});
