@@ -28,13 +28,14 @@ upstreams:
     url: http://127.0.0.1:3002/orders
 
 # Paths: "/prefix/*" matches everything under the prefix, "/exact/path" only itself, and
-# "/api/*/resource" one segment in place of the star. The literal prefix is replaced by the
-# upstream URL's path: /api/users/42 goes to http://127.0.0.1:3001/users/42.
+# "/shop/*/items" one segment in place of the star. The literal prefix is replaced by the
+# upstream URL's path: /shop/users/42 goes to http://127.0.0.1:3001/users/42.
+# /api, /admin and /internal belong to the management API when both planes share a port.
 routes:
-  - path: /api/users/*
+  - path: /shop/users/*
     upstream: users-service
 
-  - path: /api/orders/*
+  - path: /shop/orders/*
     upstream: orders-service
     methods: [GET, POST]
     # Per upstream attempt: 504 when the upstream does not answer in time.
