@@ -1,10 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClusterModule } from '../cluster/cluster.module';
 import { RouteEntity } from './route.entity';
+import { RouteLifecycle } from './route-lifecycle.service';
+import { RouteProbe } from './route-probe.service';
+import { RoutePurge } from './route-purge.service';
+import { RouteReads } from './route-reads.service';
+import { RouteStore } from './route-store';
+import { RouteWrites } from './route-writes.service';
+import { RoutesController } from './routes.controller';
 
-/** Owns the routes table. The management API (controller, use cases) is added here. */
+/** Owns the routes table and the route management API (docs/routes-api.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([RouteEntity])],
+  imports: [TypeOrmModule.forFeature([RouteEntity]), ClusterModule],
+  controllers: [RoutesController],
+  providers: [RouteStore, RouteReads, RouteWrites, RouteLifecycle, RoutePurge, RouteProbe],
   exports: [TypeOrmModule],
 })
 export class RoutesModule {}

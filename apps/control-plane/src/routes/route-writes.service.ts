@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { Route } from '@gateway/route-model';
+import type { RouteActor } from './route-actor';
+import { mergeRoutePatch, parseRouteBody } from './route-input';
+import type { RouteResponse } from './route.mapper';
+import { toCanonicalRoute, toRouteResponse } from './route.mapper';
+import { idTaken, RouteStore } from './route-store';
+
+/** Create (POST), full replacement (PUT) and merge (PATCH) of API routes. */
+@Injectable()
+export class RouteWrites {
+  constructor(private readonly store: RouteStore) {}
+
+  async create(body: unknown, actor: RouteActor): Promise<RouteResponse> {
+    const route = parseRouteBody(body);
+    return this.required(
+      await this.store.commit(actor, async (tx) => {
+        if (await this.store.idTaken(tx, route.id)) throw idTaken();
+        await this.store.assertPathFree(tx, route);
+        const saved = toRouteResponse(await this.store.save(tx, route));
+        return { response: saved, action: 'route.create', routeId: route.id, change: { kind: 'upserted', route: saved }, details: { path: route.path, upstream: route.upstream, enabled: route.enabled } };
+      }),
+    );
+  }
+
+  /** PUT: the body is the whole route; optional fields it leaves out go back to their defaults. */
+  async replace(id: string, body: unknown, actor: RouteActor): Promise<RouteResponse> {
+    return this.update(id, actor, 'route.replace', () => parseRouteBody(body, id));
+  }
+
+  /** PATCH: the body is merged over the stored route (RFC 7396), then validated as a whole. */
+  async patch(id: string, body: unknown, actor: RouteActor): Promise<RouteResponse> {
+    return this.update(id, actor, 'route.patch', (stored) => mergeRoutePatch(stored, body));
+  }
+
+  private async update(id: string, actor: RouteActor, action: string, next: (stored: Route) => Route): Promise<RouteResponse> {
+    return this.required(
+      await this.store.commit(actor, async (tx) => {
+        const row = this.store.writable(await this.store.live(tx, id));
+        const route = next(toCanonicalRoute(row));
+        await this.store.assertPathFree(tx, route);
+        const saved = toRouteResponse(await this.store.save(tx, route, row));
+        return { response: saved, action, routeId: id, change: { kind: 'upserted', route: saved }, details: { path: route.path, upstream: route.upstream, enabled: route.enabled } };
+      }),
+    );
+  }
+
+  private required(response: RouteResponse | undefined): RouteResponse {
+    if (response === undefined) throw new Error('route write returned no route');
+    return response;
+  }
+}

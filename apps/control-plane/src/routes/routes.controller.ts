@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Roles } from '../auth/auth.decorators';
+import { DomainError } from '../common/domain-error';
+import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
+import { Actor, type RouteActor } from './route-actor';
+import { parseRouteListQuery } from './route-list-query';
+import { RouteLifecycle } from './route-lifecycle.service';
+import type { RouteResponse } from './route.mapper';
+import { RouteProbe, type RouteProbeFailure, type RouteProbeResponse } from './route-probe.service';
+import { RouteReads } from './route-reads.service';
+import { RouteWrites } from './route-writes.service';
+
+/** `?permanent=true|false`; anything else is a 400 naming the parameter. */
+function permanentFlag(query: Record<string, unknown>): boolean {
+  const unknown = Object.keys(query).filter((key) => key !== 'permanent');
+  const value = query['permanent'];
+  if (unknown.length > 0 || (value !== undefined && value !== 'true' && value !== 'false')) {
+    const fields = [...unknown.map((field) => ({ field, message: `Unknown query parameter: ${field}`, code: 'VALIDATION_ERROR' }))];
+    if (value !== undefined && value !== 'true' && value !== 'false') fields.push({ field: 'permanent', message: 'permanent must be true or false', code: 'VALIDATION_ERROR' });
+    throw DomainError.fromFieldErrors(fields);
+  }
+  return value === 'true';
+}
+
+/** Route management (spec 4.3, decisions 1-13); admin only. Bodies are validated by libs/route-model. */
+@Roles('admin')
+@Controller('api/routes')
+export class RoutesController {
+  constructor(
+    private readonly reads: RouteReads,
+    private readonly writes: RouteWrites,
+    private readonly lifecycle: RouteLifecycle,
+    private readonly probes: RouteProbe,
+  ) {}
+
+  @Get()
+  async list(@Query() query: Record<string, unknown>): Promise<ListEnvelope<RouteResponse>> {
+    const parsed = parseRouteListQuery(query);
+    const { items, total } = await this.reads.list(parsed);
+    return paginated(items, { total, limit: parsed.limit, offset: parsed.offset });
+  }
+
+  @Post()
+  async create(@Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.writes.create(body, actor));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.reads.get(id));
+  }
+
+  @Put(':id')
+  async replace(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.writes.replace(id, body, actor));
+  }
+
+  @Patch(':id')
+  async patch(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.writes.patch(id, body, actor));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id') id: string, @Query() query: Record<string, unknown>, @Actor() actor: RouteActor): Promise<void> {
+    await this.lifecycle.remove(id, permanentFlag(query), actor);
+  }
+
+  @Post(':id/toggle')
+  @HttpCode(200)
+  async toggle(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.lifecycle.toggle(id, actor));
+  }
+
+  @Post(':id/clone')
+  @HttpCode(201)
+  async clone(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.lifecycle.clone(id, actor));
+  }
+
+  @Post(':id/restore')
+  @HttpCode(200)
+  async restore(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+    return ok(await this.lifecycle.restore(id, actor));
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  async test(@Param('id') id: string, @Body() body: unknown): Promise<SuccessEnvelope<RouteProbeResponse | RouteProbeFailure>> {
+    return ok(await this.probes.probe(id, body));
+  }
+}

@@ -1,0 +1,3 @@
+import { postgres, routesApiSuite } from './routes-suite';
+
+routesApiSuite(postgres());

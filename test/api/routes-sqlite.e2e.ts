@@ -1,0 +1,3 @@
+import { routesApiSuite, SQLITE } from './routes-suite';
+
+routesApiSuite(SQLITE);
