@@ -37,6 +37,12 @@ describe('OpenAPI document of the management API', () => {
       '/api/users/{id}': ['delete'],
       '/api/logs': ['get'],
       '/api/audit-log': ['get'],
+      '/api/routes': ['get', 'post'],
+      '/api/routes/{id}': ['get', 'put', 'patch', 'delete'],
+      '/api/routes/{id}/toggle': ['post'],
+      '/api/routes/{id}/clone': ['post'],
+      '/api/routes/{id}/restore': ['post'],
+      '/api/routes/{id}/test': ['post'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       assert.ok(doc.paths[path], `${path} missing; has ${Object.keys(doc.paths).join(', ')}`);
@@ -47,6 +53,8 @@ describe('OpenAPI document of the management API', () => {
     assert.ok(doc.paths['/api/users']!['post']!.security);
     assert.ok(doc.paths['/api/users']!['post']!.responses['201']);
     assert.ok(doc.paths['/api/users']!['post']!.responses['409']);
+    assert.ok(doc.paths['/api/routes']!['post']!.responses['409'], 'routes document their conflicts');
+    assert.ok(doc.paths['/api/routes/{id}']!['put']!.responses['422'], 'and read-only file routes');
     assert.ok(doc.components.schemas['CreateUserDto']);
     assert.ok(doc.components.schemas['LoginDto']);
   });

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
 import { Actor, type RouteActor } from './route-actor';
 import { parseRouteListQuery } from './route-list-query';
 import { RouteLifecycle } from './route-lifecycle.service';
+import { RouteDocs } from './route-openapi';
 import type { RouteResponse } from './route.mapper';
 import { RouteProbe, type RouteProbeFailure, type RouteProbeResponse } from './route-probe.service';
 import { RouteReads } from './route-reads.service';
@@ -23,6 +25,8 @@ function permanentFlag(query: Record<string, unknown>): boolean {
 }
 
 /** Route management (spec 4.3, decisions 1-13); admin only. Bodies are validated by libs/route-model. */
+@ApiTags('routes')
+@ApiBearerAuth()
 @Roles('admin')
 @Controller('api/routes')
 export class RoutesController {
@@ -33,6 +37,7 @@ export class RoutesController {
     private readonly probes: RouteProbe,
   ) {}
 
+  @RouteDocs.list()
   @Get()
   async list(@Query() query: Record<string, unknown>): Promise<ListEnvelope<RouteResponse>> {
     const parsed = parseRouteListQuery(query);
@@ -40,50 +45,59 @@ export class RoutesController {
     return paginated(items, { total, limit: parsed.limit, offset: parsed.offset });
   }
 
+  @RouteDocs.create()
   @Post()
   async create(@Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.create(body, actor));
   }
 
+  @RouteDocs.get()
   @Get(':id')
   async get(@Param('id') id: string): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.reads.get(id));
   }
 
+  @RouteDocs.replace()
   @Put(':id')
   async replace(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.replace(id, body, actor));
   }
 
+  @RouteDocs.patch()
   @Patch(':id')
   async patch(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.patch(id, body, actor));
   }
 
+  @RouteDocs.remove()
   @Delete(':id')
   @HttpCode(204)
   async remove(@Param('id') id: string, @Query() query: Record<string, unknown>, @Actor() actor: RouteActor): Promise<void> {
     await this.lifecycle.remove(id, permanentFlag(query), actor);
   }
 
+  @RouteDocs.toggle()
   @Post(':id/toggle')
   @HttpCode(200)
   async toggle(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.toggle(id, actor));
   }
 
+  @RouteDocs.clone()
   @Post(':id/clone')
   @HttpCode(201)
   async clone(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.clone(id, actor));
   }
 
+  @RouteDocs.restore()
   @Post(':id/restore')
   @HttpCode(200)
   async restore(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.restore(id, actor));
   }
 
+  @RouteDocs.test()
   @Post(':id/test')
   @HttpCode(200)
   async test(@Param('id') id: string, @Body() body: unknown): Promise<SuccessEnvelope<RouteProbeResponse | RouteProbeFailure>> {
