@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { DataSource } from 'typeorm';
 import { loadDatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { migrate } from '../migrate';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 import { RevokedTokenEntity, subjectRevocationKey } from './revoked-token.entity';
 import { TokenRevocationService } from './token-revocation.service';
@@ -16,6 +17,8 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       fixture = await createDialectFixture(dialect);
+      // Schema changes run only through migrate(), as start() does.
+      await migrate({ dataDir: fixture.dataDir, env: fixture.env });
       dataSource = new DataSource(dataSourceOptions(loadDatabaseConfig(fixture.env, fixture.dataDir)));
       await dataSource.initialize();
       revocations = new TokenRevocationService(dataSource.getRepository(RevokedTokenEntity));

@@ -12,6 +12,7 @@ import { RouteChanges } from '../cluster/route-changes.service';
 import { DomainError } from '../common/domain-error';
 import { loadDatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { migrate } from '../migrate';
 import { TransactionRunner } from '../database/transaction-runner';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 import { parseRouteBody } from './route-input';
@@ -33,6 +34,8 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       fixture = await createDialectFixture(dialect);
+      // Schema changes run only through migrate(), as start() does.
+      await migrate({ dataDir: fixture.dataDir, env: fixture.env });
       dataSource = new DataSource(dataSourceOptions(loadDatabaseConfig(fixture.env, fixture.dataDir)));
       await dataSource.initialize();
       revisions = new ConfigRevisionService(dataSource.getRepository(ConfigRevisionEntity));
