@@ -33,9 +33,10 @@ export const RAISED_API_LIMITS: Readonly<NodeJS.ProcessEnv> = {
 /**
  * Environment of `gateway start --role control-plane` (apps/cli/src/gateway-roles.ts): SQLite in
  * its data dir (DATABASE_URL unset even if the caller's environment has one), the first admin,
- * Redis for change propagation, and raised API limits.
+ * Redis for change propagation (`undefined`: none, an in-process bus and in-memory API limit
+ * counters), and raised API limits.
  */
-export function controlPlaneEnv(secrets: ClusterSecrets, redisUrl: string): NodeJS.ProcessEnv {
+export function controlPlaneEnv(secrets: ClusterSecrets, redisUrl: string | undefined): NodeJS.ProcessEnv {
   return {
     ...RAISED_API_LIMITS,
     DATABASE_URL: undefined,
