@@ -35,7 +35,8 @@ export interface GatewayProcess {
   kill(): Promise<void>;
   /**
    * Starts the same gateway again once this process has exited (after `kill()`): same role, env,
-   * port, proxy.yml and data dir. Use the returned process from then on.
+   * port, proxy.yml and data dir. Use the returned process from then on (this one's `stop()`
+   * would remove the directory they share).
    */
   restart(): Promise<GatewayProcess>;
   /** SIGTERM, then SIGKILL after 5 s; removes the temp dir. */
