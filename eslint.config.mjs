@@ -22,6 +22,29 @@ const PLANE_ENTRY_POINTS = [
 ];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
+/** The Nx boundary rule; `modelMayUse` is what a `type:model` lib may import. */
+function moduleBoundaries(modelMayUse) {
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: false,
+      // The CLI is the one composition root allowed to import the planes' entry points
+      // (style guide); every other project is kept off them by the rule further down.
+      allow: PLANE_ENTRY_POINTS,
+      banTransitiveDependencies: false,
+      depConstraints: [
+        { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
+        { sourceTag: 'scope:data-plane', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
+        { sourceTag: 'scope:control-plane', onlyDependOnLibsWithTags: ['scope:shared'] },
+        { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:data-plane', 'scope:control-plane'] },
+        { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
+        { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
+        { sourceTag: 'type:model', onlyDependOnLibsWithTags: modelMayUse },
+      ],
+    },
+  ];
+}
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', 'tools/bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -37,25 +60,7 @@ export default [
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import/no-cycle': ['error', { maxDepth: 10 }],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          // The CLI is the one composition root allowed to import the planes' entry points
-          // (style guide); every other project is kept off them by the rule further down.
-          allow: PLANE_ENTRY_POINTS,
-          banTransitiveDependencies: false,
-          depConstraints: [
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
-            { sourceTag: 'scope:data-plane', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
-            { sourceTag: 'scope:control-plane', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:data-plane', 'scope:control-plane'] },
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'type:model', onlyDependOnLibsWithTags: ['type:model'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries(['type:model']),
     },
   },
   {
@@ -95,6 +100,12 @@ export default [
         },
       ],
     },
+  },
+  {
+    // A model lib's unit specs may use the test helpers (libs/testing: loopback servers, a private
+    // redis-server); the lib itself still depends on models only.
+    files: ['libs/**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(['type:model', 'type:testing']) },
   },
   {
     // Tests may use non-null assertions on values they just asserted.

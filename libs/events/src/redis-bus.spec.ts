@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import net from 'node:net';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
+import { refusedPort, startRedisServer } from '@gateway/testing';
 import { RedisBus, type RedisBusLogger } from './redis-bus';
 
 // The real Redis of the test environment (contracts); every test uses its own channel prefix.
@@ -102,7 +100,7 @@ test('the subscriber connection is killed: onReconnect fires once it is subscrib
 });
 
 test('Redis absent: publish and subscribe return without throwing; when Redis starts, the bus connects and reports a reconnect', async (t) => {
-  const port = await freePort();
+  const port = await refusedPort();
   const url = `redis://127.0.0.1:${port}`;
   const subject = bus(url, { channelPrefix: unique(), commandTimeoutMs: 200, connectTimeoutMs: 200 });
   let reconnects = 0;
@@ -112,35 +110,11 @@ test('Redis absent: publish and subscribe return without throwing; when Redis st
   await subject.subscribe('c', (m) => seen.push(m));
   assert.equal(await subject.ping(), false);
 
-  const server = await startRedisServer(port);
-  t.after(() => server.kill('SIGKILL'));
+  const server = await startRedisServer({ port });
+  t.after(() => server.stop());
   await until('reconnect after Redis started', () => (reconnects >= 1 ? true : undefined));
   await connected(subject);
   await subject.publish('c', 'delivered');
   await until('delivery', () => (seen.includes('delivered') ? true : undefined));
   assert.ok(!seen.includes('lost'), 'a publish while Redis was away is dropped, not replayed');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  await Promise.race([
-    until('redis-server ready', () => (output.includes('Ready to accept connections') ? true : undefined)),
-    once(child, 'exit').then(() => {
-      throw new Error(`redis-server exited: ${output}`);
-    }),
-  ]);
-  return child;
-}

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { refusedPort } from './loopback-upstream';
 import { makeTempDir } from './temp-dir';
 
 /** The repository root, found from this file's place in libs/testing/dist. */
@@ -12,6 +13,8 @@ export interface GatewayProcess {
   readonly port: number;
   readonly pid: number;
   readonly child: ChildProcess;
+  /** The temp dir holding proxy.yml and the data dir (kept by `kill()` for `restart()`). */
+  readonly dir: string;
   readonly dataDir: string;
   readonly configPath: string;
   /** Every stdout and stderr line so far. */
@@ -25,6 +28,17 @@ export interface GatewayProcess {
   signal(name: NodeJS.Signals): void;
   /** Resolves with the next output line that contains `text` (or fails after `timeoutMs`). */
   waitForOutput(text: string, timeoutMs?: number): Promise<string>;
+  /**
+   * SIGKILL, as a crash: no drain, no clean-up (the pid file stays behind, naming a dead process).
+   * Resolves once it has exited. The temp dir is kept for `restart()`; `stop()` removes it.
+   */
+  kill(): Promise<void>;
+  /**
+   * Starts the same gateway again once this process has exited (after `kill()`): same role, env,
+   * port, proxy.yml and data dir. Use the returned process from then on (this one's `stop()`
+   * would remove the directory they share).
+   */
+  restart(): Promise<GatewayProcess>;
   /** SIGTERM, then SIGKILL after 5 s; removes the temp dir. */
   stop(): Promise<number | null>;
 }
@@ -40,6 +54,23 @@ export interface GatewayProcessOptions {
    * proxy.yml, which is what the proxy tests exercise; `all` is the one-process gateway.
    */
   role?: 'all' | 'control-plane' | 'data-plane';
+  /**
+   * `--port`; default an ephemeral port. The control-plane role logs no "gateway listening" line,
+   * so it is always started on a port chosen here (a free one unless given).
+   */
+  port?: number;
+}
+
+/** Everything needed to launch the same gateway again (restarts). */
+interface LaunchSpec {
+  readonly dir: { path: string; remove(): void };
+  readonly configPath: string;
+  readonly dataDir: string;
+  readonly role: 'all' | 'control-plane' | 'data-plane';
+  readonly port: number;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv | undefined;
+  readonly startTimeoutMs: number;
 }
 
 let tempSeq = 0;
@@ -58,18 +89,23 @@ function writeFileAtomic(target: string, text: string): void {
 }
 
 /**
- * Starts `gateway start` as a real child process on an ephemeral port and resolves once it logs
- * that it is listening.
+ * Starts `gateway start` as a real child process (on an ephemeral port unless told) and resolves
+ * once it listens.
  */
 export async function startGatewayProcess(options: GatewayProcessOptions): Promise<GatewayProcess> {
   const dir = makeTempDir('gateway-e2e-');
   const configPath = path.join(dir.path, 'proxy.yml');
-  const dataDir = path.join(dir.path, 'data');
   writeFileSync(configPath, options.config);
+  const role = options.role ?? 'data-plane';
+  const port = options.port ?? (role === 'control-plane' ? await refusedPort() : 0);
+  return launch({ dir, configPath, dataDir: path.join(dir.path, 'data'), role, port, args: options.args ?? [], env: options.env, startTimeoutMs: options.startTimeoutMs ?? 15000 });
+}
+
+async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
   const child = spawn(
     process.execPath,
-    [GATEWAY_BIN, 'start', '--role', options.role ?? 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...(options.args ?? [])],
-    { cwd: dir.path, env: { ...process.env, LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [GATEWAY_BIN, 'start', '--role', spec.role, '--config', spec.configPath, '--port', String(spec.port), '--host', '127.0.0.1', '--data-dir', spec.dataDir, ...spec.args],
+    { cwd: spec.dir.path, env: { ...process.env, LOG_LEVEL: 'info', ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];
   const waiters: Array<{ text: string; resolve(line: string): void }> = [];
@@ -111,27 +147,46 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
     });
   };
 
-  const listening = await waitForOutput('gateway listening', options.startTimeoutMs ?? 15000);
-  const port = (JSON.parse(listening) as { port: number }).port;
+  let port = spec.port;
+  try {
+    if (spec.role === 'control-plane') {
+      // Logged once the control plane listens (the data plane logs its own "gateway listening").
+      await waitForOutput('pid file written', spec.startTimeoutMs);
+    } else {
+      const listening = await waitForOutput('gateway listening', spec.startTimeoutMs);
+      port = (JSON.parse(listening) as { port: number }).port;
+    }
+  } catch (error) {
+    child.kill('SIGKILL'); // a start that timed out must not leave a gateway behind
+    throw error;
+  }
+  const terminate = async (signal: NodeJS.Signals): Promise<void> => {
+    if (exitCode !== undefined) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid ?? -1,
     child,
-    dataDir,
-    configPath,
+    dir: spec.dir.path,
+    dataDir: spec.dataDir,
+    configPath: spec.configPath,
     output,
-    writeConfig: (yaml) => writeFileAtomic(configPath, yaml),
+    writeConfig: (yaml) => writeFileAtomic(spec.configPath, yaml),
     signal: (name) => child.kill(name),
     waitForOutput,
+    kill: () => terminate('SIGKILL'),
+    restart: async () => {
+      if (exitCode === undefined) throw new Error(`gateway ${child.pid} is still running; kill() it before restart()`);
+      return launch({ ...spec, port });
+    },
     stop: async () => {
-      if (exitCode === undefined) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-      dir.remove();
+      await terminate('SIGTERM');
+      spec.dir.remove();
       return exitCode ?? null;
     },
   };

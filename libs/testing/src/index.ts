@@ -5,3 +5,6 @@ export * from './self-signed-cert';
 export * from './gateway-process';
 export * from './unresponsive-listener';
 export * from './postgres-database';
+export * from './redis-server';
+export * from './cluster-env';
+export * from './management-api';

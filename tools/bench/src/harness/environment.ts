@@ -13,7 +13,7 @@ export interface MachineInfo {
   readonly autocannon: string;
   readonly clockTicksPerSecond: number;
   readonly loadAverageAtStart: readonly number[];
-  /** Newest file in apps/data-plane/dist and apps/cli/dist: which build of the gateway was measured. */
+  /** Newest file in the planes' and the CLI's dist: which build of the gateway was measured. */
   readonly gatewayBuiltAt: string | null;
 }
 
@@ -28,7 +28,7 @@ function newestMtime(dir: string): number {
 }
 
 function gatewayBuiltAt(): string | null {
-  const newest = Math.max(...['apps/data-plane/dist', 'apps/cli/dist'].map((d) => newestMtime(path.join(REPO_ROOT, d))));
+  const newest = Math.max(...['apps/data-plane/dist', 'apps/control-plane/dist', 'apps/cli/dist'].map((d) => newestMtime(path.join(REPO_ROOT, d))));
   return newest > 0 ? new Date(newest).toISOString() : null;
 }
 

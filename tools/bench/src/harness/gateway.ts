@@ -36,9 +36,17 @@ function healthy(port: number): Promise<boolean> {
  * dir in a temp dir, LOG_LEVEL=warn. At warn the "gateway listening" line is not printed, so the
  * port is chosen here and readiness is GET /health/live answering 200 (or the line, if it shows).
  */
-export async function startDataPlane(ctx: HarnessContext, name: string, configYaml: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export function startDataPlane(ctx: HarnessContext, name: string, configYaml: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  return startGateway(ctx, name, 'data-plane', configYaml, env);
+}
+
+/**
+ * `gateway start --role <role>` the same way; the control-plane role serves GET /health/live too.
+ * `env` is laid over the harness's environment (an `undefined` value removes a variable).
+ */
+export async function startGateway(ctx: HarnessContext, name: string, role: 'data-plane' | 'control-plane', configYaml: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   if (!existsSync(GATEWAY_BIN)) {
-    throw new Error(`the data plane is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
+    throw new Error(`the gateway is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
   }
   const dir = makeTempDir('gateway-bench-');
   const configPath = path.join(dir.path, 'proxy.yml');
@@ -48,7 +56,7 @@ export async function startDataPlane(ctx: HarnessContext, name: string, configYa
     args: [
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
-      GATEWAY_BIN, 'start', '--role', 'data-plane', '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+      GATEWAY_BIN, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: dir.path,

@@ -21,5 +21,6 @@ export function formatGoal(goal: GoalCheck): string {
   const value = goal.value === undefined ? '—' : goal.value.toFixed(2);
   const r = goal.rounds;
   const spread = r ? `; ${r.used === r.total ? `${r.total} rounds` : `${r.used} of ${r.total} rounds (the others disturbed by other processes)`}: ${r.low.toFixed(2)}–${r.high.toFixed(2)}` : '';
-  return `${goal.description}: ${value} (goal >= ${goal.atLeast}${spread}): ${verdict}`;
+  const target = goal.below !== undefined ? `< ${goal.below}` : `>= ${goal.atLeast ?? '—'}`;
+  return `${goal.description}: ${value} (goal ${target}${spread}): ${verdict}`;
 }

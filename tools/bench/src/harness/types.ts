@@ -40,7 +40,10 @@ export interface HarnessContext {
 export interface GoalCheck {
   readonly description: string;
   readonly value: number | undefined;
-  readonly atLeast: number;
+  /** The goal is `value >= atLeast` (ratios)... */
+  readonly atLeast?: number;
+  /** ...or `value < below` (latencies). */
+  readonly below?: number;
   /** Lowest and highest value over the rounds used, when the value is a median of rounds. */
   readonly rounds?: { readonly low: number; readonly high: number; readonly used: number; readonly total: number };
   /** undefined: could not be evaluated (variant not run). */

@@ -1,6 +1,8 @@
 import type { Scenario } from '../harness/types';
+import { apiThroughputScenario } from './api-throughput';
 import { policiesScenario } from './policies';
 import { edgeCacheScenario, edgeJwtScenario } from './edge';
+import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
 
 /**
@@ -8,4 +10,4 @@ import { proxyScenario } from './proxy';
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, propagationScenario, apiThroughputScenario];
