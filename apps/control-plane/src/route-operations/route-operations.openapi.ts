@@ -83,28 +83,21 @@ const NOT_FOUND = ApiResponse({ status: 404, description: 'ROUTE_NOT_FOUND: "Rou
 const INVALID = ApiResponse({ status: 400, description: 'VALIDATION_ERROR: an unknown query parameter or body field, named in details.fields' });
 const UNAVAILABLE = ApiResponse({ status: 503, description: 'DATA_PLANES_UNAVAILABLE: no data plane answered, or a live one did not within 1 s (details: answered, missing); safe to repeat' });
 
+const breakerAction = (summary: string) =>
+  applyDecorators(
+    ApiOperation({ summary }),
+    ID,
+    ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }),
+    NOT_FOUND,
+    INVALID,
+    ApiResponse({ status: 422, description: 'NO_CIRCUIT_BREAKER: no data plane has a breaker for the route' }),
+    UNAVAILABLE,
+  );
+
 export const RouteOperationDocs = {
   breaker: () => applyDecorators(ApiOperation({ summary: "The route's circuit breaker on every data plane (spec 2.7 record, aggregated and per data plane)" }), ID, ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }), NOT_FOUND, INVALID),
-  trip: () =>
-    applyDecorators(
-      ApiOperation({ summary: 'Manual Trip (any state -> OPEN) on every data plane; publishes circuit_breaker.opened' }),
-      ID,
-      ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }),
-      NOT_FOUND,
-      INVALID,
-      ApiResponse({ status: 422, description: 'NO_CIRCUIT_BREAKER: no data plane has a breaker for the route' }),
-      UNAVAILABLE,
-    ),
-  reset: () =>
-    applyDecorators(
-      ApiOperation({ summary: 'Manual Reset (any state -> CLOSED) on every data plane' }),
-      ID,
-      ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }),
-      NOT_FOUND,
-      INVALID,
-      ApiResponse({ status: 422, description: 'NO_CIRCUIT_BREAKER: no data plane has a breaker for the route' }),
-      UNAVAILABLE,
-    ),
+  trip: () => breakerAction('Manual Trip (any state -> OPEN) on every data plane; publishes circuit_breaker.opened'),
+  reset: () => breakerAction('Manual Reset (any state -> CLOSED) on every data plane'),
   rateLimit: () => applyDecorators(ApiOperation({ summary: "The route's rate-limit configuration and its usage summed over every data plane" }), ID, ApiResponse({ status: 200, ...envelope(RATE_LIMIT_RESPONSE) }), NOT_FOUND, INVALID),
   health: () => applyDecorators(ApiOperation({ summary: "The route's active health check and breaker on every data plane" }), ID, ApiResponse({ status: 200, ...envelope(HEALTH_RESPONSE) }), NOT_FOUND, INVALID),
   purgeCache: () =>

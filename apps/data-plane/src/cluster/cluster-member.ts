@@ -7,6 +7,7 @@ import {
   PRESENCE_INTERVAL_MS,
   type CircuitBreakerOpenedEvent,
   type CommandReply,
+  type CommandResult,
   type DataPlanePresence,
   type MessageBus,
 } from '@gateway/events';
@@ -80,7 +81,7 @@ export class ClusterMember {
       return;
     }
     const { command } = read;
-    let result;
+    let result: CommandResult;
     try {
       result = executeCommand(command, this.deps.operations);
     } catch (error) {
