@@ -223,7 +223,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       startedAt: new Date(services.startedAt).toISOString(),
       presence: () => ({ configVersion: follower?.currentVersion ?? null, host: address.address, port: address.port }),
     });
-    await cluster.member.start();
+    cluster.member.start();
   }
   return {
     host: address.address,

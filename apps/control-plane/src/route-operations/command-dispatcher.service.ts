@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COMMAND_REPLIES_CHANNEL, COMMANDS_CHANNEL, type CommandMessage, type CommandReply, type CommandRequest, type MessageBus, type ResultOf, type ResultSubject } from '@gateway/events';
 import { MESSAGE_BUS } from '../config/config.tokens';
+import { subscribeInBackground, type BackgroundSubscription } from './background-subscription';
 import { DataPlaneDirectory } from './data-plane-directory.service';
 import { readReply, replyCommandId } from './operation-messages';
 
@@ -33,19 +34,20 @@ interface Pending {
 export class CommandDispatcher implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Commands');
   private readonly pending = new Map<string, Pending>();
-  private unsubscribe: (() => void) | undefined;
+  private subscription: BackgroundSubscription | undefined;
 
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly directory: DataPlaneDirectory,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe<unknown>(COMMAND_REPLIES_CHANNEL, (raw) => this.onReply(raw));
+  onModuleInit(): void {
+    // Not awaited: with Redis away the SUBSCRIBE waits for it, and the boot must not.
+    this.subscription = subscribeInBackground(this.bus, COMMAND_REPLIES_CHANNEL, (raw) => this.onReply(raw), this.logger);
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    this.subscription?.close();
     for (const pending of [...this.pending.values()]) pending.finish();
   }
 

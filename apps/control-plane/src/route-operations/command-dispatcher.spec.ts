@@ -23,8 +23,8 @@ describe('command dispatcher and data-plane directory', () => {
   const settle = () => new Promise((r) => setTimeout(r, 20));
 
   before(async () => {
-    await directory.onModuleInit();
-    await dispatcher.onModuleInit();
+    directory.onModuleInit();
+    dispatcher.onModuleInit();
     await bus.subscribe<CommandMessage>(COMMANDS_CHANNEL, (command) => {
       commands.push(command);
       for (const [instanceId, purged] of answering) void answer(command.id, instanceId, purged);

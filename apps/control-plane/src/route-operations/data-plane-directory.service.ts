@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { PRESENCE_CHANNEL, PRESENCE_INTERVAL_MS, type DataPlanePresence, type MessageBus } from '@gateway/events';
 import { MESSAGE_BUS } from '../config/config.tokens';
+import { subscribeInBackground, type BackgroundSubscription } from './background-subscription';
 import { readPresence } from './operation-messages';
 
 /** A data plane that missed this many announcements is no longer counted as live. */
@@ -17,16 +18,17 @@ const MAX_DATA_PLANES = 10_000;
 export class DataPlaneDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('DataPlanes');
   private readonly seen = new Map<string, { presence: DataPlanePresence; receivedAt: number }>();
-  private unsubscribe: (() => void) | undefined;
+  private subscription: BackgroundSubscription | undefined;
 
   constructor(@Inject(MESSAGE_BUS) private readonly bus: MessageBus) {}
 
-  async onModuleInit(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe<unknown>(PRESENCE_CHANNEL, (raw) => this.onPresence(raw));
+  onModuleInit(): void {
+    // Not awaited: with Redis away the SUBSCRIBE waits for it, and the boot must not.
+    this.subscription = subscribeInBackground(this.bus, PRESENCE_CHANNEL, (raw) => this.onPresence(raw), this.logger);
   }
 
   onModuleDestroy(): void {
-    this.unsubscribe?.();
+    this.subscription?.close();
   }
 
   /** Data planes heard from within the last 3 intervals, by instance id. */

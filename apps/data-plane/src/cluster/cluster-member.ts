@@ -42,13 +42,15 @@ export class ClusterMember {
 
   constructor(private readonly deps: ClusterMemberDeps) {}
 
-  async start(): Promise<void> {
-    const unsubscribe = await this.deps.bus.subscribe<unknown>(COMMANDS_CHANNEL, this.onCommand);
-    if (this.closed) {
-      unsubscribe();
-      return;
-    }
-    this.unsubscribe = unsubscribe;
+  start(): void {
+    // Not awaited: with Redis away the SUBSCRIBE waits for it (RedisBus), and serving must not.
+    this.deps.bus.subscribe<unknown>(COMMANDS_CHANNEL, this.onCommand).then(
+      (unsubscribe) => {
+        if (this.closed) unsubscribe();
+        else this.unsubscribe = unsubscribe;
+      },
+      (error: unknown) => this.deps.logger.warn({ channel: COMMANDS_CHANNEL, err: String(error) }, 'cannot subscribe to control plane commands'),
+    );
     this.announce();
     this.timer = setInterval(() => this.announce(), this.deps.presenceIntervalMs ?? PRESENCE_INTERVAL_MS);
     this.timer.unref();
