@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { start } from '@gateway/data-plane/start';
-import { createHttpSnapshotFetcher } from '@gateway/data-plane/cluster-source';
-import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { COMMANDS_CHANNEL, EVENTS_CHANNEL, type CircuitBreakerOpenedEvent, type CommandMessage } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
-import { makeTempDir, request, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
+import { request, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
 import { ADMIN, ADMIN_ENV, caller, login, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
+import { startFollowingDataPlane, type FollowingDataPlane } from './following-data-plane';
 import { eventually } from './stand-in-control-plane';
 
 /*
@@ -22,12 +19,7 @@ const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const CLUSTER_TOKEN = 'route-operations-cluster-token-0123456789';
 const quiet = { warn: () => undefined, info: () => undefined };
 
-interface DataPlane {
-  plane: RunningDataPlane;
-  bus: RedisBus;
-  url: string;
-  dir: { path: string; remove(): void };
-}
+type DataPlane = FollowingDataPlane<RedisBus>;
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string; details?: Record<string, unknown> };
 type BreakerView = { name: string; kind: string; state: string; failures: number; successes: number; lastFailureTime: string | null };
@@ -96,28 +88,14 @@ describe('route operations across two data planes (real control plane, real Redi
     assert.equal((await api('DELETE', '/api/routes/gone')).res.status, 204);
 
     for (let i = 0; i < 2; i += 1) {
-      const dir = makeTempDir('route-ops-dp-');
       const bus = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: quiet, connectionName: `route-ops-${i}` });
-      const plane = await start({
-        configPath: path.join(dir.path, 'absent-proxy.yml'),
-        dataDir: dir.path,
-        host: '127.0.0.1',
-        port: 0,
-        logLevel: 'silent',
-        instanceId: `dp-${i}`,
-        routeSource: { kind: 'control-plane', bus, fetchSnapshot: createHttpSnapshotFetcher(cp.url, CLUSTER_TOKEN) },
-      });
-      planes.push({ plane, bus, dir, url: `http://127.0.0.1:${plane.port}` });
+      planes.push(await startFollowingDataPlane(bus, cp.url, CLUSTER_TOKEN, `dp-${i}`));
     }
     await eventually(async () => (await Promise.all(planes.map((dp) => proxy(dp, '/plain/x')))).every((r) => r.status === 200), 'both data planes serve the routes', 5000);
   });
 
   after(async () => {
-    for (const dp of planes) {
-      await dp.plane.close();
-      await dp.bus.close();
-      dp.dir.remove();
-    }
+    for (const dp of planes) await dp.close();
     await cp?.stop();
     await events?.close();
     await upstream?.close();
@@ -363,10 +341,7 @@ describe('route operations across two data planes (real control plane, real Redi
   });
 
   test('a data plane that stopped answering: actions answer 503 DATA_PLANES_UNAVAILABLE naming it (applied on the others); reads list it as missing', async () => {
-    const stopped = planes.pop()!;
-    await stopped.plane.close();
-    await stopped.bus.close();
-    stopped.dir.remove();
+    await planes.pop()!.close();
     // Its last presence is still fresh (3 intervals), so the control plane waits for it and reports it.
     const trip = await api('POST', '/api/routes/cb/circuit-breaker/trip');
     assert.equal(trip.res.status, 503);
