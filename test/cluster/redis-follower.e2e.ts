@@ -1,10 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { start } from '@gateway/data-plane/start';
-import { createHttpSnapshotFetcher } from '@gateway/data-plane/cluster-source';
-import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
-import { makeTempDir, request, startTextUpstream, type LoopbackUpstream } from '@gateway/testing';
+import { request, startTextUpstream, type LoopbackUpstream } from '@gateway/testing';
+import { startFollowingDataPlane, type FollowingDataPlane } from './following-data-plane';
 import { RedisTestBus } from './redis-test-bus';
 import { eventually, StandInControlPlane } from './stand-in-control-plane';
 
@@ -16,12 +13,7 @@ import { eventually, StandInControlPlane } from './stand-in-control-plane';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const TOKEN = 'redis-follower-cluster-token-0123456789';
 
-interface Plane {
-  bus: RedisTestBus;
-  plane: RunningDataPlane;
-  url: string;
-  dir: { path: string; remove(): void };
-}
+type Plane = FollowingDataPlane<RedisTestBus>;
 
 describe('data planes following a control plane (stand-in) over real Redis', () => {
   const prefix = `test:dp-sync:${process.pid}:${Date.now()}:`;
@@ -41,27 +33,11 @@ describe('data planes following a control plane (stand-in) over real Redis', () 
     cp = new StandInControlPlane(await RedisTestBus.connect(REDIS_URL, prefix));
     await cp.upsert({ id: 'base', path: '/base', upstream: upstream.origin });
     cpUrl = await cp.listen(TOKEN);
-    for (let i = 0; i < 2; i += 1) {
-      const dir = makeTempDir();
-      const bus = await RedisTestBus.connect(REDIS_URL, prefix);
-      const plane = await start({
-        configPath: path.join(dir.path, 'absent-proxy.yml'),
-        dataDir: dir.path,
-        host: '127.0.0.1',
-        port: 0,
-        logLevel: 'silent',
-        routeSource: { kind: 'control-plane', bus, fetchSnapshot: createHttpSnapshotFetcher(cpUrl, TOKEN) },
-      });
-      planes.push({ bus, plane, url: `http://127.0.0.1:${plane.port}`, dir });
-    }
+    for (let i = 0; i < 2; i += 1) planes.push(await startFollowingDataPlane(await RedisTestBus.connect(REDIS_URL, prefix), cpUrl, TOKEN));
   });
 
   after(async () => {
-    for (const dp of planes) {
-      await dp.plane.close();
-      await dp.bus.close();
-      dp.dir.remove();
-    }
+    for (const dp of planes) await dp.close();
     await cp?.close();
     await upstream?.close();
   });

@@ -13,6 +13,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import type { LogRingBuffer } from './logs/log-ring-buffer';
 import { LogsModule } from './logs/logs.module';
+import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
 import { UsersModule } from './users/users.module';
 
@@ -30,6 +31,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         RoutesModule,
+        RouteOperationsModule,
         ClusterModule,
         ConfigFileModule,
         HealthModule.register(config.standalone),

@@ -1,10 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MessageBus, RouteSnapshot } from '@gateway/events';
+import type { BreakerRecord, HealthCheckStatus, MessageBus, RateLimitUsage, RouteBreakerView, RouteSnapshot } from '@gateway/events';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
-import type { BreakerOpenedEvent, BreakerStatus } from './engine/ports';
-import type { BreakerRecord } from './policies/circuit-breaker/breaker-registry';
-import type { HealthCheckStatus } from './policies/health-check/health-checker';
-import type { RateLimitUsage } from './policies/rate-limit/rate-limit-usage';
+import type { BreakerOpenedEvent } from './engine/ports';
 
 /** Where the data plane's routes come from. */
 export type RouteSource =
@@ -59,8 +56,16 @@ export interface DataPlaneOptions {
    * (RATE_LIMIT_REDIS_TIMEOUT_MS). Default 50 ms: a slow Redis must never become slow traffic.
    */
   redisCommandTimeoutMs?: number;
-  /** Called when a breaker changes to OPEN (the event layer publishes `circuit_breaker.opened`). */
+  /**
+   * Called when a breaker changes to OPEN. With a control-plane route source the data plane also
+   * publishes `circuit_breaker.opened` on the bus's events channel (docs/resilience.md).
+   */
   onBreakerOpened?: (event: BreakerOpenedEvent) => void;
+  /**
+   * Names this data plane in presence announcements, command replies and events when it follows a
+   * control plane. Default: `<hostname>-<pid>-<6 random hex>`.
+   */
+  instanceId?: string;
   /** Where secrets named by the configuration are read (`auth.jwt.secretEnv`). Default process.env. */
   env?: NodeJS.ProcessEnv;
   /**
@@ -76,21 +81,19 @@ export interface DataPlaneOptions {
 export interface ResilienceControls {
   breakers: {
     /** Manual Trip; undefined when the route has no breaker (or is unknown). */
-    trip(routeId: string): BreakerStatus | undefined;
-    reset(routeId: string): BreakerStatus | undefined;
-    /** The spec 2.7 status record of the route's breaker. */
-    status(routeId: string): BreakerStatus | undefined;
+    trip(routeId: string): RouteBreakerView | undefined;
+    reset(routeId: string): RouteBreakerView | undefined;
+    /** The spec 2.7 status record of the route's breaker (its own, else its upstream's), with its name and kind. */
+    status(routeId: string): RouteBreakerView | undefined;
     all(): BreakerRecord[];
   };
   rateLimits: {
-    /** This data plane's counts for the route; undefined when it has no active rate limit. */
-    usage(routeId: string): RateLimitUsage | undefined;
-    /** Every data plane's counts when they share Redis (`scope: 'cluster'`), else `usage()`. */
-    clusterUsage(routeId: string): Promise<RateLimitUsage | undefined>;
+    /** This data plane's counts for the route with its `top` (default 10) busiest keys; undefined when it has no active rate limit. */
+    usage(routeId: string, top?: number): RateLimitUsage | undefined;
   };
   health: {
     /** The route's active health check (its own or its upstream's) and its breaker; null where it has none. */
-    status(routeId: string): { check: HealthCheckStatus | null; breaker: BreakerStatus | null };
+    status(routeId: string): { check: HealthCheckStatus | null; breaker: RouteBreakerView | null };
     all(): Record<string, HealthCheckStatus>;
   };
 }
@@ -102,6 +105,8 @@ export type ReloadOutcome =
 export interface RunningDataPlane {
   readonly host: string;
   readonly port: number;
+  /** This data plane's name on the bus (presence, command replies, events). */
+  readonly instanceId: string;
   /**
    * File source: re-reads the config file and swaps the route table. Control-plane source: fetches
    * a snapshot now. Never overlaps another reload.

@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import Redis from 'ioredis';
 import path from 'node:path';
 import { makeTempDir, request, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import type { RunningDataPlane } from './data-plane-options';
@@ -103,43 +102,5 @@ ${extra}`;
     assert.equal((await plane.reload()).ok, true);
     assert.deepEqual(plane.resilience.health.status('hc'), { check: null, breaker: null });
     assert.deepEqual(plane.resilience.health.all(), {});
-  });
-});
-
-describe('rate-limit usage over data planes sharing Redis (in process)', () => {
-  const prefix = `gateway-test-${process.pid}-${Date.now()}:`;
-  let upstream: LoopbackUpstream;
-  const planes: RunningDataPlane[] = [];
-  const dir = makeTempDir('resilience-cluster-');
-  const configPath = path.join(dir.path, 'proxy.yml');
-
-  before(async () => {
-    upstream = await startUpstream({ handler: (_req, res) => res.end('ok') });
-    writeFileSync(configPath, `version: "1.0.0"\nroutes:\n  - { id: rl, path: /rl/*, upstream: "${upstream.origin}", rateLimit: { enabled: true, max: 4, windowMs: 600000 } }\n`);
-    for (let i = 0; i < 2; i += 1) {
-      planes.push(await start({ configPath, dataDir: dir.path, host: '127.0.0.1', port: 0, logLevel: 'silent', redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: prefix }));
-    }
-  });
-
-  after(async () => {
-    await Promise.all(planes.map((p) => p.close()));
-    await upstream?.close();
-    const redis = new Redis('redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-    dir.remove();
-  });
-
-  test('clusterUsage sums every data plane; usage stays this data plane\'s own', async () => {
-    const [a, b] = planes as [RunningDataPlane, RunningDataPlane];
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i += 1) statuses.push((await request(`http://127.0.0.1:${a.port}/rl/x`)).status);
-    for (let i = 0; i < 2; i += 1) statuses.push((await request(`http://127.0.0.1:${b.port}/rl/x`)).status);
-    assert.deepEqual(statuses, [200, 200, 200, 200, 429], 'one shared limit of 4');
-    assert.deepEqual(a.resilience.rateLimits.usage('rl')?.hits, 3);
-    await b.resilience.rateLimits.clusterUsage('rl'); // publishes b's counts
-    const cluster = await a.resilience.rateLimits.clusterUsage('rl');
-    assert.deepEqual(cluster, { routeId: 'rl', hits: 4, rejections: 1, busiestKeys: [{ key: 'ip:127.0.0.1', hits: 4, rejections: 1 }], scope: 'cluster', since: null });
   });
 });

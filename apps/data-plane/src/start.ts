@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
+import { ClusterMember } from './cluster/cluster-member';
 import { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader, type ConfigLoad } from './engine/config-reloader';
@@ -84,6 +87,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     ...(options.cache === undefined ? {} : { cache: options.cache }),
   });
   const onBreakerOpened = options.onBreakerOpened;
+  const instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  // Set once listening when the data plane follows a control plane (it has a bus).
+  const cluster: { member?: ClusterMember } = {};
   const services: EngineServices = {
     logger,
     metrics,
@@ -91,7 +97,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     deadlines,
     rateLimitStore,
     state,
-    events: { breakerOpened: (event) => onBreakerOpened?.(event) },
+    events: {
+      breakerOpened: (event) => {
+        onBreakerOpened?.(event);
+        cluster.member?.breakerOpened(event);
+      },
+    },
     edge,
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
@@ -195,21 +206,36 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       status: (routeId) => breakers.status(routeId),
       all: () => breakers.all(),
     },
-    rateLimits: { usage: (routeId) => usage.usage(routeId), clusterUsage: (routeId) => usage.clusterUsage(routeId) },
+    rateLimits: { usage: (routeId, top) => usage.usage(routeId, top) },
     health: {
       status: (routeId) => ({ check: checks.status(routeId) ?? null, breaker: breakers.status(routeId) ?? null }),
       all: () => checks.all(),
     },
   };
+  const purgeCache = { purge: (routeId: string) => edge.responseCache.purge(routeId) };
+  if (source.kind === 'control-plane') {
+    // Commands, presence and breaker events exist only with a bus: a proxy.yml data plane has none.
+    cluster.member = new ClusterMember({
+      bus: source.bus,
+      instanceId,
+      operations: { resilience, cache: purgeCache },
+      logger,
+      startedAt: new Date(services.startedAt).toISOString(),
+      presence: () => ({ configVersion: follower?.currentVersion ?? null, host: address.address, port: address.port }),
+    });
+    cluster.member.start();
+  }
   return {
     host: address.address,
     port: address.port,
+    instanceId,
     reload: () => (follower === undefined ? reloader.reload() : follower.resync()),
     resilience,
-    cache: { purge: (routeId: string) => edge.responseCache.purge(routeId) },
+    cache: purgeCache,
     apiKeys: edge.apiKeys,
     close: () =>
       (closing ??= (async () => {
+        cluster.member?.close();
         await follower?.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);

@@ -35,10 +35,3 @@ export const ROUTE_CHANGES_CHANNEL = 'gateway:route-changes';
 
 /** How often the control plane publishes a heartbeat. */
 export const HEARTBEAT_INTERVAL_MS = 1000;
-
-/** Commands the control plane sends to every data plane. */
-export type CommandMessage =
-  | { kind: 'circuit-breaker'; routeId: string; action: 'trip' | 'reset' }
-  | { kind: 'cache-purge'; routeId: string };
-
-export const COMMANDS_CHANNEL = 'gateway:commands';

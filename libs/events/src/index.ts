@@ -1,3 +1,6 @@
 export * from './change-message.types';
+export * from './resilience-status.types';
+export * from './route-operations.types';
+export * from './gateway-event.types';
 export * from './message-bus';
 export * from './in-process-bus';

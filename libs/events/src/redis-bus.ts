@@ -44,6 +44,8 @@ export class RedisBus implements MessageBus {
   private readonly reconnectListeners = new Set<() => void>();
   /** The subscriber lost (or never had) its connection since it was last ready. */
   private subscriberInterrupted = false;
+  /** Waiters for the next time every channel has been subscribed on a ready connection. */
+  private subscribedWaiters: Array<() => void> = [];
   private publisherDown = false;
   private closed = false;
 
@@ -69,10 +71,13 @@ export class RedisBus implements MessageBus {
     this.subscriber = new Redis(redisUrl, {
       ...common,
       connectionName: `gateway-bus-sub-${options.connectionName ?? process.pid}`,
-      // SUBSCRIBE issued while Redis is away waits for the connection; ioredis resubscribes after reconnects.
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
-      autoResubscribe: true,
+      // The bus subscribes its channels itself on every 'ready' (onSubscriberReady). ioredis writes
+      // a SUBSCRIBE issued during its handshake at once (SUBSCRIBE is a `loading` command), its
+      // ready check (INFO) then fails in subscriber mode, the connection is recycled, and that
+      // channel is silently lost: SUBSCRIBE is therefore only sent on a ready connection.
+      autoResubscribe: false,
     });
 
     this.publisher.on('error', (error: Error) => {
@@ -110,8 +115,9 @@ export class RedisBus implements MessageBus {
     if (set === undefined) {
       set = new Set();
       this.listeners.set(channel, set);
-      // Bounded: with Redis away the SUBSCRIBE stays queued and runs on connect (then onReconnect fires).
-      await this.bounded(this.subscriber.subscribe(this.prefix + channel), `subscribe ${channel}`);
+      // Bounded: with Redis away the channel is subscribed once the connection is ready (then onReconnect fires).
+      const subscribed = this.subscriber.status === 'ready' ? this.subscriber.subscribe(this.prefix + channel) : this.nextSubscribed();
+      await this.bounded(subscribed, `subscribe ${channel}`);
     }
     set.add(wrapped);
     return () => {
@@ -120,7 +126,8 @@ export class RedisBus implements MessageBus {
       current.delete(wrapped);
       if (current.size === 0) {
         this.listeners.delete(channel);
-        if (!this.closed) void this.subscriber.unsubscribe(this.prefix + channel).catch(() => undefined);
+        // Not ready: nothing to undo, the next 'ready' subscribes only the channels still listened to.
+        if (!this.closed && this.subscriber.status === 'ready') void this.subscriber.unsubscribe(this.prefix + channel).catch(() => undefined);
       }
     };
   }
@@ -144,15 +151,19 @@ export class RedisBus implements MessageBus {
     this.closed = true;
     this.listeners.clear();
     this.reconnectListeners.clear();
+    this.settleSubscribedWaiters();
     this.subscriber.disconnect();
     this.publisher.disconnect();
   }
 
   private async onSubscriberReady(): Promise<void> {
-    if (!this.subscriberInterrupted) return;
+    const channels = [...this.listeners.keys()].map((channel) => this.prefix + channel);
+    if (channels.length > 0) await this.bounded(this.subscriber.subscribe(...channels), 'subscribe after connecting');
+    this.settleSubscribedWaiters();
+    if (!this.subscriberInterrupted || this.closed) return;
     this.subscriberInterrupted = false;
-    // ioredis re-sends SUBSCRIBE right after 'ready'; a PING on the same connection is answered
-    // after them, so listeners run only once the subscriptions are active again.
+    // A PING on the same connection is answered after the SUBSCRIBEs, so listeners run only once
+    // the subscriptions are active again.
     await this.bounded(this.subscriber.ping(), 'ping after reconnect');
     if (this.closed) return;
     this.logger.info('redis subscriber connection restored');
@@ -163,6 +174,17 @@ export class RedisBus implements MessageBus {
         this.logger.warn('reconnect listener failed', { error: (error as Error).message });
       }
     }
+  }
+
+  /** Resolves once the channels have been subscribed on the next ready connection. */
+  private nextSubscribed(): Promise<void> {
+    return new Promise((resolve) => this.subscribedWaiters.push(resolve));
+  }
+
+  private settleSubscribedWaiters(): void {
+    const waiters = this.subscribedWaiters;
+    this.subscribedWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private dispatch(prefixedChannel: string, text: string): void {

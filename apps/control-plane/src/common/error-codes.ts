@@ -20,12 +20,14 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'READ_ONLY_ROUTE',
+  'NO_CIRCUIT_BREAKER',
   'LAST_ADMIN',
   'BUSINESS_RULE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'NOT_IMPLEMENTED',
   'SERVICE_UNAVAILABLE',
+  'DATA_PLANES_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -54,6 +56,7 @@ export function statusOf(code: ErrorCode): number {
     case 'PAYLOAD_TOO_LARGE':
       return 413;
     case 'READ_ONLY_ROUTE':
+    case 'NO_CIRCUIT_BREAKER':
     case 'LAST_ADMIN':
     case 'BUSINESS_RULE':
       return 422;
@@ -64,6 +67,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_IMPLEMENTED':
       return 501;
     case 'SERVICE_UNAVAILABLE':
+    case 'DATA_PLANES_UNAVAILABLE':
       return 503;
     default: {
       const unreachable: never = code;
@@ -112,6 +116,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Request body too large', fixed: false };
     case 'READ_ONLY_ROUTE':
       return { text: 'Route is read-only: it is declared in proxy.yml', fixed: false };
+    case 'NO_CIRCUIT_BREAKER':
+      return { text: 'Route has no circuit breaker', fixed: true };
     case 'BUSINESS_RULE':
       return { text: 'Request cannot be processed', fixed: false };
     case 'RATE_LIMITED':
@@ -122,6 +128,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not implemented', fixed: false };
     case 'SERVICE_UNAVAILABLE':
       return { text: 'Service unavailable', fixed: false };
+    case 'DATA_PLANES_UNAVAILABLE':
+      return { text: 'Not every data plane answered', fixed: false };
     default: {
       const unreachable: never = code;
       throw new Error(`unmapped error code ${String(unreachable)}`);

@@ -15,6 +15,6 @@ import { RoutesController } from './routes.controller';
   imports: [TypeOrmModule.forFeature([RouteEntity]), ClusterModule],
   controllers: [RoutesController],
   providers: [RouteStore, RouteReads, RouteWrites, RouteLifecycle, RoutePurge, RouteProbe],
-  exports: [TypeOrmModule],
+  exports: [TypeOrmModule, RouteReads],
 })
 export class RoutesModule {}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import type { Logger, RateLimitAlgorithm, RateLimitDecision, RateLimitRule, RateLimitStore, UsageDelta, UsageTotals } from '../engine/ports';
+import type { Logger, RateLimitAlgorithm, RateLimitDecision, RateLimitRule, RateLimitStore } from '../engine/ports';
 
 /*
  * One atomic script per strategy: line-for-line ports of src/policies/rate-limit/rate-limit-algorithms.ts
@@ -102,9 +102,6 @@ const COMMANDS: Record<RateLimitAlgorithm, string> = {
   'leaky-bucket': 'gwRlLeakyBucket',
 };
 
-const USAGE_KEYS_KEPT = 1000;
-const USAGE_TTL_MS = 7 * 24 * 3600 * 1000;
-
 type ScriptReply = [number, number, number, number, string];
 type ScriptCommand = (key: string, ...args: Array<string | number>) => Promise<unknown>;
 
@@ -184,47 +181,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       return;
     }
     this.run('gwRlRefund', fullKey, rule.algorithm, rule.limit, decision.ref).catch(() => this.fallback.refund(fullKey, rule, decision));
-  }
-
-  /**
-   * Adds one data plane's counts to the cluster totals: a hash {hits, rejections} and two sorted
-   * sets (requests and rejections per key, each trimmed to the 1000 largest) under
-   * `<prefix>rl-usage:<routeId>`, kept 7 days after the last report.
-   */
-  async publishUsage(routeId: string, delta: UsageDelta): Promise<void> {
-    if (this.client.status !== 'ready') return;
-    const base = `${this.prefix}rl-usage:${routeId}`;
-    const multi = this.client.multi();
-    multi.hincrby(base, 'hits', delta.hits);
-    multi.hincrby(base, 'rejections', delta.rejections);
-    for (const [key, hits, rejections] of delta.keys) {
-      multi.zincrby(`${base}:keys`, hits + rejections, key);
-      if (rejections > 0) multi.zincrby(`${base}:rejected`, rejections, key);
-    }
-    multi.zremrangebyrank(`${base}:keys`, 0, -(USAGE_KEYS_KEPT + 1));
-    multi.zremrangebyrank(`${base}:rejected`, 0, -(USAGE_KEYS_KEPT + 1));
-    for (const key of [base, `${base}:keys`, `${base}:rejected`]) multi.pexpire(key, USAGE_TTL_MS);
-    await multi.exec();
-  }
-
-  async readUsage(routeId: string, top: number): Promise<UsageTotals> {
-    const base = `${this.prefix}rl-usage:${routeId}`;
-    const [totals, busiest] = await Promise.all([this.client.hmget(base, 'hits', 'rejections'), this.client.zrevrange(`${base}:keys`, 0, top - 1, 'WITHSCORES')]);
-    const keys: string[] = [];
-    const requests: number[] = [];
-    for (let i = 0; i + 1 < busiest.length; i += 2) {
-      keys.push(busiest[i] as string);
-      requests.push(Number(busiest[i + 1]));
-    }
-    const rejected = keys.length === 0 ? [] : await this.client.zmscore(`${base}:rejected`, ...keys);
-    return {
-      hits: Number(totals[0] ?? 0),
-      rejections: Number(totals[1] ?? 0),
-      busiestKeys: keys.map((key, i) => {
-        const rejections = Number(rejected[i] ?? 0);
-        return { key, hits: (requests[i] as number) - rejections, rejections };
-      }),
-    };
   }
 
   /** Resolves once connected, or after `ms` (start() never fails for Redis: the local store answers meanwhile). */

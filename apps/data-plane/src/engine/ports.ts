@@ -1,4 +1,7 @@
+import type { BreakerKind, BreakerStatus } from '@gateway/events';
 import type { DeadlineWheel } from './deadline-wheel';
+
+export type { BreakerStatus } from '@gateway/events';
 import type { Exchange } from './exchange';
 
 /**
@@ -20,7 +23,7 @@ export interface GatewayMetrics {
   observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void;
   rateLimitHit(routeId: string): void;
   /** A breaker changed state (gauge: 0 CLOSED, 1 HALF_OPEN, 2 OPEN); `kind` says route or upstream. */
-  breakerState(breaker: string, kind: 'route' | 'upstream', state: BreakerStatus['state']): void;
+  breakerState(breaker: string, kind: BreakerKind, state: BreakerStatus['state']): void;
   /** An upstream attempt after the first one (retry policy, decision 16). */
   upstreamRetry(routeId: string): void;
   /** A request refused by gateway authentication (401/503); never carries the credential. */
@@ -33,14 +36,6 @@ export interface GatewayMetrics {
   setConfigRevision(revision: number): void;
   /** The text exposition of every metric. */
   render(): Promise<{ contentType: string; body: string }>;
-}
-
-/** State of one breaker as `/health/deep` shows it (spec 2.7). */
-export interface BreakerStatus {
-  state: 'CLOSED' | 'OPEN' | 'HALF_OPEN';
-  failures: number;
-  successes: number;
-  lastFailureTime: string | null;
 }
 
 /** Upstream-facing health that readiness reads (decision 19); filled in by resilience policies. */
@@ -83,30 +78,13 @@ export interface RateLimitStore {
   consume(key: string, rule: RateLimitRule): RateLimitDecision | Promise<RateLimitDecision>;
   /** Gives back what `consume` took (skipSuccessfulRequests / skipFailedRequests); best effort. */
   refund(key: string, rule: RateLimitRule, decision: RateLimitDecision): void;
-  /** Shared stores only: adds one data plane's usage since its last report to the cluster totals. */
-  publishUsage?(routeId: string, delta: UsageDelta): Promise<void>;
-  /** Shared stores only: the totals of every data plane (busiest keys first, at most `top`). */
-  readUsage?(routeId: string, top: number): Promise<UsageTotals>;
   close(): Promise<void>;
-}
-
-/** Counts of one route's rate limit since the last report: per key [hits, rejections]. */
-export interface UsageDelta {
-  hits: number;
-  rejections: number;
-  keys: Array<[key: string, hits: number, rejections: number]>;
-}
-
-export interface UsageTotals {
-  hits: number;
-  rejections: number;
-  busiestKeys: Array<{ key: string; hits: number; rejections: number }>;
 }
 
 /** A breaker that changed to OPEN (the event layer publishes `circuit_breaker.opened`). */
 export interface BreakerOpenedEvent {
   breaker: string;
-  kind: 'route' | 'upstream';
+  kind: BreakerKind;
   /** Routes served through the breaker. */
   routeIds: string[];
   reason: 'failures' | 'half-open-failure' | 'manual';

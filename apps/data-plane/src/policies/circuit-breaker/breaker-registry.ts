@@ -1,12 +1,6 @@
-import type { BreakerOpenedEvent, BreakerStatus, EngineServices, PolicyStateKey } from '../../engine/ports';
+import type { BreakerRecord, RouteBreakerView } from '@gateway/events';
+import type { BreakerOpenedEvent, EngineServices, PolicyStateKey } from '../../engine/ports';
 import { CircuitBreaker, type BreakerListener, type BreakerSettings, type BreakerState } from './circuit-breaker';
-
-/** A breaker as `all()` lists it. */
-export interface BreakerRecord extends BreakerStatus {
-  name: string;
-  kind: 'route' | 'upstream';
-  routeIds: string[];
-}
 
 /** Name of a route's own breaker (upstream breakers are named after the upstream). */
 export function routeBreakerName(routeId: string): string {
@@ -45,22 +39,21 @@ export class BreakerRegistry implements BreakerListener {
   }
 
   /** Manual Trip (spec 3.1, any state -> OPEN). Undefined when the route has no breaker. */
-  trip(routeId: string): BreakerStatus | undefined {
-    const breaker = this.primary(routeId);
-    breaker?.trip();
-    return breaker?.status();
+  trip(routeId: string): RouteBreakerView | undefined {
+    this.primary(routeId)?.trip();
+    return this.status(routeId);
   }
 
   /** Manual Reset (spec 3.1, any state -> CLOSED). */
-  reset(routeId: string): BreakerStatus | undefined {
-    const breaker = this.primary(routeId);
-    breaker?.reset();
-    return breaker?.status();
+  reset(routeId: string): RouteBreakerView | undefined {
+    this.primary(routeId)?.reset();
+    return this.status(routeId);
   }
 
-  /** The status record of spec 2.7 for the route's breaker (its own, else its upstream's). */
-  status(routeId: string): BreakerStatus | undefined {
-    return this.primary(routeId)?.status();
+  /** The status record of spec 2.7 for the route's breaker (its own, else its upstream's), with its name and kind. */
+  status(routeId: string): RouteBreakerView | undefined {
+    const breaker = this.primary(routeId);
+    return breaker === undefined ? undefined : { name: breaker.name, kind: breaker.settings.kind, ...breaker.status() };
   }
 
   byName(name: string): CircuitBreaker | undefined {

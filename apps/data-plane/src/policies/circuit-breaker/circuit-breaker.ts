@@ -1,3 +1,4 @@
+import type { BreakerKind } from '@gateway/events';
 import type { Exchange } from '../../engine/exchange';
 import type { BreakerOpenedEvent, BreakerStatus } from '../../engine/ports';
 
@@ -5,7 +6,7 @@ export type BreakerState = BreakerStatus['state'];
 
 /** Settings of one breaker, compiled from a route's `circuitBreaker` or an upstream's. */
 export interface BreakerSettings {
-  readonly kind: 'route' | 'upstream';
+  readonly kind: BreakerKind;
   /** ms the circuit stays OPEN before test requests pass. */
   readonly openMs: number;
   /** Test requests in flight at once in HALF_OPEN. */

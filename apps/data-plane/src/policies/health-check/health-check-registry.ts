@@ -1,5 +1,6 @@
+import type { HealthCheckStatus } from '@gateway/events';
 import type { EngineServices, PolicyStateKey } from '../../engine/ports';
-import { HealthChecker, type HealthCheckSettings, type HealthCheckStatus } from './health-checker';
+import { HealthChecker, type HealthCheckSettings } from './health-checker';
 
 /** Name of a route's own check (upstream checks are named after the upstream). */
 export function routeCheckName(routeId: string): string {

@@ -1,9 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-
-/** UI health indicators of spec 2.4. */
-export type HealthIndicator = 'Healthy' | 'Degraded' | 'Unhealthy' | 'Unknown';
+import type { HealthCheckStatus, HealthIndicator } from '@gateway/events';
 
 export interface HealthCheckSettings {
   readonly url: string;
@@ -13,20 +11,6 @@ export interface HealthCheckSettings {
   readonly unhealthyThreshold: number;
   readonly expectedStatus: number;
   readonly expectedBody: string | undefined;
-}
-
-/** What `status()` answers for one checked target. */
-export interface HealthCheckStatus {
-  status: HealthIndicator;
-  url: string;
-  /** ISO 8601 of the last finished check, null before the first. */
-  lastCheck: string | null;
-  consecutiveSuccesses: number;
-  consecutiveFailures: number;
-  /** ms of the last check, null before the first. */
-  latencyMs: number | null;
-  /** Why the last check failed, if it did. */
-  lastError: string | null;
 }
 
 /** Bytes of a check response read at most (the expected text must be within them). */

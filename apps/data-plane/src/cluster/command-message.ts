@@ -1,0 +1,41 @@
+import type { CommandMessage, StatusSubject } from '@gateway/events';
+
+/** Bounds of the strings a command carries (a route id is at most 64 characters; file ids are derived from paths). */
+const MAX_ID_LENGTH = 128;
+const MAX_ROUTE_ID_LENGTH = 512;
+const SUBJECTS: readonly StatusSubject[] = ['circuit-breaker', 'health', 'rate-limit'];
+
+export type CommandRead = { ok: true; command: CommandMessage } | { ok: false; reason: string };
+
+function boundedString(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max;
+}
+
+/**
+ * A command from the bus, if it has the shape of the contract (libs/events). The bus is untrusted
+ * input: anything else is refused with the reason, never applied. Unknown extra fields are ignored
+ * (a newer control plane may add some).
+ */
+export function readCommandMessage(raw: unknown): CommandRead {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'not an object' };
+  const m = raw as Record<string, unknown>;
+  const { id, routeId, kind } = m;
+  if (!boundedString(id, MAX_ID_LENGTH)) return { ok: false, reason: `id must be a string of 1 to ${MAX_ID_LENGTH} characters` };
+  if (!boundedString(routeId, MAX_ROUTE_ID_LENGTH)) return { ok: false, reason: `routeId must be a string of 1 to ${MAX_ROUTE_ID_LENGTH} characters` };
+  switch (kind) {
+    case 'circuit-breaker': {
+      const action = m['action'];
+      if (action !== 'trip' && action !== 'reset') return { ok: false, reason: 'action must be trip or reset' };
+      return { ok: true, command: { kind, id, routeId, action } };
+    }
+    case 'cache-purge':
+      return { ok: true, command: { kind, id, routeId } };
+    case 'status-query': {
+      const subject = m['subject'];
+      if (!SUBJECTS.includes(subject as StatusSubject)) return { ok: false, reason: `subject must be one of ${SUBJECTS.join(', ')}` };
+      return { ok: true, command: { kind, id, routeId, subject: subject as StatusSubject } };
+    }
+    default:
+      return { ok: false, reason: 'unknown kind' };
+  }
+}
