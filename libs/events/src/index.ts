@@ -1,3 +1,4 @@
 export * from './change-message.types';
 export * from './message-bus';
 export * from './in-process-bus';
+export * from './api-key-digest';

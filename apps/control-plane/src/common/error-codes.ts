@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
+  'API_KEY_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -26,6 +27,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'NOT_IMPLEMENTED',
   'SERVICE_UNAVAILABLE',
+  'API_KEYS_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -46,6 +48,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_FOUND':
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
+    case 'API_KEY_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -64,6 +67,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_IMPLEMENTED':
       return 501;
     case 'SERVICE_UNAVAILABLE':
+    case 'API_KEYS_NOT_CONFIGURED':
       return 503;
     default: {
       const unreachable: never = code;
@@ -122,6 +126,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not implemented', fixed: false };
     case 'SERVICE_UNAVAILABLE':
       return { text: 'Service unavailable', fixed: false };
+    case 'API_KEY_NOT_FOUND':
+      return { text: 'API key not found', fixed: true };
+    case 'API_KEYS_NOT_CONFIGURED':
+      return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {
       const unreachable: never = code;
       throw new Error(`unmapped error code ${String(unreachable)}`);
