@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { request, startGatewayProcess, startUpstream, type ClientResponse, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-import { caller, login, type Call } from './auth-fixtures';
+import { caller, eventually, login, type Call } from './auth-fixtures';
 
 /*
  * The API-key lifecycle on `gateway start` (one process, both planes, SQLite, in-process bus),
@@ -16,16 +16,6 @@ const ADMIN = { email: 'keys@example.com', password: 'one-process-keys-password'
 
 interface Echo {
   headers: Record<string, string | undefined>;
-}
-
-/** Polls until `check` holds; fails after `withinMs` (a functional deadline, not a speed test). */
-async function within(withinMs: number, what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('API keys end to end on the one-process gateway', () => {
@@ -39,13 +29,15 @@ describe('API keys end to end on the one-process gateway', () => {
     gateway = await startGatewayProcess({
       role: 'all',
       config: 'version: "1.0.0"\nroutes: []\n',
+      // Both planes and two scrypt hashes (first admin, login's dummy) on a loaded machine.
+      startTimeoutMs: 30_000,
       env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, API_KEY_SECRET: '', JWT_SECRET: '', DATABASE_URL: '', REDIS_URL: '', API_RATE_LIMIT_ADMIN_MAX: '10000', API_RATE_LIMIT_GENERAL_MAX: '10000' },
     });
     call = caller(gateway);
     token = await login(call, ADMIN);
     const route = await call('POST', '/api/routes', { token, body: { id: 'keyed', path: '/keyed/*', upstream: upstream.origin, auth: { enabled: true, type: 'apiKey' } } });
     assert.equal(route.status, 201, route.text);
-    await within(2000, 'the apiKey route is served (401 without a key)', async () => (await proxied()).status === 401);
+    await eventually(async () => (await proxied()).status === 401, 'the apiKey route is served (401 without a key)', 2000);
   });
   after(async () => {
     await gateway?.stop();
@@ -68,7 +60,7 @@ describe('API keys end to end on the one-process gateway', () => {
     const secret = readFileSync(file, 'utf8').trim();
     assert.ok(secret.length >= 32);
     const { id, key } = await createKey({ name: 'digest-check' });
-    await within(1000, 'the new key works', accepted(key));
+    await eventually(accepted(key), 'the new key works', 1000);
     const db = new Database(path.join(gateway.dataDir, 'gateway.sqlite'), { readonly: true });
     try {
       const row = db.prepare(`SELECT digest FROM api_keys WHERE id = ?`).get(id) as { digest: string };
@@ -82,7 +74,7 @@ describe('API keys end to end on the one-process gateway', () => {
 
   test('create -> accepted with X-API-Key and Authorization: ApiKey within 1 s; upstream sees X-Gateway-Key-Id (client copies dropped); list/get never show the key; revoke -> 401 within 1 s', async () => {
     const { id, key } = await createKey({ name: 'orders-client' });
-    await within(1000, 'the key is accepted', accepted(key));
+    await eventually(accepted(key), 'the key is accepted', 1000);
 
     const both: Array<Record<string, string>> = [{ 'x-api-key': key }, { authorization: `ApiKey ${key}` }];
     for (const headers of both) {
@@ -104,7 +96,7 @@ describe('API keys end to end on the one-process gateway', () => {
 
     const revoke = await admin('DELETE', `/api/api-keys/${id}`);
     assert.equal(revoke.status, 204);
-    await within(1000, 'the revoked key is refused', refused(key));
+    await eventually(refused(key), 'the revoked key is refused', 1000);
     const res = await proxied({ authorization: `ApiKey ${key}` });
     assert.equal(res.status, 401);
     assert.equal(res.headers['www-authenticate'], 'ApiKey realm="gateway"');
@@ -114,8 +106,8 @@ describe('API keys end to end on the one-process gateway', () => {
   test('a key past its expiresAt is refused (401) without waiting for a new configuration', async () => {
     const expiresAt = Date.now() + 2500;
     const { id, key } = await createKey({ name: 'short-lived', expiresAt: new Date(expiresAt).toISOString() });
-    await within(1000, 'the key works before it expires', accepted(key));
-    await within(expiresAt - Date.now() + 1000, 'the expired key is refused', refused(key));
+    await eventually(accepted(key), 'the key works before it expires', 1000);
+    await eventually(refused(key), 'the expired key is refused', expiresAt - Date.now() + 1000);
     assert.ok(Date.now() >= expiresAt, 'refused only once expired');
     const shown = await admin('GET', `/api/api-keys/${id}`);
     assert.equal(shown.json<{ data: { status: string } }>().data.status, 'expired');
@@ -123,7 +115,7 @@ describe('API keys end to end on the one-process gateway', () => {
 
   test('a wrong key, an empty one or none: 401 with the ApiKey challenge; other keys keep working', async () => {
     const { key } = await createKey({ name: 'neighbour' });
-    await within(1000, 'the key works', accepted(key));
+    await eventually(accepted(key), 'the key works', 1000);
     const wrong = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
     const variants: Array<Record<string, string>> = [{ 'x-api-key': wrong }, { authorization: `ApiKey ${wrong}` }, { 'x-api-key': 'gw_not-a-key' }, {}];
     for (const headers of variants) {

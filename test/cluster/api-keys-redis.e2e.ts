@@ -8,7 +8,7 @@ import { createHttpSnapshotFetcher } from '@gateway/data-plane/cluster-source';
 import { HmacApiKeyVerifier, type RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { start } from '@gateway/data-plane/start';
 import { makeTempDir, request, startGatewayProcess, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
-import { caller, managementToken, type Call } from '../api/auth-fixtures';
+import { caller, eventually, managementToken, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
 
 /*
@@ -28,15 +28,6 @@ interface Plane {
   bus: RedisBus;
   url: string;
   close(): Promise<void>;
-}
-
-async function within(withinMs: number, what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('API keys: control plane and data planes over real Redis', () => {
@@ -84,7 +75,7 @@ describe('API keys: control plane and data planes over real Redis', () => {
     const route = await call('POST', '/api/routes', { token: admin, body: { id: 'keyed', path: '/keyed/*', upstream: upstream.origin, auth: { enabled: true, type: 'apiKey' } } });
     assert.equal(route.status, 201, route.text);
     plane = await startPlane(planeDir, new HmacApiKeyVerifier(API_KEY_SECRET));
-    await within(2000, 'the data plane serves the apiKey route', async () => (await keyed(plane.url)).status === 401);
+    await eventually(async () => (await keyed(plane.url)).status === 401, 'the data plane serves the apiKey route', 2000);
   });
   after(async () => {
     await plane?.close();
@@ -95,16 +86,16 @@ describe('API keys: control plane and data planes over real Redis', () => {
 
   test('a new key is accepted within 1 s of its creation, a revoked key refused within 1 s of its revocation', async () => {
     const { id, key } = await createKey('cluster-client');
-    await within(1000, 'the new key is accepted', async () => (await keyed(plane.url, key)).status === 200);
+    await eventually(async () => (await keyed(plane.url, key)).status === 200, 'the new key is accepted', 1000);
     const seen = (await keyed(plane.url, key)).json<{ headers: Record<string, string> }>().headers;
     assert.equal(seen['x-gateway-key-id'], id);
     assert.equal((await call('DELETE', `/api/api-keys/${id}`, { token: admin })).status, 204);
-    await within(1000, 'the revoked key is refused', async () => (await keyed(plane.url, key)).status === 401);
+    await eventually(async () => (await keyed(plane.url, key)).status === 401, 'the revoked key is refused', 1000);
   });
 
   test('a data plane without API_KEY_SECRET, or with another one, fails closed: 503 AUTH_NOT_CONFIGURED and a warning, not 401 for every key', async () => {
     const { key } = await createKey('everywhere');
-    await within(1000, 'the key works where the secret is right', async () => (await keyed(plane.url, key)).status === 200);
+    await eventually(async () => (await keyed(plane.url, key)).status === 200, 'the key works where the secret is right', 1000);
     const follow = { CONTROL_PLANE_URL: cp.url, CLUSTER_TOKEN, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix };
     const config = 'version: "1.0.0"\nproxy: { host: 127.0.0.1, port: 8080 }\n';
     const withSecret = await startGatewayProcess({ role: 'data-plane', config, env: { ...follow, API_KEY_SECRET } });
@@ -112,9 +103,9 @@ describe('API keys: control plane and data planes over real Redis', () => {
     const otherDir = makeTempDir('api-keys-other-');
     const otherSecret = await startPlane(otherDir.path, new HmacApiKeyVerifier('not-the-control-planes-secret-0123456789'));
     try {
-      await within(2000, '`gateway start --role data-plane` reads API_KEY_SECRET', async () => (await keyed(withSecret.url, key)).status === 200);
+      await eventually(async () => (await keyed(withSecret.url, key)).status === 200, '`gateway start --role data-plane` reads API_KEY_SECRET', 2000);
       for (const url of [withoutSecret.url, otherSecret.url]) {
-        await within(2000, `503 on ${url}`, async () => (await keyed(url, key)).status === 503);
+        await eventually(async () => (await keyed(url, key)).status === 503, `503 on ${url}`, 2000);
         for (const res of [await keyed(url, key), await keyed(url), await keyed(url, 'gw_unknown')]) {
           assert.equal(res.status, 503);
           assert.equal(res.json()['error'], 'Service Unavailable');
@@ -135,7 +126,7 @@ describe('API keys: control plane and data planes over real Redis', () => {
     const kept = await createKey('survives-restart');
     const revoked = await createKey('revoked-before-outage');
     await call('DELETE', `/api/api-keys/${revoked.id}`, { token: admin });
-    await within(1000, 'kept accepted, revoked refused', async () => (await keyed(plane.url, kept.key)).status === 200 && (await keyed(plane.url, revoked.key)).status === 401);
+    await eventually(async () => (await keyed(plane.url, kept.key)).status === 200 && (await keyed(plane.url, revoked.key)).status === 401, 'kept accepted, revoked refused', 1000);
     await plane.close();
     await cp.stop({ keepDir: true });
 

@@ -111,7 +111,18 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
     });
   };
 
-  const listening = await waitForOutput('gateway listening', options.startTimeoutMs ?? 15000);
+  let listening: string;
+  try {
+    listening = await waitForOutput('gateway listening', options.startTimeoutMs ?? 15000);
+  } catch (error) {
+    // A gateway that did not start in time must not outlive the test (nor keep its runner alive).
+    if (exitCode === undefined) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    dir.remove();
+    throw error;
+  }
   const port = (JSON.parse(listening) as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}`,
