@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { request, type ClientResponse } from '@gateway/testing';
 import type { ControlPlaneProcess } from './control-plane-process';
 
@@ -42,4 +43,16 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * An HS256 management token signed with `secret` (decision 20 claims), for suites that need a
+ * role without creating the user first.
+ */
+export function managementToken(secret: string, role: 'admin' | 'user', claims: { sub?: string; email?: string } = {}): string {
+  const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const payload = { sub: claims.sub ?? randomUUID(), email: claims.email ?? `${role}@example.com`, role, iat: now, exp: now + 3600, iss: 'gateway', jti: randomUUID() };
+  const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }

@@ -43,6 +43,8 @@ describe('OpenAPI document of the management API', () => {
       '/api/routes/{id}/clone': ['post'],
       '/api/routes/{id}/restore': ['post'],
       '/api/routes/{id}/test': ['post'],
+      '/api/api-keys': ['get', 'post'],
+      '/api/api-keys/{id}': ['get', 'delete'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       assert.ok(doc.paths[path], `${path} missing; has ${Object.keys(doc.paths).join(', ')}`);
@@ -57,6 +59,8 @@ describe('OpenAPI document of the management API', () => {
     assert.ok(doc.paths['/api/routes/{id}']!['put']!.responses['422'], 'and read-only file routes');
     assert.ok(doc.components.schemas['CreateUserDto']);
     assert.ok(doc.components.schemas['LoginDto']);
+    assert.ok(doc.components.schemas['CreateApiKeyDto'] && doc.components.schemas['CreatedApiKeyDto']);
+    assert.ok(doc.paths['/api/api-keys']!['post']!.responses['503'], 'API_KEYS_NOT_CONFIGURED is documented');
   });
 
   test('GET /api/docs serves the interactive page, public', async () => {

@@ -29,8 +29,10 @@ describe('GET /internal/cluster/snapshot', () => {
   test('the right cluster token gets the bare snapshot: enabled routes, canonical, with upstreams', async () => {
     const res = await get(`Bearer ${CLUSTER_TOKEN}`);
     assert.equal(res.status, 200, res.text);
-    const body = res.json<{ version: number; createdAt: string; routes: Array<{ id: string; source: string }>; upstreams: unknown[] }>();
-    assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'routes', 'upstreams', 'version']);
+    const body = res.json<{ version: number; createdAt: string; routes: Array<{ id: string; source: string }>; upstreams: unknown[]; apiKeys: unknown[] }>();
+    // No API_KEY_SECRET here: no apiKeySecretFingerprint (docs/api-keys.md).
+    assert.deepEqual(Object.keys(body).sort(), ['apiKeys', 'createdAt', 'routes', 'upstreams', 'version']);
+    assert.deepEqual(body.apiKeys, []);
     assert.equal(body.version, 1);
     assert.deepEqual(body.routes.map((r) => [r.id, r.source]), [['one', 'file']]);
     assert.deepEqual(body.upstreams, [{ name: 'main', url: 'http://127.0.0.1:9100' }]);

@@ -29,7 +29,8 @@ describe('gateway authentication: jwt, basic, apiKey, identity headers', () => {
   before(async () => {
     upstream = await startUpstream();
     gateway = await startGatewayProcess({
-      env: { EDGE_JWT_SECRET: SECRET, EDGE_JWT_PUBLIC: PUBLIC_PEM },
+      // API_KEY_SECRET: without it the apiKey route would answer 503 (test/cluster/api-keys-redis.e2e.ts).
+      env: { EDGE_JWT_SECRET: SECRET, EDGE_JWT_PUBLIC: PUBLIC_PEM, API_KEY_SECRET: 'proxy-auth-e2e-api-key-secret-0123456789' },
       config: `
 version: "1.0.0"
 proxy: { host: 127.0.0.1, port: 8080 }

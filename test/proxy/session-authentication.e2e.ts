@@ -120,7 +120,9 @@ routes:
     upstream = await startUpstream();
     sessions = new FakeSessionService();
     await sessions.start();
-    [gateway, shortTtl] = await Promise.all([startGatewayProcess({ config: config(300) }), startGatewayProcess({ config: config(1) })]);
+    // The apiKey fallback needs the server key; `shortTtl` runs without one (its last test).
+    const env = { API_KEY_SECRET: 'session-e2e-api-key-secret-0123456789abc' };
+    [gateway, shortTtl] = await Promise.all([startGatewayProcess({ config: config(300), env }), startGatewayProcess({ config: config(1), env: { API_KEY_SECRET: '' } })]);
   });
 
   after(async () => {
@@ -195,6 +197,20 @@ routes:
     assert.equal((await get(shortTtl, '/s/a', bearer('ttl'))).status, 200);
     await get(shortTtl, '/s/a', bearer('ttl'));
     await pollUntil(async () => (await get(shortTtl, '/s/a', bearer('ttl'))).status === 200 && sessions.callsFor('ttl') > 1, 'revalidation after cacheTTL');
+  });
+
+  test('fallbackAuth apiKey without API_KEY_SECRET: sessions and basic still pass, a presented key is 503 AUTH_NOT_CONFIGURED, no ApiKey challenge', async () => {
+    assert.equal((await get(shortTtl, '/s/a', bearer('no-key-secret'))).status, 200);
+    assert.equal((await get(shortTtl, '/s/a', { authorization: `Basic ${Buffer.from('carol:carol-pass').toString('base64')}` })).status, 200);
+    const keys: Array<Record<string, string>> = [{ 'x-api-key': 'gw_any' }, { authorization: 'ApiKey gw_any' }];
+    for (const headers of keys) {
+      const res = await get(shortTtl, '/s/a', headers);
+      assert.equal(res.status, 503);
+      assert.equal(res.headers['www-authenticate'], undefined);
+    }
+    assert.equal((await get(shortTtl, '/s/a')).headers['www-authenticate'], 'Bearer realm="gateway", Basic realm="gateway", charset="UTF-8"');
+    const warning = await shortTtl.waitForOutput('no API key can be verified');
+    assert.match(warning, /API_KEY_SECRET/);
   });
 
   test('fallbackAuth: basic credentials of the route pass; an unknown API key is refused', async () => {

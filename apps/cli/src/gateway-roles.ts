@@ -63,6 +63,8 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
   try {
     const dataPlane = await startDataPlane(settings, {
       routeSource: { kind: 'control-plane', bus: controlPlane.bus, fetchSnapshot: () => controlPlane.snapshot() },
+      // The control plane's server key (API_KEY_SECRET, or the one generated in the data dir).
+      apiKeys: await apiKeyVerifier(controlPlane.apiKeySecret),
       mount: { prefixes: CONTROL_PLANE_PREFIXES, handler: controlPlane.handler },
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
     });
@@ -104,8 +106,9 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
  * control plane over Redis and keeps serving its last configuration while either is away.
  */
 async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGateway> {
+  const apiKeys = await apiKeyVerifier(apiKeySecretOf(settings.env));
   const controlPlaneUrl = nonBlank(settings.env['CONTROL_PLANE_URL']);
-  if (controlPlaneUrl === undefined) return startDataPlane(settings, {});
+  if (controlPlaneUrl === undefined) return startDataPlane(settings, { apiKeys });
   const clusterToken = required(settings.env, 'CLUSTER_TOKEN', 'a data plane that follows CONTROL_PLANE_URL authenticates with it');
   const redisUrl = required(settings.env, 'REDIS_URL', 'a data plane that follows CONTROL_PLANE_URL receives changes over Redis');
   const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
@@ -113,7 +116,7 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
   const bus = new RedisBus(redisUrl, { channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']) });
   try {
-    const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot } });
+    const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot }, apiKeys });
     return {
       host: dataPlane.host,
       port: dataPlane.port,
@@ -129,7 +132,28 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   }
 }
 
-type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness'>;
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys'>;
+
+/** The control plane's rule for secrets (MIN_SECRET_LENGTH), for the data plane's copy of API_KEY_SECRET. */
+const MIN_API_KEY_SECRET_LENGTH = 32;
+
+/**
+ * A data plane hashes presented keys with the control plane's API_KEY_SECRET. Unset, the data
+ * plane has a verifier without a server key: its apiKey routes answer 503 AUTH_NOT_CONFIGURED
+ * and say why in the log, rather than 401 to every key.
+ */
+function apiKeySecretOf(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = nonBlank(env['API_KEY_SECRET']);
+  if (secret !== undefined && secret.length < MIN_API_KEY_SECRET_LENGTH) {
+    throw new CommandFailure(`gateway start --role data-plane: API_KEY_SECRET must be at least ${MIN_API_KEY_SECRET_LENGTH} characters (the control plane's value)`);
+  }
+  return secret;
+}
+
+async function apiKeyVerifier(secret: string | undefined) {
+  const { HmacApiKeyVerifier } = await import('@gateway/data-plane/data-plane-options');
+  return new HmacApiKeyVerifier(secret);
+}
 
 async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
   const { start, InvalidConfigError } = await import('@gateway/data-plane/start');

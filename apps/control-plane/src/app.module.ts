@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { MessageBus } from '@gateway/events';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { ApiFallbackModule } from './auth/api-fallback.module';
 import { AuthModule } from './auth/auth.module';
@@ -32,6 +33,7 @@ export class AppModule {
         AuthModule,
         RoutesModule,
         RouteOperationsModule,
+        ApiKeysModule,
         ClusterModule,
         ConfigFileModule,
         HealthModule.register(config.standalone),

@@ -33,6 +33,12 @@ export interface RunningControlPlane {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   bus: MessageBus;
   snapshot(): Promise<RouteSnapshot>;
+  /**
+   * The server key of API-key digests (API_KEY_SECRET, or generated in the data dir in one-process
+   * mode): the data plane in this process builds its verifier with it. Unset only in the
+   * control-plane role without API_KEY_SECRET.
+   */
+  readonly apiKeySecret?: string;
   reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
   readiness(): Promise<ControlPlaneReadiness>;
   /** Set when `listen` was given. */

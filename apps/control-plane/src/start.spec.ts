@@ -5,10 +5,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeTempDir, request } from '@gateway/testing';
-import { JWT_SECRET_FILE } from './config/jwt-secret-file';
+import { SECRET_FILES } from './config/secret-file';
 import type { RunningControlPlane } from './control-plane-options';
 import { ConfigError, start } from './start';
 
+const JWT_SECRET_FILE = SECRET_FILES.jwt;
 const ADMIN = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'one-process-password' };
 
 /** One-process mode: the data plane would mount `handler`; here a bare node:http server does. */

@@ -13,7 +13,7 @@ import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
-import { readOrCreateJwtSecret } from './config/jwt-secret-file';
+import { readOrCreateSecret } from './config/secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
@@ -68,13 +68,13 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     version: options.version ?? packageVersion(),
     standalone: options.listen !== undefined,
     env: options.env ?? process.env,
-    persistedJwtSecret: () => readOrCreateJwtSecret(options.dataDir),
+    persistedSecret: (name) => readOrCreateSecret(options.dataDir, name),
   });
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   // Secrets the log buffer must never hold, whatever a message says (GET /api/logs).
-  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password]);
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {
@@ -85,6 +85,9 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   } catch (error) {
     await bus.close();
     throw error;
+  }
+  if (config.apiKeys.secret === undefined) {
+    new Logger('ApiKeys').warn('API_KEY_SECRET is not set: API keys cannot be created (POST /api/api-keys answers 503) until it is set here and on every data plane');
   }
   app.disable('x-powered-by');
   app.use(responseHeaders);
@@ -130,6 +133,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     host,
     port,
     snapshot: () => snapshots.build(),
+    apiKeySecret: config.apiKeys.secret,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     readiness: () => readiness.check(),
     close: () =>

@@ -69,8 +69,10 @@ export interface DataPlaneOptions {
   /** Where secrets named by the configuration are read (`auth.jwt.secretEnv`). Default process.env. */
   env?: NodeJS.ProcessEnv;
   /**
-   * API-key verification for `auth.type: apiKey` and the apiKey fallback. Default: an
-   * HmacApiKeyVerifier that knows no keys until the control plane feeds digests (`apiKeys.replace`).
+   * API-key verification for `auth.type: apiKey` and the apiKey fallback: an HmacApiKeyVerifier
+   * built with API_KEY_SECRET (the control plane's server key). A control-plane route source feeds
+   * it the keys of every snapshot. Default: a verifier without a server key, so apiKey routes
+   * answer 503 AUTH_NOT_CONFIGURED (docs/api-keys.md).
    */
   apiKeys?: ApiKeyVerifier;
   /** Response cache bounds (bytes). Defaults: 100 MiB in total, 10 MB per entry (spec 8). */
@@ -116,7 +118,7 @@ export interface RunningDataPlane {
   readonly resilience: ResilienceControls;
   /** The response cache: `purge(routeId)` drops a route's entries (the control plane's cache-purge command). */
   readonly cache: { purge(routeId: string): number };
-  /** The API-key verifier in use (the default one takes digests through `replace`). */
+  /** The API-key verifier in use (fed from control-plane snapshots, or through `replace`). */
   readonly apiKeys: ApiKeyVerifier;
   /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
   close(): Promise<void>;

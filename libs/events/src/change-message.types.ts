@@ -1,4 +1,5 @@
 import type { Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
+import type { ApiKeyDigest } from './api-key-digest';
 
 /**
  * What the control plane tells data planes when the route set changes. Messages are hints:
@@ -29,6 +30,13 @@ export interface RouteSnapshot {
   routes: Route[];
   upstreams: UpstreamDefinition[];
   authentication?: SessionAuthenticationConfig;
+  /**
+   * The active API keys (not revoked, not expired) as digests; a create or revoke bumps `version`
+   * and publishes `reloaded`. Absent from control planes that predate API keys.
+   */
+  apiKeys?: ApiKeyDigest[];
+  /** apiKeySecretFingerprint(API_KEY_SECRET) of the control plane, when it has the secret. */
+  apiKeySecretFingerprint?: string;
 }
 
 export const ROUTE_CHANGES_CHANNEL = 'gateway:route-changes';

@@ -4,3 +4,4 @@ export * from './route-operations.types';
 export * from './gateway-event.types';
 export * from './message-bus';
 export * from './in-process-bus';
+export * from './api-key-digest';

@@ -157,7 +157,11 @@ async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
       port = (JSON.parse(listening) as { port: number }).port;
     }
   } catch (error) {
-    child.kill('SIGKILL'); // a start that timed out must not leave a gateway behind
+    // A start that timed out must not leave a gateway behind (nor keep the test runner alive).
+    if (exitCode === undefined) {
+      child.kill('SIGKILL');
+      await exited;
+    }
     throw error;
   }
   const terminate = async (signal: NodeJS.Signals): Promise<void> => {

@@ -1,5 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import type { RouteSnapshot } from '@gateway/events';
+import { Inject, Injectable } from '@nestjs/common';
+import { apiKeySecretFingerprint, type RouteSnapshot } from '@gateway/events';
+import { ApiKeyEntity } from '../api-keys/api-key.entity';
+import { whereStatus } from '../api-keys/api-key-status';
+import { toApiKeyDigest } from '../api-keys/api-key.mapper';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RouteEntity } from '../routes/route.entity';
 import { toCanonicalRoute } from '../routes/route.mapper';
@@ -8,28 +13,39 @@ import { ProxyFileStateEntity } from './proxy-file-state.entity';
 
 /**
  * The whole route set at one revision (contracts: RouteSnapshot): enabled, not deleted routes,
- * canonical, oldest first. Revision, routes and file state are read in one transaction
- * (REPEATABLE READ on PostgreSQL), so `version` always describes exactly these routes.
+ * canonical, oldest first, and the active API keys as digests. Revision, routes, file state and
+ * keys are read in one transaction (REPEATABLE READ on PostgreSQL), so `version` always describes
+ * exactly these.
  */
 @Injectable()
 export class RouteSnapshotBuilder {
+  private readonly fingerprint: string | undefined;
+
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly revisions: ConfigRevisionService,
-  ) {}
+    @Inject(CONTROL_PLANE_CONFIG) config: ControlPlaneConfig,
+  ) {
+    this.fingerprint = config.apiKeys.secret === undefined ? undefined : apiKeySecretFingerprint(config.apiKeys.secret);
+  }
 
   build(): Promise<RouteSnapshot> {
     return this.transactions.run(async (tx) => {
       const version = await this.revisions.current(tx);
       const rows = await tx.getRepository(RouteEntity).find({ where: { enabled: true }, order: { createdAt: 'ASC', id: 'ASC' } });
       const state = await tx.getRepository(ProxyFileStateEntity).findOneBy({ id: 1 });
+      const now = new Date();
+      // An expired key leaves the set without a revision bump; data planes refuse it at expiresAt anyway.
+      const keys = await tx.getRepository(ApiKeyEntity).find({ where: whereStatus('active', now), order: { createdAt: 'ASC', id: 'ASC' } });
       const snapshot: RouteSnapshot = {
         version,
-        createdAt: new Date().toISOString(),
+        createdAt: now.toISOString(),
         routes: rows.map(toCanonicalRoute),
         upstreams: state?.upstreams ?? [],
       };
       if (state?.authentication) snapshot.authentication = state.authentication;
+      snapshot.apiKeys = keys.map(toApiKeyDigest);
+      if (this.fingerprint !== undefined) snapshot.apiKeySecretFingerprint = this.fingerprint;
       return snapshot;
     }, 'REPEATABLE READ');
   }

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
+  'API_KEY_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -28,6 +29,7 @@ export const ERROR_CODES = [
   'NOT_IMPLEMENTED',
   'SERVICE_UNAVAILABLE',
   'DATA_PLANES_UNAVAILABLE',
+  'API_KEYS_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -48,6 +50,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NOT_FOUND':
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
+    case 'API_KEY_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -68,6 +71,7 @@ export function statusOf(code: ErrorCode): number {
       return 501;
     case 'SERVICE_UNAVAILABLE':
     case 'DATA_PLANES_UNAVAILABLE':
+    case 'API_KEYS_NOT_CONFIGURED':
       return 503;
     default: {
       const unreachable: never = code;
@@ -130,6 +134,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Service unavailable', fixed: false };
     case 'DATA_PLANES_UNAVAILABLE':
       return { text: 'Not every data plane answered', fixed: false };
+    case 'API_KEY_NOT_FOUND':
+      return { text: 'API key not found', fixed: true };
+    case 'API_KEYS_NOT_CONFIGURED':
+      return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {
       const unreachable: never = code;
       throw new Error(`unmapped error code ${String(unreachable)}`);

@@ -55,9 +55,23 @@ test('every bad variable is named at once, and no secret value appears in the me
 
 test('JWT_SECRET is required in the control-plane role; one-process mode falls back to the persisted one', () => {
   assert.deepEqual(problemsOf(base({})), ['JWT_SECRET']);
-  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedJwtSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
   assert.equal(config.auth.jwtSecret, SECRET);
   assert.equal(config.auth.jwtSecretSource, 'generated');
+});
+
+test('API_KEY_SECRET: at least 32 characters; optional in the control-plane role; persisted in one-process mode', () => {
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, API_KEY_SECRET: 'short-api-key-secret' })), ['API_KEY_SECRET']);
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).apiKeys, { secretSource: 'unset' });
+  const fromEnv = parseControlPlaneConfig(base({ JWT_SECRET: SECRET, API_KEY_SECRET: 'b'.repeat(32) }));
+  assert.deepEqual(fromEnv.apiKeys, { secret: 'b'.repeat(32), secretSource: 'env' });
+  const asked: string[] = [];
+  const persisted = parseControlPlaneConfig(
+    base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file' }) }),
+  );
+  assert.deepEqual(asked.sort(), ['apiKey', 'jwt']);
+  assert.deepEqual(persisted.apiKeys, { secret: `apiKey-${SECRET}`, secretSource: 'file' });
+  assert.equal(persisted.auth.jwtSecret, `jwt-${SECRET}`);
 });
 
 test('ADMIN_EMAIL and ADMIN_PASSWORD come together; the email is lower-cased', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
+import type { PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -40,9 +41,18 @@ export interface ControlPlaneConfig {
   auth: {
     jwtSecret: string;
     /** Where the secret came from, for the boot log (never the secret itself). */
-    jwtSecretSource: 'env' | 'file' | 'generated';
+    jwtSecretSource: SecretSource;
     issuer: string;
     tokenTtlSeconds: number;
+  };
+  /**
+   * API_KEY_SECRET: the server key of HMAC-SHA256(server key, api key), the only form in which
+   * keys are stored (decision 22). Unset only in the control-plane role: keys cannot be created.
+   */
+  apiKeys: {
+    secret?: string;
+    /** Where the secret came from, for the boot log (never the secret itself). */
+    secretSource: SecretSource | 'unset';
   };
   /** First admin, created on first start when no admin exists. */
   initialAdmin?: { email: string; password: string };
@@ -53,6 +63,8 @@ export interface ControlPlaneConfig {
 }
 
 type Problems = Array<{ variable: string; message: string }>;
+
+export type SecretSource = 'env' | 'file' | 'generated';
 
 function nonEmpty(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
@@ -100,8 +112,23 @@ export interface ConfigInput {
   version: string;
   standalone: boolean;
   env: NodeJS.ProcessEnv;
-  /** JWT_SECRET fallback for one-process mode (read or created in the data dir by the caller). */
-  persistedJwtSecret?: () => { secret: string; source: 'file' | 'generated' };
+  /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
+  persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+}
+
+/**
+ * A secret variable: at least MIN_SECRET_LENGTH characters when set. Unset: one-process mode takes
+ * the persisted one (generated once in the data dir); a separate control plane never invents one,
+ * because several instances (and, for API keys, the data planes) must share it.
+ */
+function parseSecret(input: ConfigInput, variable: string, persisted: PersistedSecretName, problems: Problems): { secret?: string; source: SecretSource | 'unset' } {
+  const secret = nonEmpty(input.env, variable);
+  if (secret !== undefined) {
+    if (secret.length < MIN_SECRET_LENGTH) problems.push({ variable, message: `must be at least ${MIN_SECRET_LENGTH} characters` });
+    return { secret, source: 'env' };
+  }
+  if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
+  return input.persistedSecret(persisted);
 }
 
 /**
@@ -126,20 +153,12 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
   }
 
-  let jwtSecret = nonEmpty(env, 'JWT_SECRET');
-  let jwtSecretSource: ControlPlaneConfig['auth']['jwtSecretSource'] = 'env';
-  if (jwtSecret !== undefined && jwtSecret.length < MIN_SECRET_LENGTH) {
-    problems.push({ variable: 'JWT_SECRET', message: `must be at least ${MIN_SECRET_LENGTH} characters` });
-  } else if (jwtSecret === undefined) {
-    if (input.standalone || input.persistedJwtSecret === undefined) {
-      // Several control planes must share one secret, so a separate control plane never invents one.
-      problems.push({ variable: 'JWT_SECRET', message: `is required when the control plane runs on its own (at least ${MIN_SECRET_LENGTH} characters)` });
-    } else {
-      const persisted = input.persistedJwtSecret();
-      jwtSecret = persisted.secret;
-      jwtSecretSource = persisted.source;
-    }
+  const jwt = parseSecret(input, 'JWT_SECRET', 'jwt', problems);
+  if (jwt.source === 'unset') {
+    problems.push({ variable: 'JWT_SECRET', message: `is required when the control plane runs on its own (at least ${MIN_SECRET_LENGTH} characters)` });
   }
+  // Optional in the control-plane role: without it the gateway runs, only API keys cannot be created.
+  const apiKey = parseSecret(input, 'API_KEY_SECRET', 'apiKey', problems);
 
   const adminEmail = nonEmpty(env, 'ADMIN_EMAIL');
   const adminPassword = env['ADMIN_PASSWORD'] === '' ? undefined : env['ADMIN_PASSWORD'];
@@ -171,7 +190,8 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     redisUrl,
     channelPrefix,
     clusterToken,
-    auth: { jwtSecret: jwtSecret as string, jwtSecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
+    auth: { jwtSecret: jwt.secret as string, jwtSecretSource: jwt.source as SecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
+    apiKeys: { ...(apiKey.secret === undefined ? {} : { secret: apiKey.secret }), secretSource: apiKey.source },
     initialAdmin,
     allowedOrigins,
     throttling,

@@ -1,3 +1,4 @@
+import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { AuditLogEntity } from '../audit/audit-log.entity';
 import { RevokedTokenEntity } from '../auth/revoked-token.entity';
 import { ConfigRevisionEntity } from '../cluster/config-revision.entity';
@@ -6,4 +7,4 @@ import { RouteEntity } from '../routes/route.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity];

@@ -1,3 +1,5 @@
+import { ApiKeysPostgres1763800000000 } from './migrations/1763800000000-api-keys.postgres';
+import { ApiKeysSqlite1763800000000 } from './migrations/1763800000000-api-keys.sqlite';
 import { InitialSchemaPostgres1763780000000 } from './migrations/1763780000000-initial-schema.postgres';
 import { InitialSchemaSqlite1763780000000 } from './migrations/1763780000000-initial-schema.sqlite';
 import { ProxyFileStatePostgres1763790000000 } from './migrations/1763790000000-proxy-file-state.postgres';
@@ -7,5 +9,5 @@ import { ProxyFileStateSqlite1763790000000 } from './migrations/1763790000000-pr
  * Migrations per dialect, oldest first. Each schema change adds one class to BOTH lists
  * (`<timestamp>-<name>.sqlite.ts` and `.postgres.ts`); `synchronize` is never used.
  */
-export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000];
-export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000];
+export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000];
+export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000];

@@ -29,8 +29,11 @@ test('secrets never reach the buffer', () => {
   buffer.record('info', 'X', `Authorization: Bearer abc.def.ghi and ${jwt}`);
   buffer.record('info', 'X', '{"email":"a@b.c","password":"hunter2hunter2"} password=s3cret&x=1');
   buffer.record('info', 'X', 'connecting to redis://user:p4ss@127.0.0.1:6379');
+  const apiKey = `gw_${'Ab3-_'.repeat(8)}xyz`;
+  buffer.record('info', 'X', `key ${apiKey} (gw_Ab3-_A...) created`);
   const text = JSON.stringify(buffer.query({ limit: 10 }).lines);
-  for (const secret of ['the-jwt-secret-0123456789', 'cluster-token-abcdef', 'abc.def.ghi', jwt, 'hunter2hunter2', 's3cret', 'p4ss']) {
+  assert.match(text, /\(gw_Ab3-_A\.\.\.\)/, 'a display prefix is not a key');
+  for (const secret of ['the-jwt-secret-0123456789', 'cluster-token-abcdef', 'abc.def.ghi', jwt, 'hunter2hunter2', 's3cret', 'p4ss', apiKey]) {
     assert.ok(!text.includes(secret), `${secret} leaked: ${text}`);
   }
   assert.match(text, /a@b\.c/);

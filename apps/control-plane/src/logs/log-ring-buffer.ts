@@ -26,6 +26,8 @@ const REDACTED = '[REDACTED]';
 const SECRET_PATTERNS: ReadonlyArray<[RegExp, (match: string, head: string) => string]> = [
   [/\b(Bearer|ApiKey)\s+[A-Za-z0-9._~+/=-]+/gi, (_match, scheme) => `${scheme} ${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, () => REDACTED],
+  // Gateway API keys (api-keys/api-key-material.ts), should one ever be written into a message.
+  [/\bgw_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, () => REDACTED],
   [/("?(?:password|passwd|secret|token|apiKey|api_key)"?\s*[:=]\s*)(?:"[^"]*"|[^\s,&}]+)/gi, (_match, key) => `${key}${REDACTED}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@/\s]+@/gi, (_match, head) => `${head}${REDACTED}@`],
 ];

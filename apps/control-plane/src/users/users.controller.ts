@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getS
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import type { AuthenticatedUser } from '../auth/authenticated-user';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
+import { pageOf, PageQuery } from '../common/page.query';
 import { CreateUserDto } from './create-user.dto';
-import { ListUsersQuery } from './list-users.query';
 import type { UserAccount } from './user-accounts.service';
 import { UserManagementService } from './user-management.service';
 import { UserResponseDto } from './user-response.dto';
@@ -46,9 +46,8 @@ export class UsersController {
       },
     },
   })
-  async list(@Query() query: ListUsersQuery): Promise<ListEnvelope<UserAccount>> {
-    const limit = query.limit ?? 10;
-    const offset = query.offset ?? 0;
+  async list(@Query() query: PageQuery): Promise<ListEnvelope<UserAccount>> {
+    const { limit, offset } = pageOf(query);
     const { items, total } = await this.users.list(limit, offset);
     return paginated(items, { total, limit, offset });
   }

@@ -267,7 +267,8 @@ export class ControlPlaneFollower {
   private applyServable(servable: ServableConfig, version: number | undefined, what: string): ReloadOutcome {
     for (const skipped of servable.skipped) this.deps.logger.warn({ routeId: skipped.routeId, errors: skipped.errors }, 'route not served');
     if (servable.ignored.length > 0) this.deps.logger.warn({ errors: servable.ignored }, 'configuration blocks ignored by this data plane');
-    const outcome = this.deps.reloader.commit(version === undefined ? { ok: true, config: servable.config } : { ok: true, config: servable.config, revision: version }, what);
+    const loaded = { ok: true as const, config: servable.config, apiKeys: servable.apiKeys };
+    const outcome = this.deps.reloader.commit(version === undefined ? loaded : { ...loaded, revision: version }, what);
     if (outcome.ok) {
       this.config = servable.config;
       this.version = version;

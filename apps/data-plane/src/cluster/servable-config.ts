@@ -1,4 +1,4 @@
-import type { RouteSnapshot } from '@gateway/events';
+import type { ApiKeyDigest, RouteSnapshot } from '@gateway/events';
 import {
   CONFIG_SCHEMA_VERSION,
   PROXY_DEFAULTS,
@@ -13,6 +13,8 @@ import {
 } from '@gateway/route-model';
 import type { PolicyFactory } from '../engine/policy';
 import { unenforcedConfigErrors } from '../engine/unenforced-config';
+import type { ApiKeySet } from '../policies/auth/api-key-verifier';
+import { readApiKeySet } from './snapshot-api-keys';
 
 /** A route left out of the table, and why. */
 export interface SkippedRoute {
@@ -24,8 +26,10 @@ export interface ServableConfig {
   config: ProxyConfig;
   /** Routes the data plane will not serve: invalid, or asking for a policy it does not enforce. */
   skipped: SkippedRoute[];
-  /** Problems outside routes (upstream blocks, authentication): dropped, the routes still served. */
+  /** Problems outside routes (upstream blocks, authentication, API keys): dropped, the routes still served. */
   ignored: FieldError[];
+  /** The control plane's active API keys (the whole set: a key absent here is refused). */
+  apiKeys: ApiKeySet;
 }
 
 /**
@@ -51,7 +55,7 @@ function routeIdOf(route: unknown, index: number): string {
  * and the upstreams and authentication block when they validate.
  */
 export function servableConfig(
-  source: { routes: readonly unknown[]; upstreams: readonly unknown[]; authentication?: unknown },
+  source: { routes: readonly unknown[]; upstreams: readonly unknown[]; authentication?: unknown; apiKeys?: unknown; apiKeySecretFingerprint?: unknown },
   settings: ProxySettings,
   factories: readonly PolicyFactory[],
 ): ServableConfig {
@@ -94,8 +98,10 @@ export function servableConfig(
   } else {
     ignored.push(...rest.errors);
   }
+  const keys = readApiKeySet(source.apiKeys, source.apiKeySecretFingerprint);
+  ignored.push(...keys.ignored);
   const config: ProxyConfig = { version: CONFIG_SCHEMA_VERSION, proxy: settings, upstreams, routes, ...(authentication === undefined ? {} : { authentication }) };
-  return { config, skipped, ignored };
+  return { config, skipped, ignored, apiKeys: keys.set };
 }
 
 /** Checks the envelope of a snapshot from the network; routes are checked one by one later. */
@@ -113,6 +119,9 @@ export function readRouteSnapshot(value: unknown): { ok: true; snapshot: RouteSn
       routes: raw['routes'] as Route[],
       upstreams: (raw['upstreams'] as UpstreamDefinition[] | undefined) ?? [],
       ...(raw['authentication'] === undefined || raw['authentication'] === null ? {} : { authentication: raw['authentication'] as SessionAuthenticationConfig }),
+      // Checked entry by entry when applied (readApiKeySet).
+      ...(raw['apiKeys'] === undefined ? {} : { apiKeys: raw['apiKeys'] as ApiKeyDigest[] }),
+      ...(raw['apiKeySecretFingerprint'] === undefined ? {} : { apiKeySecretFingerprint: raw['apiKeySecretFingerprint'] as string }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { diffRoutes, type FieldError, type ProxyConfig } from '@gateway/route-model';
 import type { ReloadOutcome } from '../data-plane-options';
+import type { ApiKeySet } from '../policies/auth/api-key-verifier';
 import type { PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
@@ -10,9 +11,12 @@ import { LatestJsonFile } from './state-files';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 
-/** A configuration ready to apply (with the control plane's revision when it came from one), or why not. */
+/**
+ * A configuration ready to apply (with the control plane's revision when it came from one, and
+ * its API keys when it came as a whole snapshot; without `apiKeys` the known keys stay), or why not.
+ */
 export type ConfigLoad =
-  | { ok: true; config: ProxyConfig; revision?: number }
+  | { ok: true; config: ProxyConfig; revision?: number; apiKeys?: ApiKeySet }
   | { ok: false; errors: Array<FieldError & { line?: number }> };
 
 export interface ConfigReloaderDeps {
@@ -46,6 +50,8 @@ export class ConfigReloader {
   private readonly statusFile: LatestJsonFile;
   /** Settles when routes.snapshot.json holds the latest applied configuration (or failed to). */
   private snapshotWritten: Promise<void> = Promise.resolve();
+  /** The API keys last applied (saved with every snapshot file, also after single route changes). */
+  private apiKeys: ApiKeySet | undefined;
 
   constructor(private readonly deps: ConfigReloaderDeps) {
     this.snapshotFile = new LatestJsonFile(deps.snapshotPath);
@@ -71,8 +77,13 @@ export class ConfigReloader {
    * requests in flight finish on theirs); routes.snapshot.json follows asynchronously, latest wins.
    * Throws only on a bug, never on bad input.
    */
-  apply(config: ProxyConfig, revision?: number): ReloadOutcome & { ok: true } {
+  apply(config: ProxyConfig, revision?: number, apiKeys?: ApiKeySet): ReloadOutcome & { ok: true } {
     const { dispatcher, factories, services, health, agents, overrides } = this.deps;
+    if (apiKeys !== undefined) {
+      // Before the table compiles: the auth policy reads whether keys can be verified at all.
+      services.edge.apiKeys.replace?.(apiKeys.keys, apiKeys.secretFingerprint);
+      this.apiKeys = apiKeys;
+    }
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
     const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
@@ -98,6 +109,8 @@ export class ConfigReloader {
       routes: config.routes,
       upstreams: config.upstreams,
       ...(config.authentication === undefined ? {} : { authentication: config.authentication }),
+      ...(this.apiKeys === undefined ? {} : { apiKeys: [...this.apiKeys.keys] }),
+      ...(this.apiKeys?.secretFingerprint === undefined ? {} : { apiKeySecretFingerprint: this.apiKeys.secretFingerprint }),
     };
     // The table is live now: failing to record it must not turn the reload into a failure.
     this.snapshotWritten = this.snapshotFile.write(persisted).catch((error: unknown) =>
@@ -116,7 +129,7 @@ export class ConfigReloader {
     let outcome: ReloadOutcome;
     if (loaded.ok) {
       try {
-        const applied = this.apply(loaded.config, loaded.revision);
+        const applied = this.apply(loaded.config, loaded.revision, loaded.apiKeys);
         outcome = applied;
         const { diff } = applied;
         services.logger.info(
@@ -126,6 +139,7 @@ export class ConfigReloader {
             added: diff.added.map((r) => r.id),
             changed: diff.changed.map((c) => c.after.id),
             removed: diff.removed.map((r) => r.id),
+            ...(loaded.apiKeys === undefined ? {} : { apiKeys: loaded.apiKeys.keys.length }),
           },
           what,
         );

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ApiKeyDigest } from '@gateway/events';
 import type { Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
 
 /**
@@ -17,6 +18,12 @@ export interface PersistedRouteSnapshot {
   routes: Route[];
   upstreams: UpstreamDefinition[];
   authentication?: SessionAuthenticationConfig;
+  /**
+   * The control plane's active API keys as digests (never keys), so a data plane that starts
+   * while the control plane is away still accepts them.
+   */
+  apiKeys?: ApiKeyDigest[];
+  apiKeySecretFingerprint?: string;
 }
 
 /** Largest snapshot file read back; a route set is never legitimately this big. */
@@ -65,6 +72,9 @@ export async function readPersistedSnapshot(filePath: string): Promise<Persisted
       routes: raw['routes'] as Route[],
       upstreams: (raw['upstreams'] as UpstreamDefinition[] | undefined) ?? [],
       ...(typeof auth === 'object' && auth !== null ? { authentication: auth as SessionAuthenticationConfig } : {}),
+      // Untrusted like the routes: checked entry by entry when applied (readApiKeySet).
+      ...(raw['apiKeys'] === undefined ? {} : { apiKeys: raw['apiKeys'] as ApiKeyDigest[] }),
+      ...(raw['apiKeySecretFingerprint'] === undefined ? {} : { apiKeySecretFingerprint: raw['apiKeySecretFingerprint'] as string }),
     },
   };
 }

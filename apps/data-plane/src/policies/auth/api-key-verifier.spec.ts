@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { apiKeySecretFingerprint } from '@gateway/events';
 import { makeTempDir, request, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import { start } from '../../start';
 import type { RunningDataPlane } from '../../data-plane-options';
@@ -39,8 +40,37 @@ test('replace swaps the whole set (revocation) and refuses a malformed digest wi
   assert.equal(await verifier.verify('b').then((i) => i?.keyId), 'k2', 'a failed replace keeps the previous set');
 });
 
-test('without a server key the default verifier knows no key', async () => {
-  assert.equal(await new HmacApiKeyVerifier().verify('anything'), null);
+test('without a server key the default verifier knows no key and says why (routes then answer 503, not 401)', async () => {
+  const verifier = new HmacApiKeyVerifier();
+  assert.equal(await verifier.verify('anything'), null);
+  assert.match(String(verifier.unavailable()), /API_KEY_SECRET/);
+  assert.equal(new HmacApiKeyVerifier(SERVER_KEY).unavailable(), undefined);
+});
+
+test('a key is refused from its expiresAt on, without a new replace; a bad expiresAt is refused by replace', async () => {
+  const verifier = new HmacApiKeyVerifier(SERVER_KEY);
+  const soon = new Date(Date.now() + 1000).toISOString();
+  verifier.replace([
+    { keyId: 'short', digest: digest('gw_short'), expiresAt: soon },
+    { keyId: 'long', digest: digest('gw_long'), expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+    { keyId: 'past', digest: digest('gw_past'), expiresAt: new Date(Date.now() - 1).toISOString() },
+  ]);
+  assert.equal((await verifier.verify('gw_short'))?.keyId, 'short');
+  assert.equal(await verifier.verify('gw_past'), null);
+  await new Promise((resolve) => setTimeout(resolve, 1050));
+  assert.equal(await verifier.verify('gw_short'), null);
+  assert.equal((await verifier.verify('gw_long'))?.keyId, 'long');
+  assert.throws(() => verifier.replace([{ keyId: 'odd', digest: digest('x'), expiresAt: 'next week' }]), /api key odd: expiresAt/);
+});
+
+test("the control plane's server-key fingerprint: a different API_KEY_SECRET makes the verifier unavailable, the same one does not", () => {
+  const verifier = new HmacApiKeyVerifier(SERVER_KEY);
+  verifier.replace([], apiKeySecretFingerprint(SERVER_KEY));
+  assert.equal(verifier.unavailable(), undefined);
+  verifier.replace([], apiKeySecretFingerprint('the control plane has another one'));
+  assert.match(String(verifier.unavailable()), /API_KEY_SECRET differs/);
+  verifier.replace([]);
+  assert.equal(verifier.unavailable(), undefined, 'no fingerprint (a control plane without the secret): nothing to compare');
 });
 
 let upstream: LoopbackUpstream;

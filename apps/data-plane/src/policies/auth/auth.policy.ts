@@ -18,7 +18,8 @@ interface Plan {
   /** Bearer tokens: verified locally (jwt) or by the session service. */
   bearer?: { kind: 'jwt'; verify: JwtVerify } | { kind: 'session'; validator: SessionValidator };
   basic?: BasicCredentials;
-  apiKey: boolean;
+  /** Accepts API keys; `unavailable`: the route lists them but no key can be verified (503). */
+  apiKey: boolean | 'unavailable';
   allowAnonymous: boolean;
 }
 
@@ -79,8 +80,10 @@ function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan |
       const basic = basicOf();
       return basic === undefined ? { problem: 'auth.basic.users is missing' } : { basic, apiKey: false, allowAnonymous };
     }
-    case 'apiKey':
-      return { apiKey: true, allowAnonymous };
+    case 'apiKey': {
+      const unavailable = edge.apiKeys.unavailable?.();
+      return unavailable === undefined ? { apiKey: true, allowAnonymous } : { problem: unavailable };
+    }
     case 'oauth2':
     case 'custom':
       return { problem: `auth.type ${auth.type} is not supported by this data plane` };
@@ -112,10 +115,12 @@ function sessionPlan(
     cacheTtlSeconds: validation?.enabled === false ? 0 : (validation?.cacheTTL ?? DEFAULT_SESSION_TTL_SECONDS),
   });
   const fallback = block.fallbackAuth?.enabled === true ? block.fallbackAuth.methods : [];
+  // Sessions keep working when API keys cannot be verified; only a request with a key gets 503.
+  const apiKey = fallback.includes('apiKey') && (env.services.edge.apiKeys.unavailable?.() === undefined || 'unavailable');
   return {
     bearer: { kind: 'session', validator },
     ...(fallback.includes('basic') && basic !== undefined ? { basic } : {}),
-    apiKey: fallback.includes('apiKey'),
+    apiKey,
     allowAnonymous,
   };
 }
@@ -124,7 +129,7 @@ function challengesOf(plan: Plan): (invalidToken: boolean) => string {
   const withToken = [
     plan.bearer !== undefined ? `Bearer realm="${REALM}", error="invalid_token"` : undefined,
     plan.basic !== undefined ? `Basic realm="${REALM}", charset="UTF-8"` : undefined,
-    plan.apiKey ? `ApiKey realm="${REALM}"` : undefined,
+    plan.apiKey === true ? `ApiKey realm="${REALM}"` : undefined,
   ].filter((c) => c !== undefined);
   const without = withToken.map((c) => c.replace(', error="invalid_token"', ''));
   const a = withToken.join(', ');
@@ -167,13 +172,16 @@ export const authPolicy: PolicyFactory = {
       logger.warn({ routeId, problem: plan.problem }, 'route authentication cannot be enforced; the route answers 503 until fixed');
       return { onRequest: () => ({ kind: 'error', code: 'AUTH_NOT_CONFIGURED' }) };
     }
-    const challenge = challengesOf(plan);
     const apiKeys = env.services.edge.apiKeys;
+    if (plan.apiKey === 'unavailable') {
+      logger.warn({ routeId, problem: apiKeys.unavailable?.() }, 'authentication.fallbackAuth lists apiKey but no API key can be verified; requests with a key answer 503');
+    }
+    const challenge = challengesOf(plan);
 
     const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS'): LocalReply => {
       metrics.authFailure(routeId, scheme, reason);
       logger.warn({ correlationId: exchange.correlationId, routeId, scheme, reason, clientIp: exchange.clientIp }, 'authentication refused');
-      if (code === 'AUTH_SERVICE_UNAVAILABLE') return { kind: 'error', code };
+      if (code === 'AUTH_SERVICE_UNAVAILABLE' || code === 'AUTH_NOT_CONFIGURED') return { kind: 'error', code };
       return { kind: 'error', code, headers: { 'www-authenticate': challenge(scheme === 'bearer' || scheme === 'jwt' || scheme === 'session') } };
     };
 
@@ -222,7 +230,8 @@ export const authPolicy: PolicyFactory = {
             });
           }
           case 'apiKey': {
-            if (!plan.apiKey) return refuse(exchange, 'apiKey', 'scheme_not_accepted');
+            if (plan.apiKey === false) return refuse(exchange, 'apiKey', 'scheme_not_accepted');
+            if (plan.apiKey === 'unavailable') return refuse(exchange, 'apiKey', 'not_configured', 'AUTH_NOT_CONFIGURED');
             return apiKeys.verify(presented.key).then((identity) => {
               if (identity === null) return refuse(exchange, 'apiKey', 'unknown_key');
               setIdentity(headers, 'apiKey', { keyId: identity.keyId, userId: identity.userId });

@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
+import { pageOf } from '../common/page.query';
+import { ApiKeyReads } from './api-key-reads.service';
+import { ApiKeyResponseDto, CreatedApiKeyDto } from './api-key-response.dto';
+import { ApiKeyWrites } from './api-key-writes.service';
+import type { ApiKeyResponse, CreatedApiKey } from './api-key.mapper';
+import { CreateApiKeyDto } from './create-api-key.dto';
+import { ListApiKeysQuery } from './list-api-keys.query';
+
+const one = (model: typeof ApiKeyResponseDto) => ({ schema: { properties: { success: { type: 'boolean', example: true }, data: { $ref: getSchemaPath(model) } } } });
+const ID = ApiParam({ name: 'id', description: 'API key id' });
+const NOT_FOUND = ApiResponse({ status: 404, description: 'API_KEY_NOT_FOUND' });
+
+/** API keys for gateway authentication (`auth.type: apiKey`, decision 22; docs/api-keys.md); admins only. */
+@ApiTags('api-keys')
+@ApiBearerAuth()
+@ApiExtraModels(ApiKeyResponseDto, CreatedApiKeyDto)
+@Roles('admin')
+@Controller('api/api-keys')
+export class ApiKeysController {
+  constructor(
+    private readonly reads: ApiKeyReads,
+    private readonly writes: ApiKeyWrites,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a key; the response holds the key itself, shown this once' })
+  @ApiResponse({ status: 201, ...one(CreatedApiKeyDto) })
+  @ApiResponse({ status: 400, description: 'VALIDATION_ERROR (details.fields names name or expiresAt)' })
+  @ApiResponse({ status: 503, description: 'API_KEYS_NOT_CONFIGURED: API_KEY_SECRET is not set on this control plane' })
+  async create(@Body() body: CreateApiKeyDto, @CurrentUser() user: AuthenticatedUser, @Ip() ip: string): Promise<SuccessEnvelope<CreatedApiKey>> {
+    return ok(await this.writes.create(body, { id: user.id, email: user.email, ip }));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List keys (creation order): limit (<=100), offset, status=active|expired|revoked' })
+  @ApiResponse({
+    status: 200,
+    schema: { properties: { success: { type: 'boolean' }, data: { type: 'array', items: { $ref: getSchemaPath(ApiKeyResponseDto) } }, pagination: { type: 'object' } } },
+  })
+  async list(@Query() query: ListApiKeysQuery): Promise<ListEnvelope<ApiKeyResponse>> {
+    const page = pageOf(query);
+    const { items, total } = await this.reads.list({ ...page, ...(query.status === undefined ? {} : { status: query.status }) });
+    return paginated(items, { total, ...page });
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One key (never the key itself)' })
+  @ID
+  @ApiResponse({ status: 200, ...one(ApiKeyResponseDto) })
+  @NOT_FOUND
+  async get(@Param('id') id: string): Promise<SuccessEnvelope<ApiKeyResponse>> {
+    return ok(await this.reads.get(id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a key: refused by every data plane within about a second; revoking again changes nothing' })
+  @ID
+  @ApiResponse({ status: 204, description: 'Revoked' })
+  @NOT_FOUND
+  async revoke(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser, @Ip() ip: string): Promise<void> {
+    await this.writes.revoke(id, { id: user.id, email: user.email, ip });
+  }
+}

@@ -1,0 +1,3 @@
+import { apiKeysApiSuite, postgres } from './api-keys-suite';
+
+apiKeysApiSuite(postgres());
