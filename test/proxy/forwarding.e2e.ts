@@ -277,7 +277,18 @@ routes:
   test('hop-by-hop headers from the upstream never reach the client', async () => {
     const hop = await startUpstream({
       handler: (_req, res) => {
-        res.writeHead(200, { connection: 'x-upstream-hop', 'x-upstream-hop': 'no', 'keep-alive': 'timeout=99', 'x-end': 'yes', 'content-length': 2 });
+        // Raw list: mixed case, repeated fields, and copies of the headers the gateway sets itself.
+        res.writeHead(200, [
+          'Connection', 'X-Upstream-Hop',
+          'X-Upstream-Hop', 'no',
+          'Keep-Alive', 'timeout=99',
+          'x-end', 'yes',
+          'Set-Cookie', 'a=1',
+          'Set-Cookie', 'b=2',
+          'X-Correlation-ID', 'from-upstream',
+          'X-API-Version', '0.0.1',
+          'Content-Length', '2',
+        ]);
         res.end('ok');
       },
     });
@@ -290,6 +301,13 @@ routes:
       assert.equal(res.headers['x-end'], 'yes');
       assert.equal(res.headers['x-upstream-hop'], undefined);
       assert.notEqual(res.headers['keep-alive'], 'timeout=99');
+      assert.deepEqual(res.headers['set-cookie'], ['a=1', 'b=2'], 'repeated fields stay separate lines');
+      // The gateway's own headers replace the upstream's copies: one line each.
+      const lines = (name: string): string[] => res.rawHeaders.filter((_, i) => i % 2 === 1 && res.rawHeaders[i - 1]?.toLowerCase() === name);
+      assert.equal(lines('x-correlation-id').length, 1);
+      assert.notEqual(lines('x-correlation-id')[0], 'from-upstream');
+      assert.deepEqual(lines('x-api-version'), [res.headers['x-api-version']]);
+      assert.notEqual(res.headers['x-api-version'], '0.0.1');
     } finally {
       await g.stop();
       await hop.close();

@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { GatewayError, isGatewayError } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { UpstreamCallback } from './policy';
@@ -33,6 +33,25 @@ function onUpstreamError(this: TrackedRequest, error: Error): void {
 }
 
 /**
+ * The `[name, value, ...]` list http.request takes without building its own header map (its
+ * setHeader path validates and stores every field once more before serialising them).
+ */
+function flatHeaders(headers: OutgoingHttpHeaders): string[] {
+  const out: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') out.push(name, value);
+    else if (typeof value === 'number') out.push(name, String(value));
+    // As node does for a header map: one Cookie line (RFC 6265 5.4), one line per value otherwise.
+    else if (value !== undefined) {
+      if (name === 'cookie') out.push(name, value.join('; '));
+      else for (let i = 0; i < value.length; i += 1) out.push(name, value[i] as string);
+    }
+  }
+  return out;
+}
+
+/**
  * The innermost upstream call: sends the exchange's request to its route's upstream and calls
  * back once the response head arrives. The request body streams from the client (or is replayed
  * from `bufferedBody`). Wrappers (timeouts, retries, breakers) cut it through
@@ -46,7 +65,7 @@ export function forward(exchange: Exchange, done: UpstreamCallback): void {
     port: target.port,
     method: exchange.method,
     path: exchange.upstreamPath,
-    headers: exchange.upstreamHeaders,
+    headers: flatHeaders(exchange.upstreamHeaders),
     agent: target.agent,
   }) as TrackedRequest;
   upstreamRequest[ATTEMPT] = { exchange, done, settled: false };

@@ -17,7 +17,7 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Names listed in a Connection header value, which RFC 9110 7.6.1 makes hop-by-hop too. */
-function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
+export function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
   if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   const joined = Array.isArray(value) ? value.join(',') : value;
   if (joined.indexOf(',') === -1) {
@@ -35,5 +35,21 @@ export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: Outgoin
     if (HOP_BY_HOP.has(name) || (listed !== undefined && listed.has(name))) continue;
     const value = source[name];
     if (value !== undefined) target[name] = value;
+  }
+}
+
+/** Case-insensitive HOP_BY_HOP membership for raw header names; lower-cases only names of a hop-by-hop length. */
+export function isHopByHopName(name: string): boolean {
+  switch (name.length) {
+    case 2: // te
+    case 7: // trailer, upgrade
+    case 10: // connection, keep-alive
+    case 16: // proxy-connection
+    case 17: // transfer-encoding
+    case 18: // proxy-authenticate
+    case 19: // proxy-authorization
+      return HOP_BY_HOP.has(name.toLowerCase());
+    default:
+      return false;
   }
 }

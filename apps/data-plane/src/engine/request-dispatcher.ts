@@ -6,7 +6,7 @@ import { Exchange } from './exchange';
 import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
 import type { Logger } from './ports';
 import { readRequestTarget } from './request-target';
-import { sendError, sendLocalReply, writeResponseHead } from './responses';
+import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead } from './responses';
 import type { RouteTable } from './route-table';
 import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
@@ -178,15 +178,16 @@ export class RequestDispatcher {
       upstream.resume();
       return;
     }
-    const headers = {};
-    copyEndToEndHeaders(upstream.headers, headers);
     const status = upstream.statusCode ?? 502;
     const hooks = route.onResponse;
     if (hooks === null) {
-      writeResponseHead(exchange, status, headers);
+      // Nothing reads or changes these headers: no header map is built for them.
+      writeUpstreamResponseHead(exchange, status, upstream);
       this.pipeBody(exchange, upstream, upstream);
       return;
     }
+    const headers = {};
+    copyEndToEndHeaders(upstream.headers, headers);
     const proxied: ProxiedResponse = { status, headers, body: upstream, upstream };
     this.runResponseHooks(exchange, hooks, 0, proxied).then(
       () => {

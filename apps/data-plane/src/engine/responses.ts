@@ -1,10 +1,11 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { LocalReply } from './policy';
 import { generateCorrelationId } from './correlation-id';
+import { connectionListed, isHopByHopName } from './hop-by-hop';
 import { VERSION_HEADERS } from './version-headers';
 
 /*
@@ -20,6 +21,34 @@ function withExchangeHeaders(exchange: Exchange, headers: OutgoingHttpHeaders): 
   const extra = exchange.responseHeaders;
   if (extra !== undefined) for (const name in extra) headers[name] = extra[name];
   return headers;
+}
+
+/**
+ * Writes the head of an upstream response that no policy changes, straight from node's raw header
+ * list: hop-by-hop fields and the upstream's copies of the gateway's own headers (all `x-...`) are
+ * dropped, the exchange's are appended. Handing writeHead a flat list skips building and walking a
+ * header map, a sizeable share of a proxied request's CPU.
+ */
+export function writeUpstreamResponseHead(exchange: Exchange, status: number, upstream: IncomingMessage): void {
+  const raw = upstream.rawHeaders;
+  const listed = connectionListed(upstream.headers.connection);
+  const extra = exchange.responseHeaders;
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (isHopByHopName(name)) continue;
+    const first = name.charCodeAt(0);
+    if (listed !== undefined || first === 120 /* x */ || first === 88 /* X */) {
+      const lower = name.toLowerCase();
+      if (listed !== undefined && listed.has(lower)) continue;
+      if (lower === 'x-correlation-id' || (extra !== undefined && extra[lower] !== undefined)) continue;
+    }
+    out.push(name, raw[i + 1] as string);
+  }
+  out.push('x-correlation-id', exchange.correlationId);
+  if (extra !== undefined) for (const name in extra) out.push(name, extra[name] as string);
+  exchange.status = status;
+  exchange.res.writeHead(status, out);
 }
 
 /** Writes the status line and headers of a proxied (or replayed) response. */
