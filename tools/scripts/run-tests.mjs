@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const only = args.includes('--unit') ? 'unit' : args.includes('--e2e') ? 'e2e' : 'all';
 const projectIndex = args.indexOf('--project');
 const project = projectIndex >= 0 ? args[projectIndex + 1] : undefined;
-const filters = args.filter((a, i) => !a.startsWith('--') && i !== projectIndex + 1);
+const filters = args.filter((a, i) => !a.startsWith('--') && (projectIndex === -1 || i !== projectIndex + 1));
 
 function walk(dir, suffix, out) {
   if (!existsSync(dir)) return out;

@@ -28,6 +28,8 @@ export interface RoleSettings {
   host?: string;
   port?: number;
   logLevel?: string;
+  /** The CLI's JSON-line logger, for components the CLI builds itself (the data plane's bus). */
+  log?: { info(fields: Record<string, unknown>, msg: string): void; warn(fields: Record<string, unknown>, msg: string): void };
   version: string;
   env: NodeJS.ProcessEnv;
   redisCommandTimeoutMs?: number;
@@ -114,7 +116,14 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
   const { RedisBus } = await import('@gateway/events/redis-bus');
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
-  const bus = new RedisBus(redisUrl, { channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']) });
+  const log = settings.log;
+  const bus = new RedisBus(redisUrl, {
+    channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']),
+    // In the process's one JSON log shape (RedisBus has its own stderr fallback otherwise).
+    ...(log === undefined
+      ? {}
+      : { logger: { warn: (msg, fields) => log.warn({ component: 'redis-bus', ...fields }, msg), info: (msg, fields) => log.info({ component: 'redis-bus', ...fields }, msg) } }),
+  });
   try {
     const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot }, apiKeys });
     return {

@@ -76,8 +76,10 @@ export const startCommand: Command = {
       return EXIT.failure;
     }
 
-    const plane = await startPlanes(role, paths, context, host, port);
+    const plane = await startPlanes(role, paths, context, host, port, log);
     if (plane === undefined) return EXIT.failure;
+    // The data plane logs its own 'gateway listening'; a control plane alone says where it is here.
+    if (role === 'control-plane') log.info({ role, host: plane.host, port: plane.port }, 'control plane listening');
     if (signals.stopping) return signals.serve(plane, () => undefined);
 
     let claim;
@@ -111,7 +113,14 @@ export const startCommand: Command = {
 };
 
 /** Starts the planes of the role; prints why and resolves undefined when it cannot. */
-async function startPlanes(role: GatewayRole, paths: GatewayPaths, context: CommandContext, host: string | undefined, port: number | undefined): Promise<RunningGateway | undefined> {
+async function startPlanes(
+  role: GatewayRole,
+  paths: GatewayPaths,
+  context: CommandContext,
+  host: string | undefined,
+  port: number | undefined,
+  log: JsonLineLogger,
+): Promise<RunningGateway | undefined> {
   try {
     return await startRole(role, {
       configPath: paths.configPath,
@@ -119,6 +128,7 @@ async function startPlanes(role: GatewayRole, paths: GatewayPaths, context: Comm
       host,
       port,
       logLevel: context.env['LOG_LEVEL'],
+      log,
       version: cliVersion(),
       env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -19,7 +20,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: config.auth.jwtSecret,
+      // A KeyObject, not the string: given a string, jsonwebtoken first tries (and fails) to parse it
+      // as a public key on every request, a quarter of the API's CPU under load. It accepts key
+      // objects; passport-jwt's types only lag behind.
+      secretOrKey: createSecretKey(Buffer.from(config.auth.jwtSecret)) as unknown as Buffer,
       algorithms: ['HS256'],
       issuer: config.auth.issuer,
       ignoreExpiration: false,

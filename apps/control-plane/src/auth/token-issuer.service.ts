@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
@@ -15,12 +15,17 @@ export interface IssuedToken {
 /** Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20). */
 @Injectable()
 export class TokenIssuer {
-  constructor(@Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig) {}
+  /** A key object, so jsonwebtoken does not try to parse the secret as a private key each time. */
+  private readonly key: KeyObject;
+
+  constructor(@Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig) {
+    this.key = createSecretKey(Buffer.from(config.auth.jwtSecret));
+  }
 
   issue(account: UserAccount): IssuedToken {
     const jti = randomUUID();
     const expiresIn = this.config.auth.tokenTtlSeconds;
-    const token = jwt.sign({ email: account.email, role: account.role }, this.config.auth.jwtSecret, {
+    const token = jwt.sign({ email: account.email, role: account.role }, this.key, {
       algorithm: 'HS256',
       expiresIn,
       issuer: this.config.auth.issuer,
