@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { GATEWAY_BIN } from '@gateway/testing';
+import { GATEWAY_COMMAND } from '@gateway/testing';
 
 export interface CliResult {
   code: number | null;
@@ -27,7 +27,7 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 /** Runs `node apps/cli/bin/gateway.js <args>` to completion, as a user would. */
 export async function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [GATEWAY_BIN, ...args], {
+  const child = spawn(process.execPath, [...GATEWAY_COMMAND, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: cliEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],

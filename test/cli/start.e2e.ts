@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GATEWAY_BIN, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream, startTextUpstream } from '@gateway/testing';
+import { GATEWAY_BIN, GATEWAY_COMMAND, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream, startTextUpstream } from '@gateway/testing';
 import { cliEnv, deadPid, readIfExists, runGateway, waitFor } from './gateway-cli';
 
 const configFor = (routes: string) => `version: "1.0.0"\nroutes:\n${routes}`;
@@ -32,7 +32,7 @@ function startOnFifo(dir: string) {
   const dataDir = path.join(dir, 'data');
   // The data plane alone reads the file exactly once per load, which the FIFO needs; the
   // one-process gateway reads it in both planes (test/cli/one-process.e2e.ts covers that mode).
-  const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--role', 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...GATEWAY_COMMAND, 'start', '--role', 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
     cwd: dir,
     env: cliEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -112,6 +112,32 @@ describe('gateway start', () => {
     }
   });
 
+  test('run as the installed command (the bin executed through its shebang), the gateway has its V8 heap flags and serves', async () => {
+    const dir = path.join(temp.path, 'as-command');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'proxy.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
+    // Not `node <bin>`: the kernel runs the shebang, as `npx gateway` and node_modules/.bin do.
+    const child = spawn(GATEWAY_BIN, ['start', '--role', 'data-plane', '--port', '0', '--host', '127.0.0.1', '--data-dir', path.join(dir, 'data')], {
+      cwd: dir,
+      env: { ...cliEnv(), PATH: `${path.dirname(process.execPath)}:${process.env['PATH'] ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    try {
+      const listening = await waitFor(`"gateway listening"; so far:\n${output}`, () => output.split('\n').find((line) => line.includes('gateway listening')), 15_000);
+      const port = (JSON.parse(listening) as { port: number }).port;
+      assert.equal((await request(`http://127.0.0.1:${port}/app/x`)).text, 'blue');
+      const argv = (readIfExists(`/proc/${child.pid}/cmdline`) ?? '').split('\0');
+      assert.ok(argv.includes('--max-semi-space-size=32'), `node runs with the shebang's flags: ${argv.join(' ')}`);
+      assert.deepEqual(GATEWAY_COMMAND.slice(0, -1), ['--max-semi-space-size=32'], 'tests and benchmarks spawn it with the same flags');
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
   test('SIGINT stops it the same way', async () => {
     const gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`) });
     try {
@@ -170,7 +196,7 @@ describe('gateway start', () => {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(path.join(dataDir, 'gateway.pid'), `${bystander.pid}\n`);
     writeFileSync(path.join(temp.path, 'recycled.yml'), configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`));
-    const child = spawn(process.execPath, [GATEWAY_BIN, 'start', '--config', 'recycled.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, [...GATEWAY_COMMAND, 'start', '--config', 'recycled.yml', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
       cwd: temp.path,
       env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

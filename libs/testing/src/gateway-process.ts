@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { refusedPort } from './loopback-upstream';
 import { makeTempDir } from './temp-dir';
@@ -7,6 +7,19 @@ import { makeTempDir } from './temp-dir';
 /** The repository root, found from this file's place in libs/testing/dist. */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const GATEWAY_BIN = path.join(REPO_ROOT, 'apps', 'cli', 'bin', 'gateway.js');
+
+/** The node flags on a `#!/usr/bin/env -S node <flags>` line (none for a plain `node` shebang). */
+export function shebangNodeFlags(script: string): string[] {
+  const first = script.slice(0, script.indexOf('\n') === -1 ? undefined : script.indexOf('\n'));
+  const match = /^#!\/usr\/bin\/env\s+(?:-S\s+)?node((?:\s+\S+)*)\s*$/.exec(first);
+  return match === null ? [] : (match[1] as string).trim().split(/\s+/).filter((flag) => flag !== '');
+}
+
+/**
+ * How to run the gateway with `process.execPath` exactly as the installed `gateway` command runs
+ * (its shebang carries V8 flags): tests and benchmarks spawn `node ...GATEWAY_COMMAND <args>`.
+ */
+export const GATEWAY_COMMAND: readonly string[] = [...shebangNodeFlags(readFileSync(GATEWAY_BIN, 'utf8')), GATEWAY_BIN];
 
 export interface GatewayProcess {
   readonly url: string;
@@ -104,7 +117,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
 async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
   const child = spawn(
     process.execPath,
-    [GATEWAY_BIN, 'start', '--role', spec.role, '--config', spec.configPath, '--port', String(spec.port), '--host', '127.0.0.1', '--data-dir', spec.dataDir, ...spec.args],
+    [...GATEWAY_COMMAND, 'start', '--role', spec.role, '--config', spec.configPath, '--port', String(spec.port), '--host', '127.0.0.1', '--data-dir', spec.dataDir, ...spec.args],
     { cwd: spec.dir.path, env: { ...process.env, LOG_LEVEL: 'info', ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];

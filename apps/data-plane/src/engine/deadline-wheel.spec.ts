@@ -34,24 +34,52 @@ test('a cancelled deadline never fires; scheduling again replaces the previous o
   assert.deepEqual(fired, []);
   wheel.sweep(performance.now() + 301);
   assert.deepEqual(fired, ['b-again']);
-  assert.deepEqual(wheel.stats(), { slots: 0, live: 0 });
+  assert.deepEqual(wheel.stats(), { pending: 0, lists: 0 });
   wheel.close();
 });
 
-test('a live deadline at the head does not keep cancelled owners alive behind it', () => {
+test('a cancelled deadline is unlinked at once: nothing of a finished owner stays behind a live one', () => {
   const wheel = new DeadlineWheel<Owner>();
   const slow = owner('slow');
   wheel.schedule(slow, 60_000, () => undefined);
   const finished = Array.from({ length: 10_000 }, (_, i) => owner(`o${i}`));
-  for (const o of finished) {
+  const slots = finished.map((o) => {
     wheel.schedule(o, 60_000, () => undefined);
+    const slot = o.deadline as DeadlineSlot<Owner>;
+    wheel.cancel(o);
+    return slot;
+  });
+  assert.deepEqual(wheel.stats(), { pending: 1, lists: 1 }, 'only the slow owner is scheduled, without a sweep');
+  assert.ok(finished.every((o) => o.deadline === undefined));
+  assert.ok(slots.every((s) => s.owner === undefined && s.prev === undefined && s.next === undefined), 'cancelled slots hold no references');
+  const live = slow.deadline as DeadlineSlot<Owner>;
+  assert.equal(live.next, undefined);
+  wheel.close();
+});
+
+test('cancelling the middle, the head or the tail keeps the others in order', () => {
+  const wheel = new DeadlineWheel<Owner>();
+  const fired: string[] = [];
+  const all = ['a', 'b', 'c', 'd', 'e'].map(owner);
+  for (const o of all) wheel.schedule(o, 100, (x) => fired.push(x.name));
+  wheel.cancel(all[2] as Owner);
+  wheel.cancel(all[0] as Owner);
+  wheel.cancel(all[4] as Owner);
+  wheel.sweep(performance.now() + 101);
+  assert.deepEqual(fired, ['b', 'd']);
+  wheel.close();
+});
+
+test('lists of odd durations (retries: what is left of the budget) are dropped once empty', () => {
+  const wheel = new DeadlineWheel<Owner>();
+  for (let i = 0; i < 100; i += 1) {
+    const o = owner(`r${i}`);
+    wheel.schedule(o, 1000 + i + 0.5, () => undefined);
     wheel.cancel(o);
   }
-  wheel.sweep(performance.now() + 10);
-  const { slots, live } = wheel.stats();
-  assert.equal(live, 1, 'only the slow owner is still referenced');
-  assert.ok(slots <= 10_001);
-  assert.ok(finished.every((o) => o.deadline === undefined));
+  assert.equal(wheel.stats().lists, 100);
+  wheel.sweep(performance.now());
+  assert.deepEqual(wheel.stats(), { pending: 0, lists: 0 });
   wheel.close();
 });
 

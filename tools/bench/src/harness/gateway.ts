@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { GATEWAY_BIN, makeTempDir } from '@gateway/testing';
+import { GATEWAY_BIN, GATEWAY_COMMAND, makeTempDir } from '@gateway/testing';
 import { profileFlags, type ServerProcess } from './processes';
 import type { HarnessContext } from './types';
 
@@ -56,7 +56,7 @@ export async function startGateway(ctx: HarnessContext, name: string, role: 'dat
     args: [
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
-      GATEWAY_BIN, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+      ...GATEWAY_COMMAND, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: dir.path,
