@@ -7,15 +7,9 @@ import { DomainError } from '../common/domain-error';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { ApiKeyEntity } from './api-key.entity';
+import type { AuditActor } from '../audit/audit-actor';
 import { newApiKey } from './api-key-material';
 import { toApiKeyResponse, type CreatedApiKey } from './api-key.mapper';
-
-/** Who asks, for created_by and the audit log. */
-export interface ApiKeyActor {
-  id: string;
-  email: string;
-  ip?: string;
-}
 
 /**
  * Creating and revoking keys. Both commit through RouteChanges with a `reloaded` change: the
@@ -32,7 +26,7 @@ export class ApiKeyWrites {
     private readonly audit: AuditLogService,
   ) {}
 
-  async create(input: { name: string; expiresAt?: string }, actor: ApiKeyActor): Promise<CreatedApiKey> {
+  async create(input: { name: string; expiresAt?: string }, actor: AuditActor): Promise<CreatedApiKey> {
     const secret = this.config.apiKeys.secret;
     if (secret === undefined) throw new DomainError('API_KEYS_NOT_CONFIGURED');
     const material = newApiKey(secret);
@@ -61,7 +55,7 @@ export class ApiKeyWrites {
    * Sets revokedAt once; revoking a revoked key again changes nothing (204, no new revision).
    * The conditional update makes two concurrent revocations record one.
    */
-  async revoke(id: string, actor: ApiKeyActor): Promise<void> {
+  async revoke(id: string, actor: AuditActor): Promise<void> {
     const { result: revoked } = await this.changes.commit(async (tx) => {
       const repository = tx.getRepository(ApiKeyEntity);
       const update = await repository.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });

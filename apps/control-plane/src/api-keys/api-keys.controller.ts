@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../auth/auth.decorators';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { Actor, type AuditActor } from '../audit/audit-actor';
+import { Roles } from '../auth/auth.decorators';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
 import { pageOf } from '../common/page.query';
 import { ApiKeyReads } from './api-key-reads.service';
@@ -32,8 +32,8 @@ export class ApiKeysController {
   @ApiResponse({ status: 201, ...one(CreatedApiKeyDto) })
   @ApiResponse({ status: 400, description: 'VALIDATION_ERROR (details.fields names name or expiresAt)' })
   @ApiResponse({ status: 503, description: 'API_KEYS_NOT_CONFIGURED: API_KEY_SECRET is not set on this control plane' })
-  async create(@Body() body: CreateApiKeyDto, @CurrentUser() user: AuthenticatedUser, @Ip() ip: string): Promise<SuccessEnvelope<CreatedApiKey>> {
-    return ok(await this.writes.create(body, { id: user.id, email: user.email, ip }));
+  async create(@Body() body: CreateApiKeyDto, @Actor() actor: AuditActor): Promise<SuccessEnvelope<CreatedApiKey>> {
+    return ok(await this.writes.create(body, actor));
   }
 
   @Get()
@@ -63,7 +63,7 @@ export class ApiKeysController {
   @ID
   @ApiResponse({ status: 204, description: 'Revoked' })
   @NOT_FOUND
-  async revoke(@Param('id') id: string, @CurrentUser() user: AuthenticatedUser, @Ip() ip: string): Promise<void> {
-    await this.writes.revoke(id, { id: user.id, email: user.email, ip });
+  async revoke(@Param('id') id: string, @Actor() actor: AuditActor): Promise<void> {
+    await this.writes.revoke(id, actor);
   }
 }

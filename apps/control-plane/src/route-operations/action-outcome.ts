@@ -1,11 +1,11 @@
 import type { ResultSubject } from '@gateway/events';
 import type { AuditEntry } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
-import type { RouteActor } from '../routes/route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import type { Dispatched } from './command-dispatcher.service';
 
 /** The audit entry of an action on the data planes: who, what, on which route, and who answered. */
-export function actionAuditEntry<S extends ResultSubject>(actor: RouteActor, action: string, routeId: string, dispatched: Dispatched<S>, details: Record<string, unknown>): AuditEntry {
+export function actionAuditEntry<S extends ResultSubject>(actor: AuditActor, action: string, routeId: string, dispatched: Dispatched<S>, details: Record<string, unknown>): AuditEntry {
   return {
     actor: actor.email,
     action,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditLogService } from '../audit/audit-log.service';
-import type { RouteActor } from '../routes/route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import { RouteReads } from '../routes/route-reads.service';
 import { actionAuditEntry, requireEveryAnswer } from './action-outcome';
 import { CommandDispatcher } from './command-dispatcher.service';
@@ -14,7 +14,7 @@ export class CachePurge {
     private readonly audit: AuditLogService,
   ) {}
 
-  async purge(routeId: string, actor: RouteActor): Promise<void> {
+  async purge(routeId: string, actor: AuditActor): Promise<void> {
     await this.routes.get(routeId);
     const dispatched = await this.dispatcher.dispatch({ kind: 'cache-purge', routeId }, 'cache');
     const purged = dispatched.replies.reduce((sum, r) => sum + r.result.purged, 0);

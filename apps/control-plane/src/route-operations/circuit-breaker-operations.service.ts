@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
-import type { RouteActor } from '../routes/route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import { RouteReads } from '../routes/route-reads.service';
 import { actionAuditEntry, requireEveryAnswer } from './action-outcome';
 import { CommandDispatcher } from './command-dispatcher.service';
@@ -22,7 +22,7 @@ export class CircuitBreakerOperations {
     return toCircuitBreakerResponse(routeId, dispatched);
   }
 
-  async apply(routeId: string, action: 'trip' | 'reset', actor: RouteActor): Promise<CircuitBreakerResponse> {
+  async apply(routeId: string, action: 'trip' | 'reset', actor: AuditActor): Promise<CircuitBreakerResponse> {
     await this.routes.get(routeId);
     const dispatched = await this.dispatcher.dispatch({ kind: 'circuit-breaker', routeId, action }, 'circuit-breaker');
     const response = toCircuitBreakerResponse(routeId, dispatched);

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { ok, type SuccessEnvelope } from '../common/envelope';
-import { Actor, type RouteActor } from '../routes/route-actor';
+import { Actor, type AuditActor } from '../audit/audit-actor';
 import { CachePurge } from './cache-purge.service';
 import { CircuitBreakerOperations } from './circuit-breaker-operations.service';
 import { RateLimitUsageReport } from './rate-limit-usage.service';
@@ -33,14 +33,14 @@ export class RouteOperationsController {
   @RouteOperationDocs.trip()
   @Post('circuit-breaker/trip')
   @HttpCode(200)
-  async trip(@Param('id') id: string, @Body() _body: NoFields, @Actor() actor: RouteActor): Promise<SuccessEnvelope<CircuitBreakerResponse>> {
+  async trip(@Param('id') id: string, @Body() _body: NoFields, @Actor() actor: AuditActor): Promise<SuccessEnvelope<CircuitBreakerResponse>> {
     return ok(await this.breakers.apply(id, 'trip', actor));
   }
 
   @RouteOperationDocs.reset()
   @Post('circuit-breaker/reset')
   @HttpCode(200)
-  async reset(@Param('id') id: string, @Body() _body: NoFields, @Actor() actor: RouteActor): Promise<SuccessEnvelope<CircuitBreakerResponse>> {
+  async reset(@Param('id') id: string, @Body() _body: NoFields, @Actor() actor: AuditActor): Promise<SuccessEnvelope<CircuitBreakerResponse>> {
     return ok(await this.breakers.apply(id, 'reset', actor));
   }
 
@@ -59,7 +59,7 @@ export class RouteOperationsController {
   @RouteOperationDocs.purgeCache()
   @Delete('cache')
   @HttpCode(204)
-  async purgeCache(@Param('id') id: string, @Query() _query: NoFields, @Actor() actor: RouteActor): Promise<void> {
+  async purgeCache(@Param('id') id: string, @Query() _query: NoFields, @Actor() actor: AuditActor): Promise<void> {
     await this.cache.purge(id, actor);
   }
 }

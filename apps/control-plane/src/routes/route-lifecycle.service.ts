@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ROUTE_ID_PATTERN } from '@gateway/route-model';
 import type { EntityManager } from 'typeorm';
 import { DomainError } from '../common/domain-error';
-import type { RouteActor } from './route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import { RouteEntity } from './route.entity';
 import { toCanonicalRoute, toRouteResponse, type RouteResponse } from './route.mapper';
 import { RouteStore } from './route-store';
@@ -14,7 +14,7 @@ const MAX_ID_LENGTH = 64;
 export class RouteLifecycle {
   constructor(private readonly store: RouteStore) {}
 
-  async toggle(id: string, actor: RouteActor): Promise<RouteResponse> {
+  async toggle(id: string, actor: AuditActor): Promise<RouteResponse> {
     return required(
       await this.store.commit(actor, async (tx) => {
         const row = this.store.writable(await this.store.live(tx, id));
@@ -30,7 +30,7 @@ export class RouteLifecycle {
    * A disabled copy `<id>-copy`, then `-copy-2`, ... (decision 10). Cloning a proxy.yml route is
    * allowed (the original is not changed); the copy is an API route.
    */
-  async clone(id: string, actor: RouteActor): Promise<RouteResponse> {
+  async clone(id: string, actor: AuditActor): Promise<RouteResponse> {
     return required(
       await this.store.commit(actor, async (tx) => {
         const row = await this.store.live(tx, id);
@@ -44,7 +44,7 @@ export class RouteLifecycle {
   }
 
   /** Soft delete (hidden, restorable for 30 days) or, with `permanent`, removal at once. */
-  async remove(id: string, permanent: boolean, actor: RouteActor): Promise<void> {
+  async remove(id: string, permanent: boolean, actor: AuditActor): Promise<void> {
     await this.store.commit(actor, async (tx) => {
       // A hidden route can still be purged at once; hiding it twice is a 404.
       const row = this.store.writable(permanent ? await this.store.any(tx, id) : await this.store.live(tx, id));
@@ -58,7 +58,7 @@ export class RouteLifecycle {
   }
 
   /** Brings a hidden route back as it was (decision 9 checked again when it is enabled). */
-  async restore(id: string, actor: RouteActor): Promise<RouteResponse> {
+  async restore(id: string, actor: AuditActor): Promise<RouteResponse> {
     return required(
       await this.store.commit(actor, async (tx) => {
         const row = this.store.writable(await this.store.any(tx, id));

@@ -21,7 +21,7 @@ import { RoutePurge, SOFT_DELETE_RETENTION_MS } from './route-purge.service';
 import { RouteStore } from './route-store';
 import { RouteWrites } from './route-writes.service';
 
-const actor = { email: 'admin@example.com', ip: '127.0.0.1' };
+const actor = { id: 'admin-id', email: 'admin@example.com', ip: '127.0.0.1' };
 
 for (const dialect of DIALECTS) {
   describe(`route store (${dialect})`, () => {

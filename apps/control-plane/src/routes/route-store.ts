@@ -4,7 +4,7 @@ import type { Route } from '@gateway/route-model';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
 import { RouteChanges, type RouteSetChange } from '../cluster/route-changes.service';
-import type { RouteActor } from './route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import { RouteEntity } from './route.entity';
 import { toRouteRow, type RouteResponse } from './route.mapper';
 
@@ -31,7 +31,7 @@ export class RouteStore {
   ) {}
 
   /** Runs `work` in a transaction; the change, its revision and its audit entry commit together. */
-  async commit(actor: RouteActor, work: (tx: EntityManager) => Promise<RouteChangeOutcome>): Promise<RouteResponse | undefined> {
+  async commit(actor: AuditActor, work: (tx: EntityManager) => Promise<RouteChangeOutcome>): Promise<RouteResponse | undefined> {
     try {
       const { result } = await this.changes.commit(async (tx) => {
         const outcome = await work(tx);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Route } from '@gateway/route-model';
-import type { RouteActor } from './route-actor';
+import type { AuditActor } from '../audit/audit-actor';
 import { mergeRoutePatch, parseRouteBody } from './route-input';
 import type { RouteResponse } from './route.mapper';
 import { toCanonicalRoute, toRouteResponse } from './route.mapper';
@@ -11,7 +11,7 @@ import { idTaken, RouteStore } from './route-store';
 export class RouteWrites {
   constructor(private readonly store: RouteStore) {}
 
-  async create(body: unknown, actor: RouteActor): Promise<RouteResponse> {
+  async create(body: unknown, actor: AuditActor): Promise<RouteResponse> {
     const route = parseRouteBody(body);
     return this.required(
       await this.store.commit(actor, async (tx) => {
@@ -24,16 +24,16 @@ export class RouteWrites {
   }
 
   /** PUT: the body is the whole route; optional fields it leaves out go back to their defaults. */
-  async replace(id: string, body: unknown, actor: RouteActor): Promise<RouteResponse> {
+  async replace(id: string, body: unknown, actor: AuditActor): Promise<RouteResponse> {
     return this.update(id, actor, 'route.replace', () => parseRouteBody(body, id));
   }
 
   /** PATCH: the body is merged over the stored route (RFC 7396), then validated as a whole. */
-  async patch(id: string, body: unknown, actor: RouteActor): Promise<RouteResponse> {
+  async patch(id: string, body: unknown, actor: AuditActor): Promise<RouteResponse> {
     return this.update(id, actor, 'route.patch', (stored) => mergeRoutePatch(stored, body));
   }
 
-  private async update(id: string, actor: RouteActor, action: string, next: (stored: Route) => Route): Promise<RouteResponse> {
+  private async update(id: string, actor: AuditActor, action: string, next: (stored: Route) => Route): Promise<RouteResponse> {
     return this.required(
       await this.store.commit(actor, async (tx) => {
         const row = this.store.writable(await this.store.live(tx, id));

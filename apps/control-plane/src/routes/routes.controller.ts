@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
-import { Actor, type RouteActor } from './route-actor';
+import { Actor, type AuditActor } from '../audit/audit-actor';
 import { parseRouteListQuery } from './route-list-query';
 import { RouteLifecycle } from './route-lifecycle.service';
 import { RouteDocs } from './route-openapi';
@@ -47,7 +47,7 @@ export class RoutesController {
 
   @RouteDocs.create()
   @Post()
-  async create(@Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async create(@Body() body: unknown, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.create(body, actor));
   }
 
@@ -59,41 +59,41 @@ export class RoutesController {
 
   @RouteDocs.replace()
   @Put(':id')
-  async replace(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async replace(@Param('id') id: string, @Body() body: unknown, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.replace(id, body, actor));
   }
 
   @RouteDocs.patch()
   @Patch(':id')
-  async patch(@Param('id') id: string, @Body() body: unknown, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async patch(@Param('id') id: string, @Body() body: unknown, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.writes.patch(id, body, actor));
   }
 
   @RouteDocs.remove()
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id') id: string, @Query() query: Record<string, unknown>, @Actor() actor: RouteActor): Promise<void> {
+  async remove(@Param('id') id: string, @Query() query: Record<string, unknown>, @Actor() actor: AuditActor): Promise<void> {
     await this.lifecycle.remove(id, permanentFlag(query), actor);
   }
 
   @RouteDocs.toggle()
   @Post(':id/toggle')
   @HttpCode(200)
-  async toggle(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async toggle(@Param('id') id: string, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.toggle(id, actor));
   }
 
   @RouteDocs.clone()
   @Post(':id/clone')
   @HttpCode(201)
-  async clone(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async clone(@Param('id') id: string, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.clone(id, actor));
   }
 
   @RouteDocs.restore()
   @Post(':id/restore')
   @HttpCode(200)
-  async restore(@Param('id') id: string, @Actor() actor: RouteActor): Promise<SuccessEnvelope<RouteResponse>> {
+  async restore(@Param('id') id: string, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteResponse>> {
     return ok(await this.lifecycle.restore(id, actor));
   }
 

@@ -7,14 +7,9 @@ import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { passwordPolicyViolation } from './password-policy';
+import type { AuditActor } from '../audit/audit-actor';
 import { UserAccountsService, toUserAccount, type UserAccount } from './user-accounts.service';
 import { UserEntity, type UserRole } from './user.entity';
-
-/** Who asks, for the audit log (spec 6.4: who, from where). */
-export interface Actor {
-  email: string;
-  ip?: string;
-}
 
 /** The admin use cases of `/api/users`: create (password policy), list, delete (never the last admin). */
 @Injectable()
@@ -28,7 +23,7 @@ export class UserManagementService {
     private readonly audit: AuditLogService,
   ) {}
 
-  async create(input: { email: string; password: string; role: UserRole }, actor: Actor): Promise<UserAccount> {
+  async create(input: { email: string; password: string; role: UserRole }, actor: AuditActor): Promise<UserAccount> {
     const violation = passwordPolicyViolation(input.password, input.email);
     if (violation !== undefined) {
       throw new DomainError('VALIDATION_ERROR', violation, { fields: [{ field: 'password', message: violation, code: 'PASSWORD_POLICY' }] });
@@ -48,12 +43,12 @@ export class UserManagementService {
    * deleting each other at once cannot leave the gateway without an admin. The user's tokens are
    * revoked in the same transaction.
    */
-  async delete(id: string, actor: Actor): Promise<void> {
+  async delete(id: string, actor: AuditActor): Promise<void> {
     const deleted = await retryOnSerializationFailure(() => this.deleteOnce(id, actor));
     this.logger.log(`user ${deleted.email} (${deleted.role}) deleted by ${actor.email}`);
   }
 
-  private deleteOnce(id: string, actor: Actor): Promise<UserAccount> {
+  private deleteOnce(id: string, actor: AuditActor): Promise<UserAccount> {
     return this.transactions.run(async (tx) => {
       const users = tx.getRepository(UserEntity);
       const entity = await users.findOneBy({ id });

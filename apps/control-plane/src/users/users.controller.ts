@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../auth/auth.decorators';
-import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { Actor, type AuditActor } from '../audit/audit-actor';
+import { Roles } from '../auth/auth.decorators';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
 import { pageOf, PageQuery } from '../common/page.query';
 import { CreateUserDto } from './create-user.dto';
@@ -30,8 +30,8 @@ export class UsersController {
   @ApiResponse({ status: 201, schema: { properties: { success: { type: 'boolean', example: true }, data: { $ref: getSchemaPath(UserResponseDto) } } } })
   @ApiResponse({ status: 409, description: 'EMAIL_EXISTS' })
   @ApiResponse(ERRORS[0]!)
-  async create(@Body() body: CreateUserDto, @CurrentUser() actor: AuthenticatedUser, @Ip() ip: string): Promise<SuccessEnvelope<UserAccount>> {
-    return ok(await this.users.create(body, { email: actor.email, ip }));
+  async create(@Body() body: CreateUserDto, @Actor() actor: AuditActor): Promise<SuccessEnvelope<UserAccount>> {
+    return ok(await this.users.create(body, actor));
   }
 
   @Get()
@@ -58,7 +58,7 @@ export class UsersController {
   @ApiResponse({ status: 204, description: 'Deleted' })
   @ApiResponse({ status: 404, description: 'USER_NOT_FOUND' })
   @ApiResponse({ status: 422, description: 'LAST_ADMIN' })
-  async delete(@Param('id') id: string, @CurrentUser() actor: AuthenticatedUser, @Ip() ip: string): Promise<void> {
-    await this.users.delete(id, { email: actor.email, ip });
+  async delete(@Param('id') id: string, @Actor() actor: AuditActor): Promise<void> {
+    await this.users.delete(id, actor);
   }
 }
