@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
 import type { FieldError } from '@gateway/route-model';
+import { writeFileAtomic } from './atomic-write';
 import { CommandFailure } from './command';
 import { dataFile } from './data-dir-state';
 
@@ -244,14 +242,8 @@ async function reconcileFile(controlPlane: ControlPlane, settings: RoleSettings)
   const result: ReloadOutcome = outcome.ok
     ? { ok: true, routes: (await controlPlane.snapshot()).routes.length, diff: outcome.diff, at, version: outcome.version }
     : { ok: false, errors: outcome.errors, at };
-  await writeJsonAtomic(dataFile(settings.dataDir, 'reloadStatus'), result).catch(() => undefined);
+  await writeFileAtomic(dataFile(settings.dataDir, 'reloadStatus'), `${JSON.stringify(result)}\n`).catch(() => undefined);
   return result;
-}
-
-async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
-  await writeFile(temp, `${JSON.stringify(value)}\n`, { mode: 0o600 });
-  await rename(temp, file);
 }
 
 function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): Record<string, 'UP' | 'DOWN'> {

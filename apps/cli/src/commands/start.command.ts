@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../atomic-write';
 import { nonEmpty, parseCommandArgs, parsePort, UsageError } from '../cli-args';
 import { cliVersion } from '../cli-version';
 import { CommandFailure, EXIT, type Command, type CommandContext } from '../command';
@@ -98,7 +99,7 @@ export const startCommand: Command = {
     log.info({ pidFile, dataDir: paths.dataDir, config: paths.configPath }, 'pid file written');
     const urlFile = path.join(paths.dataDir, URL_FILE);
     // Best effort: `status`, `routes:list` and `logs` find the gateway through it, or take --url.
-    await writeFile(urlFile, `${reachableUrl(plane.host, plane.port)}\n`, { mode: 0o600 }).catch((error: unknown) =>
+    await writeFileAtomic(urlFile, `${reachableUrl(plane.host, plane.port)}\n`).catch((error: unknown) =>
       log.warn({ file: urlFile, err: describe(error) }, 'could not record the listening address'),
     );
 
