@@ -31,7 +31,7 @@ function startOnFifo(dir: string) {
   execFileSync('mkfifo', [configPath]);
   const dataDir = path.join(dir, 'data');
   // The data plane alone reads the file exactly once per load, which the FIFO needs; the
-  // one-process gateway reads it in both planes (test/cli/one-process.e2e.ts covers that mode).
+  // one-process gateway reads it in both planes, so this test runs the data plane alone.
   const child = spawn(process.execPath, [...GATEWAY_COMMAND, 'start', '--role', 'data-plane', '--config', configPath, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
     cwd: dir,
     env: cliEnv(),

@@ -92,6 +92,18 @@ routes:
     assert.equal(seen['x-gateway-key-id'], undefined);
   });
 
+  test('identities that differ only outside plain ASCII stay different upstream (percent-encoded UTF-8)', async () => {
+    const as = async (sub: string, email: string): Promise<Record<string, string>> =>
+      (await get('/jwt/encoded', bearer(hmacToken(SECRET, { ...valid(), sub, email })))).json<Echo>().headers;
+    const accented = await as('jos\u00e9', 'jos\u00e9@example.test');
+    assert.equal(accented['x-gateway-user-id'], 'jos%C3%A9');
+    assert.equal(accented['x-gateway-user-email'], 'jos%C3%A9@example.test');
+    assert.equal((await as('jos\u00e8', 'e'))['x-gateway-user-id'], 'jos%C3%A8');
+    assert.equal((await as('admin\u200b', 'e'))['x-gateway-user-id'], 'admin%E2%80%8B', 'a zero-width space does not make the id "admin"');
+    assert.equal((await as('50%', 'e'))['x-gateway-user-id'], '50%25', 'a literal % cannot impersonate an encoded id');
+    assert.equal((await as('a b', 'e'))['x-gateway-user-id'], 'a%20b', 'spaces are not trimmed away');
+  });
+
   test('missing credentials: 401 with WWW-Authenticate and the spec 7.3 body', async () => {
     const res = await get('/jwt/a');
     assert.equal(res.status, 401);
@@ -182,6 +194,16 @@ routes:
     const res = await get('/open/a', { 'x-gateway-user-id': 'root', 'x-gateway-user-role': 'admin', 'x-gateway-auth': 'jwt', 'x-gateway-key-id': 'k', 'x-gateway-user-email': 'e' });
     const seen = res.json<Echo>().headers;
     for (const name of ['x-gateway-user-id', 'x-gateway-user-role', 'x-gateway-auth', 'x-gateway-key-id', 'x-gateway-user-email']) assert.equal(seen[name], undefined, name);
+  });
+
+  test('underscore spellings of the identity headers are removed too (WSGI, Rack and PHP read them as the same header)', async () => {
+    const spoofs = { x_gateway_user_id: 'root', 'x-gateway_user-role': 'admin', x_gateway_auth: 'jwt', 'x_gateway-key_id': 'k', X_GATEWAY_USER_EMAIL: 'e' };
+    const open = (await get('/open/a', spoofs)).json<Echo>().headers;
+    const authed = (await get('/jwt/a', { ...bearer(hmacToken(SECRET, valid())), ...spoofs })).json<Echo>().headers;
+    for (const seen of [open, authed]) {
+      for (const name of Object.keys(spoofs)) assert.equal(seen[name.toLowerCase()], undefined, name);
+    }
+    assert.equal(authed['x-gateway-user-id'], 'user-1');
   });
 
   test('failures are counted and logged without the credential', async () => {

@@ -72,6 +72,14 @@ routes:
     assert.match(missing, /x-api-version: 1\.0\.0/i);
   });
 
+  test('an HTTP/1.0 request without Host cannot smuggle its own X-Forwarded-Host upstream', async () => {
+    const reply = await raw('GET /svc/h10 HTTP/1.0\r\nX-Forwarded-Host: evil.example\r\n\r\n');
+    assert.equal(rawStatus(reply), 200);
+    const seen = upstream.requests.at(-1);
+    assert.equal(seen?.url, '/inner/h10');
+    assert.equal(seen?.headers['x-forwarded-host'], undefined);
+  });
+
   test('Transfer-Encoding on HTTP/1.0 is refused', async () => {
     const reply = await raw('POST /svc/a HTTP/1.0\r\nHost: gw\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
     assert.equal(rawStatus(reply), 400);

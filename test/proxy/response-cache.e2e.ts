@@ -175,6 +175,14 @@ routes:
     assert.equal((await get('/auth/authz2', { headers: { authorization: 'Bearer a' } })).headers['x-cache'], 'HIT');
   });
 
+  test('an API key in X-API-Key bypasses the cache just like one in Authorization (decision 22)', async () => {
+    await get('/c/keyed', { headers: { 'x-api-key': 'key-a' } });
+    const other = await get('/c/keyed', { headers: { 'x-api-key': 'key-b' } });
+    assert.equal(other.headers['x-cache'], 'BYPASS');
+    assert.equal(other.json().n, 2, 'key B is not answered with what key A fetched');
+    assert.equal((await get('/c/keyed')).headers['x-cache'], 'MISS');
+  });
+
   test("the upstream's Vary is honoured: a different value of a varied header is a miss", async () => {
     const en = await get('/c/v?vary=X-Lang', { headers: { 'x-lang': 'en' } });
     assert.equal(en.headers['x-cache'], 'MISS');

@@ -263,10 +263,26 @@ describe('normalizeRoute: headers', () => {
     assert.deepEqual(
       found.map((e) => [e.field, e.message]),
       [
-        ['headers.request.X-A', 'headers.request.X-A must not contain CR, LF or NUL'],
+        ['headers.request.X-A', 'headers.request.X-A may contain only printable ASCII, space and tab (no CR, LF or other control or non-ASCII characters)'],
         ['headers.request["Bad Name"]', 'headers.request["Bad Name"] is not a valid header name'],
       ],
     );
+  });
+
+  it('refuses header values node would refuse to send (non-ASCII, DEL, line separators) wherever a header value is configured', () => {
+    for (const value of ['price \u20ac', 'a\u2028b', 'a\x7fb', 'caf\u00e9']) {
+      const found = errors({
+        ...base,
+        headers: { response: { set: { 'X-A': value } } },
+        transform: { request: { headers: { add: { 'X-B': value } } } },
+      });
+      assert.deepEqual(
+        found.map((e) => e.field),
+        ['headers.response.set.X-A', 'transform.request.headers.add.X-B'],
+        JSON.stringify(value),
+      );
+    }
+    assert.deepEqual(ok({ ...base, headers: { response: { set: { 'X-A': 'tab\tand ~visible~ ASCII ${requestId}' } } } }).headers, { response: { set: { 'X-A': 'tab\tand ~visible~ ASCII ${requestId}' } } });
   });
 });
 

@@ -230,7 +230,7 @@ const CACHE_SCHEMA = obj<CacheConfig>(
     ttl: int({ doc: 'ms an entry lives', default: D.cache.ttl, min: 1 }),
     varyBy: arr({ doc: 'parts of the request in the cache key', items: str({ doc: 'key part', oneOf: CACHE_VARY_KEYS }), default: D.cache.varyBy, unique: true }),
     cacheableStatuses: statusList('statuses cached', D.cache.cacheableStatuses),
-    cacheAuthorized: bool({ doc: 'cache responses to requests with Authorization', default: D.cache.cacheAuthorized }),
+    cacheAuthorized: bool({ doc: 'cache responses to requests with credentials (Authorization or X-API-Key)', default: D.cache.cacheAuthorized }),
   },
   { doc: 'response cache (spec 2.1)' },
 );

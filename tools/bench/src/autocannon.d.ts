@@ -14,6 +14,15 @@ declare module 'autocannon' {
       method?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
+      /** Each connection loops over these; setupRequest may rewrite every request it sends. */
+      requests?: Array<{ setupRequest?: (request: RawRequest, context: object) => RawRequest }>;
+    }
+
+    interface RawRequest {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
     }
 
     interface Histogram {

@@ -1,5 +1,6 @@
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { jwtVerify, type JWTVerifyOptions } from 'jose';
+import { GenerationalCache } from '../engine/generational-cache';
 import type { JwtCheck, JwtOutcome, JwtVerifierFactory, JwtVerify } from '../policies/auth/jwt-verifier';
 
 /** Tokens above this are refused unparsed (the header size limit bounds them anyway). */
@@ -66,13 +67,12 @@ export const joseJwtVerifierFactory: JwtVerifierFactory = {
     if (check.validateExpiration) options.requiredClaims = ['exp'];
     // jose always checks a present exp; validateExpiration: false means it is not enforced.
     else options.clockTolerance = Number.MAX_SAFE_INTEGER;
-    const verified = new Map<string, Remembered>();
+    const verified = new GenerationalCache<string, Remembered>(VERIFIED_MAX / 2);
     const remember = (token: string, outcome: JwtOutcome & { ok: true }): void => {
       const exp = outcome.claims['exp'];
       const now = Date.now();
       const until = Math.min(now + VERIFIED_TTL_MS, check.validateExpiration && typeof exp === 'number' ? exp * 1000 : Number.POSITIVE_INFINITY);
       if (until <= now) return;
-      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
       verified.set(token, { outcome, until });
     };
     const verifyFully = async (token: string): Promise<JwtOutcome> => {

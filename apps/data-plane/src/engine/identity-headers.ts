@@ -1,3 +1,5 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+
 /**
  * Headers through which gateway authentication tells the upstream who the caller is
  * (docs/edge-policies.md). Reserved: a client's copy is removed from every upstream request, on
@@ -11,4 +13,38 @@ export const IDENTITY_HEADERS = {
   keyId: 'x-gateway-key-id',
 } as const;
 
-export const IDENTITY_HEADER_NAMES: readonly string[] = Object.values(IDENTITY_HEADERS);
+const IDENTITY_NAMES: ReadonlySet<string> = new Set(Object.values(IDENTITY_HEADERS));
+const SHORTEST = Math.min(...[...IDENTITY_NAMES].map((name) => name.length));
+const LONGEST = Math.max(...[...IDENTITY_NAMES].map((name) => name.length));
+const UNDERSCORES = /_/g;
+
+/**
+ * Removes every client copy of the identity headers, including spellings with `_` for `-`
+ * (`x_gateway_user_id`): WSGI, Rack and PHP upstreams read both as the same header, which is why
+ * nginx drops underscored names by default. node has already lower-cased incoming names.
+ */
+export function removeClientIdentityHeaders(headers: OutgoingHttpHeaders): void {
+  for (const name in headers) {
+    if (name.length < SHORTEST || name.length > LONGEST || name.charCodeAt(0) !== 120 /* x */) continue;
+    if (IDENTITY_NAMES.has(name) || IDENTITY_NAMES.has(name.replace(UNDERSCORES, '-'))) delete headers[name];
+  }
+}
+
+/** Visible ASCII except `%`: carried as is. */
+const PLAIN = /^[\x21-\x24\x26-\x7e]*$/;
+const NOT_PLAIN = /[^\x21-\x24\x26-\x7e]/gu;
+
+/**
+ * An identity value as a header can carry it without losing what tells two identities apart:
+ * visible ASCII stays, `%`, space, controls and non-ASCII become percent-encoded UTF-8 (RFC 3986
+ * style), so `josé` and `josè` stay different and `admin\u200b` is not `admin`. Upstreams that
+ * allow such identities decode with their URI decoder; plain ASCII ids arrive unchanged.
+ */
+export function identityHeaderValue(value: string): string {
+  if (PLAIN.test(value)) return value;
+  return value.replace(NOT_PLAIN, (char) => {
+    let out = '';
+    for (const byte of Buffer.from(char, 'utf8')) out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+    return out;
+  });
+}

@@ -156,7 +156,12 @@ export class RequestDispatcher {
       this.runResponseHooks(exchange, hooks, 0, proxied).then(
         () => {
           if (exchange.clientAborted || exchange.res.headersSent) return;
-          writeResponseHead(exchange, proxied.status, proxied.headers);
+          try {
+            writeResponseHead(exchange, proxied.status, proxied.headers);
+          } catch (error) {
+            this.failWrite(exchange, error);
+            return;
+          }
           if (Buffer.isBuffer(proxied.body)) exchange.res.end(proxied.body);
           else this.pipeReplayed(exchange, proxied.body);
         },
@@ -164,7 +169,20 @@ export class RequestDispatcher {
       );
       return;
     }
-    sendLocalReply(exchange, reply);
+    try {
+      sendLocalReply(exchange, reply);
+    } catch (error) {
+      this.failWrite(exchange, error);
+    }
+  }
+
+  /**
+   * A head node refuses to write (a header value it rejects) costs that request a 500, never the
+   * process: these writes run in promise callbacks, where a throw would be an unhandled rejection.
+   */
+  private failWrite(exchange: Exchange, error: unknown): void {
+    if (exchange.res.headersSent) exchange.res.destroy();
+    else this.fail(exchange, error);
   }
 
   private pipeReplayed(exchange: Exchange, body: NodeJS.ReadableStream): void {
@@ -192,7 +210,13 @@ export class RequestDispatcher {
     this.runResponseHooks(exchange, hooks, 0, proxied).then(
       () => {
         if (exchange.clientAborted || res.headersSent) return;
-        writeResponseHead(exchange, proxied.status, proxied.headers);
+        try {
+          writeResponseHead(exchange, proxied.status, proxied.headers);
+        } catch (error) {
+          upstream.destroy();
+          this.failWrite(exchange, error);
+          return;
+        }
         const body = proxied.body;
         if (Buffer.isBuffer(body)) {
           // A hook consumed the upstream body; a cut upstream still must not look complete.

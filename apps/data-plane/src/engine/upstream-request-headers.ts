@@ -2,7 +2,7 @@ import { rewriteUpstreamPath } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import type { Exchange } from './exchange';
 import { copyEndToEndHeaders } from './hop-by-hop';
-import { IDENTITY_HEADER_NAMES } from './identity-headers';
+import { removeClientIdentityHeaders } from './identity-headers';
 
 /**
  * Prepares what goes upstream for a matched exchange: the rewritten path with the query kept
@@ -13,14 +13,13 @@ export function prepareUpstreamRequest(exchange: Exchange, route: CompiledRoute)
   const { req } = exchange;
   const headers = exchange.upstreamHeaders;
   copyEndToEndHeaders(req.headers, headers);
-  for (let i = 0; i < IDENTITY_HEADER_NAMES.length; i += 1) {
-    const name = IDENTITY_HEADER_NAMES[i] as string;
-    if (headers[name] !== undefined) delete headers[name];
-  }
+  removeClientIdentityHeaders(headers);
   const forwardedFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = forwardedFor === undefined ? exchange.clientIp : `${forwardedFor}, ${exchange.clientIp}`;
   headers['x-forwarded-proto'] = 'encrypted' in req.socket ? 'https' : 'http';
+  // Without a Host (HTTP/1.0) the client's own X-Forwarded-Host must not pass for the gateway's.
   if (req.headers.host !== undefined) headers['x-forwarded-host'] = req.headers.host;
+  else if (headers['x-forwarded-host'] !== undefined) delete headers['x-forwarded-host'];
   headers.host = route.upstream.hostHeader;
   headers['x-correlation-id'] = exchange.correlationId;
   exchange.upstreamPath =

@@ -8,6 +8,24 @@ export interface LoadRequest {
   readonly method?: string;
   readonly headers?: Record<string, string>;
   readonly body?: string;
+  /**
+   * What changes from one request to the next (a distinct token, a distinct cache key): autocannon
+   * then builds every request anew, which costs the load generator, not the measured processes.
+   */
+  readonly vary?: (sequence: number) => { readonly path?: string; readonly headers?: Record<string, string> };
+}
+
+/** autocannon's per-request hook for a request that varies; one sequence shared by every connection. */
+function varyingRequests(vary: NonNullable<LoadRequest['vary']>): NonNullable<autocannon.Options['requests']> {
+  let sequence = 0;
+  return [
+    {
+      setupRequest: (raw) => {
+        const next = vary(sequence++);
+        return { ...raw, ...(next.path !== undefined ? { path: next.path } : {}), headers: { ...raw.headers, ...next.headers } };
+      },
+    },
+  ];
 }
 
 export interface LoadSpec {
@@ -70,6 +88,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
         method: spec.request.method ?? 'GET',
         headers: spec.request.headers,
         body: spec.request.body,
+        ...(spec.request.vary !== undefined ? { requests: varyingRequests(spec.request.vary) } : {}),
       },
       (error, result) => {
         const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -2,9 +2,8 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
 import type { GatewayErrorCode } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
-import { IDENTITY_HEADERS as H } from '../../engine/identity-headers';
+import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
-import { safe } from '../headers/header-template';
 import { BasicCredentials } from './basic-credentials';
 import type { JwtOutcome, JwtVerify } from './jwt-verifier';
 import type { SessionValidator } from './session-validator';
@@ -139,10 +138,10 @@ function challengesOf(plan: Plan): (invalidToken: boolean) => string {
 
 function setIdentity(headers: OutgoingHttpHeaders, scheme: string, fields: { userId?: string; email?: string; role?: string; keyId?: string }): void {
   headers[H.scheme] = scheme;
-  if (fields.userId !== undefined) headers[H.userId] = safe(fields.userId);
-  if (fields.email !== undefined) headers[H.userEmail] = safe(fields.email);
-  if (fields.role !== undefined) headers[H.userRole] = safe(fields.role);
-  if (fields.keyId !== undefined) headers[H.keyId] = safe(fields.keyId);
+  if (fields.userId !== undefined) headers[H.userId] = identityHeaderValue(fields.userId);
+  if (fields.email !== undefined) headers[H.userEmail] = identityHeaderValue(fields.email);
+  if (fields.role !== undefined) headers[H.userRole] = identityHeaderValue(fields.role);
+  if (fields.keyId !== undefined) headers[H.keyId] = identityHeaderValue(fields.keyId);
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

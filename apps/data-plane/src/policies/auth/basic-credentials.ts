@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { parseBasicHash, type BasicHashParts } from '@gateway/route-model';
+import { GenerationalCache } from '../../engine/generational-cache';
 
 /** Memory scrypt may use for the largest parameters the route model accepts. */
 function maxmem(parts: BasicHashParts): number {
@@ -39,7 +40,7 @@ const VERIFIED_MAX = 10_000;
  */
 export class BasicCredentials {
   private readonly users = new Map<string, BasicHashParts>();
-  private readonly verified = new Map<string, number>();
+  private readonly verified = new GenerationalCache<string, number>(VERIFIED_MAX / 2);
   private readonly memoKey = randomBytes(32);
 
   constructor(users: Readonly<Record<string, string>>) {
@@ -58,7 +59,6 @@ export class BasicCredentials {
     const derived = await derive(password, parts ?? DUMMY);
     const ok = parts !== undefined && timingSafeEqual(derived, parts.key);
     if (ok) {
-      if (this.verified.size >= VERIFIED_MAX) this.verified.delete(this.verified.keys().next().value as string);
       this.verified.set(memo, Date.now() + VERIFIED_TTL_MS);
     }
     return ok;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { GenerationalCache } from '../../engine/generational-cache';
 
 /** The user a session belongs to (spec 2.7 "Session check"). */
 export interface SessionUser {
@@ -21,7 +22,9 @@ export interface SessionServiceConfig {
 
 /** Bounded wait for the session service: a slow service must answer the client with 503 quickly. */
 export const SESSION_SERVICE_TIMEOUT_MS = 2000;
+/** Sessions remembered at most (two generations of half as many: the older half goes at once). */
 const CACHE_MAX = 10_000;
+
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 interface Remembered {
@@ -46,7 +49,7 @@ function userOf(value: unknown): SessionUser | undefined {
  * of the token; concurrent checks of one token share one call.
  */
 export class SessionValidator {
-  private readonly cache = new Map<string, Remembered>();
+  private readonly cache = new GenerationalCache<string, Remembered>(CACHE_MAX / 2);
   private readonly pending = new Map<string, Promise<SessionOutcome>>();
   private readonly url: URL;
   private readonly agent: http.Agent;
@@ -85,7 +88,6 @@ export class SessionValidator {
   private remember(id: string, outcome: { user: SessionUser; expiresAt?: number }): void {
     const until = Math.min(this.now() + this.config.cacheTtlSeconds * 1000, outcome.expiresAt ?? Number.POSITIVE_INFINITY);
     if (until <= this.now()) return;
-    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(id, { user: outcome.user, until });
   }
 

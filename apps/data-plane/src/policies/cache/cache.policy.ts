@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Route } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
@@ -16,6 +16,15 @@ interface Lead {
 const NOT_STORED = ['age', 'x-cache', 'x-correlation-id', 'date'];
 
 /** Rough size of what an entry holds besides its body (keys, header strings). */
+/**
+ * A request carrying a credential (decision 22 allows an API key in either header) is neither
+ * answered from nor stored in the cache unless the route sets `cacheAuthorized`: an upstream may
+ * answer per caller, and the same key must get the same safety whichever header carries it.
+ */
+function carriesCredentials(headers: IncomingHttpHeaders): boolean {
+  return headers.authorization !== undefined || headers['x-api-key'] !== undefined;
+}
+
 function headerBytes(headers: OutgoingHttpHeaders): number {
   let n = 64;
   for (const name in headers) n += name.length + String(headers[name]).length + 16;
@@ -179,7 +188,7 @@ export const cachePolicy: PolicyFactory = {
     return {
       onRequest(exchange) {
         const method = exchange.method;
-        if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && exchange.req.headers.authorization !== undefined)) {
+        if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && carriesCredentials(exchange.req.headers))) {
           metrics.cacheLookup(routeId, 'BYPASS');
           exchange.addResponseHeader('x-cache', 'BYPASS');
           return undefined;
