@@ -12,9 +12,17 @@ describe('route operations in the one-process gateway', () => {
   let gateway: GatewayProcess;
   let call: Call;
   let token: string;
+  /** What the `hc` route's health endpoint answers; `/pending/health` never answers. */
+  let healthStatus = 200;
 
   before(async () => {
-    upstream = await startUpstream({ handler: (_req, res) => res.end('ok') });
+    upstream = await startUpstream({
+      handler: (req, res) => {
+        if (req.url === '/pending/health') return;
+        res.statusCode = req.url === '/health' ? healthStatus : 200;
+        res.end('ok');
+      },
+    });
     const origin = upstream.origin;
     gateway = await startGatewayProcess({
       role: 'all',
@@ -22,7 +30,8 @@ describe('route operations in the one-process gateway', () => {
 routes:
   - { id: cb, path: /cb/*, upstream: "${origin}/cb", circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 10, timeout: 60000 } }
   - { id: rl, path: /rl/*, upstream: "${origin}", rateLimit: { enabled: true, max: 2, windowMs: 600000 } }
-  - { id: hc, path: /hc/*, upstream: "${origin}", healthCheck: { enabled: true, url: "${origin}/health", interval: 200, timeout: 150, unhealthyThreshold: 1, healthyThreshold: 1 } }
+  - { id: hc, path: /hc/*, upstream: "${origin}", healthCheck: { enabled: true, url: "${origin}/health", interval: 100, timeout: 100, unhealthyThreshold: 100000, healthyThreshold: 1 } }
+  - { id: pending, path: /pending/*, upstream: "${origin}/pending", healthCheck: { enabled: true, interval: 600000, timeout: 600000 } }
   - { id: cached, path: /cached/*, upstream: "${origin}", cache: { enabled: true, ttl: 60000 } }
 `,
       env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'one-process-route-ops-secret-0123456789ab' },
@@ -49,9 +58,11 @@ routes:
     assert.equal(tripped.state, 'OPEN');
     assert.equal(tripped.dataPlanes.length, 1);
     assert.deepEqual(tripped.missing, []);
-    const calls = upstream.requests.length;
+    // Only /cb calls: health checks reach the same upstream meanwhile.
+    const cbCalls = (): number => upstream.requests.filter((r) => r.url.startsWith('/cb')).length;
+    const calls = cbCalls();
     assert.equal((await proxy('/cb/x')).status, 503);
-    assert.equal(upstream.requests.length, calls);
+    assert.equal(cbCalls(), calls);
     assert.equal((await data<Breaker>('GET', '/api/routes/cb/circuit-breaker')).state, 'OPEN');
     assert.equal((await data<Breaker>('POST', '/api/routes/cb/circuit-breaker/reset')).state, 'CLOSED');
     assert.equal((await proxy('/cb/x')).status, 200);
@@ -64,8 +75,22 @@ routes:
     assert.deepEqual([report.usage.hits, report.usage.rejections], [2, 1]);
   });
 
-  test('health', async () => {
-    await eventually(async () => (await data<{ status: string | null }>('GET', '/api/routes/hc/health')).status === 'Healthy', 'the check is Healthy');
+  test('health: Unknown before the first verdict, Healthy, Degraded while failures stay below unhealthyThreshold', async () => {
+    type Health = { status: string | null; check: { status: string; lastCheck: string | null; consecutiveFailures: number } | null };
+    const health = (id: string): Promise<Health> => data<Health>('GET', `/api/routes/${id}/health`);
+    const pending = await health('pending');
+    assert.deepEqual([pending.status, pending.check?.status, pending.check?.lastCheck], ['Unknown', 'Unknown', null], 'its first check is still unanswered');
+    assert.equal((await proxy('/pending/x')).status, 200, 'an Unknown target gets traffic');
+
+    await eventually(async () => (await health('hc')).status === 'Healthy', 'the check is Healthy');
+    healthStatus = 503;
+    let seen: Health | undefined;
+    await eventually(async () => ((seen = await health('hc')), seen.status === 'Degraded'), 'the check is Degraded');
+    assert.equal(seen!.check?.status, 'Degraded');
+    assert.ok(seen!.check!.consecutiveFailures >= 1);
+    assert.equal((await proxy('/hc/x')).status, 200, 'a Degraded target gets traffic');
+    healthStatus = 200;
+    await eventually(async () => (await health('hc')).status === 'Healthy', 'Healthy again');
   });
 
   test('cache purge', async () => {

@@ -1,40 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type http from 'node:http';
-import { request, startGatewayProcess, startUpstream, withTimeout, type ClientResponse, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-
-/** Health-check requests held by the upstream until the test answers them, one at a time. */
-class CheckQueue {
-  private readonly held: http.ServerResponse[] = [];
-  private waiters: Array<(res: http.ServerResponse) => void> = [];
-
-  push(res: http.ServerResponse): void {
-    const waiter = this.waiters.shift();
-    if (waiter) waiter(res);
-    else this.held.push(res);
-  }
-
-  /** The next check the gateway makes (a check is only made after the previous one was answered). */
-  next(): Promise<http.ServerResponse> {
-    const res = this.held.shift();
-    if (res) return Promise.resolve(res);
-    return withTimeout(new Promise((resolve) => this.waiters.push(resolve)), 10_000, 'no health check arrived');
-  }
-
-  /** Answers the next check and waits until the gateway has taken the verdict (it then schedules the next). */
-  async answer(status: number, body = 'ok'): Promise<void> {
-    const res = await this.next();
-    res.writeHead(status);
-    res.end(body);
-    const following = await this.next();
-    this.held.unshift(following);
-  }
-}
+import { HeldResponses, request, startGatewayProcess, startUpstream, type ClientResponse, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 
 describe('active health checks (spec 2.4, 3.3)', () => {
   let upstream: LoopbackUpstream;
   let gateway: GatewayProcess;
-  const routeChecks = new CheckQueue();
+  const routeChecks = new HeldResponses();
   let svcBody = 'ready';
 
   before(async () => {

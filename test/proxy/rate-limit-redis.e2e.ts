@@ -191,3 +191,142 @@ describe('rate limiting with the Redis store', () => {
     }
   });
 });
+
+/** Redis's own clock (TIME), in ms: the clock the scripts count on. */
+async function redisNow(): Promise<number> {
+  const [seconds, micros] = [...(await redis('TIME')).matchAll(/\r\n(\d+)\r\n/g)].map((m) => Number(m[1]));
+  return (seconds as number) * 1000 + Math.floor((micros as number) / 1000);
+}
+
+/** Bounds on what a strategy answers for the third request of three (max 2), in ms of Redis time. */
+interface Expected {
+  resetAt: [number, number];
+  retryAfterMs: [number, number];
+}
+
+/**
+ * What each script must answer for requests 1 and 2 accepted and 3 refused, all sent between Redis
+ * times t0 and t1 (d = t1 - t0), with max 2 per window W: the arithmetic of docs/resilience.md.
+ */
+function expectedThird(strategy: (typeof STRATEGIES)[number], t0: number, t1: number, W: number): Expected {
+  const d = t1 - t0;
+  switch (strategy) {
+    case 'token-bucket':
+    case 'leaky-bucket':
+      // One unit back every W/2 ms, counted from the first request: full (or empty) W after it.
+      return { resetAt: [t0 + W - d, t1 + W], retryAfterMs: [W / 2 - d, W / 2] };
+    case 'sliding-window':
+      // Free again when the oldest entry leaves the window; the key ends a window after the newest.
+      return { resetAt: [t0 + W, t1 + W], retryAfterMs: [W - d, W] };
+    case 'fixed-window': {
+      const end = (Math.floor(t0 / W) + 1) * W;
+      return { resetAt: [end, end], retryAfterMs: [end - t1, end - t0] };
+    }
+  }
+}
+
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+describe('rate limiting with the Redis store: give-back and time', () => {
+  let upstream: LoopbackUpstream;
+  let gateway: GatewayProcess;
+  const MINUTE = 60_000;
+
+  before(async () => {
+    assert.match(await redis('PING'), /PONG/, 'Redis must run on 127.0.0.1:6379');
+    upstream = await startUpstream({
+      handler: (req, res) => {
+        res.statusCode = req.url?.includes('fail') ? 500 : 200;
+        res.end('ok');
+      },
+    });
+    const route = (kind: string, s: string, rateLimit: string): string =>
+      `  - { id: ${RUN}-${kind}-${s}, path: /${kind}/${s}/*, upstream: "${upstream.origin}", rateLimit: { enabled: true, max: 2, strategy: ${s}, scope: route, ${rateLimit} } }`;
+    gateway = await startGatewayProcess({
+      config: `
+version: "1.0.0"
+routes:
+${STRATEGIES.flatMap((s) => [
+  route('skipok', s, `windowMs: ${WINDOW}, skipSuccessfulRequests: true`),
+  route('skipfail', s, `windowMs: ${WINDOW}, skipFailedRequests: true`),
+  route('short', s, 'windowMs: 400'),
+  route('minute', s, `windowMs: ${MINUTE}`),
+]).join('\n')}
+`,
+      // Long enough that a busy machine never makes the limiter answer from its local store: every
+      // decision below must come from the scripts.
+      env: { REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, LOG_LEVEL: 'info', RATE_LIMIT_REDIS_TIMEOUT_MS: '2000' },
+    });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+    await deleteRunKeys();
+  });
+
+  const get = (path: string) => request(`${gateway.url}${path}`);
+  const statuses = async (path: string, n: number): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i += 1) out.push((await get(path)).status);
+    return out;
+  };
+  const assertRedisOnly = (): void =>
+    assert.deepEqual(
+      gateway.output.filter((line) => line.includes('local store')),
+      [],
+      'every decision came from Redis',
+    );
+
+  for (const strategy of STRATEGIES) {
+    test(`${strategy}: skipSuccessfulRequests and skipFailedRequests give the request back in Redis`, async () => {
+      assert.deepEqual(await statuses(`/skipok/${strategy}/x`, 4), [200, 200, 200, 200], 'successes are given back');
+      assert.deepEqual(await statuses(`/skipok/${strategy}/fail`, 3), [500, 500, 429]);
+      assert.deepEqual(await statuses(`/skipfail/${strategy}/fail`, 4), [500, 500, 500, 500], 'failures are given back');
+      assert.deepEqual(await statuses(`/skipfail/${strategy}/x`, 3), [200, 200, 429]);
+      assert.match(await redis('KEYS', `gateway:rl:${RUN}-skipok-${strategy}:*`), /gateway:rl:/, 'counted in Redis');
+      assertRedisOnly();
+    });
+
+    test(`${strategy}: a short window refills (or ends) in Redis; the rejection says Retry-After 1`, async () => {
+      // Bounded bursts until a refusal: a fixed window may end between two requests.
+      let rejection: Awaited<ReturnType<typeof get>> | undefined;
+      for (let i = 0; i < 30 && rejection === undefined; i += 1) {
+        const res = await get(`/short/${strategy}/x`);
+        if (res.status === 429) rejection = res;
+      }
+      assert.ok(rejection, 'max 2 per 400 ms refuses a quick burst');
+      assert.equal(rejection.json<{ retryAfter: number }>().retryAfter, 1, 'under a second, rounded up');
+      assert.equal(rejection.headers['retry-after'], '1');
+      assert.equal(rejection.headers['x-ratelimit-remaining'], '0');
+      let status = 429;
+      for (let i = 0; i < 100 && status === 429; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await get(`/short/${strategy}/x`)).status;
+      }
+      assert.equal(status, 200, 'allowed again once the window has moved on');
+      assertRedisOnly();
+    });
+
+    test(`${strategy}: retryAfter, Retry-After and X-RateLimit-Reset follow the script's arithmetic on Redis's clock`, async () => {
+      if (strategy === 'fixed-window') {
+        // Three requests must fall in one aligned minute: start well after a boundary.
+        const into = (await redisNow()) % MINUTE;
+        if (into > MINUTE - 5000) await new Promise((resolve) => setTimeout(resolve, MINUTE - into + 100));
+      }
+      const t0 = await redisNow();
+      const responses = [await get(`/minute/${strategy}/x`), await get(`/minute/${strategy}/x`), await get(`/minute/${strategy}/x`)];
+      const t1 = await redisNow();
+      assert.deepEqual(responses.map((r) => r.status), [200, 200, 429]);
+      const third = responses[2] as Awaited<ReturnType<typeof get>>;
+      const expected = expectedThird(strategy, t0, t1, MINUTE);
+      const reset = Number(third.headers['x-ratelimit-reset']);
+      const retryAfter = third.json<{ retryAfter: number }>().retryAfter;
+      const within = (value: number, [lo, hi]: [number, number]): boolean => value >= seconds(lo) && value <= seconds(hi);
+      assert.ok(within(reset, expected.resetAt), `X-RateLimit-Reset ${reset} in [${seconds(expected.resetAt[0])}, ${seconds(expected.resetAt[1])}]`);
+      assert.ok(within(retryAfter, expected.retryAfterMs), `retryAfter ${retryAfter} in [${seconds(expected.retryAfterMs[0])}, ${seconds(expected.retryAfterMs[1])}]`);
+      assert.equal(third.headers['retry-after'], String(retryAfter));
+      assertRedisOnly();
+    });
+  }
+});

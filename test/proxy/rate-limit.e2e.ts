@@ -16,6 +16,7 @@ const LONG = 864_000_000;
 describe('rate limiting (in-memory store)', () => {
   let upstream: LoopbackUpstream;
   let gateway: GatewayProcess;
+  let config: string;
   /** Requests from 127.0.0.2: another client address on loopback (not a trusted proxy). */
   const otherClient = new http.Agent({ localAddress: '127.0.0.2' });
 
@@ -27,8 +28,7 @@ describe('rate limiting (in-memory store)', () => {
       },
     });
     const route = (id: string, rateLimit: string, path = `/${id}/*`): string => `  - { id: ${id}, path: ${path}, upstream: "${upstream.origin}", rateLimit: { enabled: true, ${rateLimit} } }`;
-    gateway = await startGatewayProcess({
-      config: `
+    config = `
 version: "1.0.0"
 proxy: { trustedProxies: ["127.0.0.1"] }
 routes:
@@ -45,9 +45,10 @@ ${route('skipfail', `max: 2, windowMs: ${LONG}, skipFailedRequests: true`)}
 ${route('skipok', `max: 2, windowMs: ${LONG}, skipSuccessfulRequests: true`)}
 ${route('custom', `max: 1, windowMs: ${LONG}, response: { status: 503, message: "Slow down", headers: { x-why: quota } }`)}
 ${route('refill', `max: 2, windowMs: 1000`)}
+${route('kept', `max: 2, windowMs: ${LONG}`)}
   - { id: open, path: /open/*, upstream: "${upstream.origin}" }
-`,
-    });
+`;
+    gateway = await startGatewayProcess({ config });
   });
 
   after(async () => {
@@ -172,5 +173,18 @@ ${route('refill', `max: 2, windowMs: 1000`)}
     const metrics = (await get('/metrics')).text;
     assert.match(metrics, /gateway_rate_limit_hits_total\{route="tb"\} 1\b/);
     assert.match(metrics, /gateway_rate_limit_hits_total\{route="ip"\} [1-9]/);
+  });
+
+  test('counters are keyed by route id and survive a reload (SIGHUP)', async () => {
+    assert.deepEqual(await statuses('/kept/x', 2), [200, 200]);
+    gateway.writeConfig(`${config}  - { id: added, path: /added/*, upstream: "${upstream.origin}" }\n`);
+    gateway.signal('SIGHUP');
+    let added = 404;
+    for (let i = 0; i < 200 && added === 404; i += 1) {
+      added = (await get('/added/x')).status;
+      if (added === 404) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.equal(added, 200, 'the reloaded table is live');
+    assert.equal((await get('/kept/x')).status, 429, 'max 2 was used up before the reload');
   });
 });

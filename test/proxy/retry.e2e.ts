@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusedPort, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { refusedPort, request, startGatewayProcess, startUnresponsiveListener, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 
 /**
  * The upstream answers each path with the next entry of its script: a status, `hang` (never
@@ -9,11 +9,13 @@ import { refusedPort, request, startGatewayProcess, startUpstream, type GatewayP
 describe('retries (decision 16) and per-attempt timeouts', () => {
   let upstream: LoopbackUpstream;
   let gateway: GatewayProcess;
+  let blackhole: { port: number; close(): void };
   const scripts = new Map<string, string[]>();
   const seen = (path: string): number => upstream.requests.filter((r) => r.url === path).length;
 
   before(async () => {
     const refused = await refusedPort();
+    blackhole = await startUnresponsiveListener();
     upstream = await startUpstream({
       handler: (req, res, body) => {
         const script = scripts.get(req.url ?? '') ?? [];
@@ -33,12 +35,17 @@ describe('retries (decision 16) and per-attempt timeouts', () => {
     gateway = await startGatewayProcess({
       config: `
 version: "1.0.0"
+upstreams:
+  - { name: svc, url: "${upstream.origin}", circuitBreaker: { enabled: true, failureThreshold: 2, timeout: 60000 } }
 routes:
   - { id: r, path: /r/*, upstream: "${upstream.origin}", ${retry} }
   - { id: rp, path: /rp/*, upstream: "${upstream.origin}", retry: { enabled: true, attempts: 2, backoff: exponential, initialDelay: 10, methods: [POST] } }
   - { id: off, path: /off/*, upstream: "${upstream.origin}", retry: { enabled: false, attempts: 3, backoff: exponential } }
   - { id: rt, path: /rt/*, upstream: "${upstream.origin}", timeout: { request: 1500 }, ${retry} }
   - { id: refused, path: /refused/*, upstream: "http://127.0.0.1:${refused}", ${retry} }
+  - { id: ct, path: /ct/*, upstream: "http://127.0.0.1:${blackhole.port}", timeout: { connect: 100, request: 10000 }, retry: { enabled: true, attempts: 2, backoff: exponential, initialDelay: 10, jitter: false } }
+  - { id: rb, path: /rb/*, upstream: "${upstream.origin}", ${retry}, circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 1, timeout: 60000 } }
+  - { id: ub, path: /ub/*, upstream: svc, ${retry} }
 `,
     });
   });
@@ -46,6 +53,7 @@ routes:
   after(async () => {
     await gateway?.stop();
     await upstream?.close();
+    blackhole?.close();
   });
 
   const send = (method: string, path: string, body?: string) => request(`${gateway.url}${path}`, { method, body, headers: body === undefined ? {} : { 'content-type': 'text/plain' } });
@@ -116,5 +124,42 @@ routes:
     const res = await send('GET', '/rt/i');
     assert.equal(res.status, 504);
     assert.equal(seen('/i'), 2, 'the timed-out attempt used the rest of the budget: no third attempt');
+  });
+
+  test('the connect timeout applies per attempt: each attempt to a peer that never accepts is cut and retried', async () => {
+    // Were the timeout wrapped around the retry loop, only the first attempt would have a connect
+    // deadline: the second would hang until timeout.request (10 s) and end as a request timeout.
+    const res = await send('GET', '/ct/x');
+    assert.equal(res.status, 504);
+    assert.equal(res.json<{ message: string }>().message, 'Upstream connection timed out');
+    const metrics = (await send('GET', '/metrics')).text;
+    assert.match(metrics, /gateway_upstream_retries_total\{route="ct"\} 2\b/, 'both retries were made');
+  });
+
+  test('the circuit breaker is outside the retries: one exchange is one breaker outcome, whatever its attempts', async () => {
+    type Breaker = { state: string; failures: number; successes: number };
+    const breaker = async (name: string): Promise<Breaker | undefined> =>
+      (await send('GET', '/health/deep')).json<{ circuitBreakers: Record<string, Breaker> }>().circuitBreakers[name];
+    const outcome = (b: Breaker | undefined): unknown[] => [b?.state, b?.failures, b?.successes];
+
+    // Route breaker at 50% over a volume of 1: a single failed attempt counted would open it.
+    scripts.set('/j', ['503', '503', '200']);
+    assert.equal((await send('GET', '/rb/j')).status, 200);
+    scripts.set('/k', ['502', '200']);
+    assert.equal((await send('GET', '/rb/k')).status, 200);
+    assert.deepEqual([seen('/j'), seen('/k')], [3, 2]);
+    assert.deepEqual(outcome(await breaker('route:rb')), ['CLOSED', 0, 2]);
+    scripts.set('/l', ['503', '503', '503', '503']);
+    assert.equal((await send('GET', '/rb/l')).status, 503);
+    assert.equal(seen('/l'), 4);
+    assert.deepEqual(outcome(await breaker('route:rb')), ['CLOSED', 1, 2], 'four failed attempts, one failure: 1 of 3 < 50%');
+
+    // Upstream breaker opening after 2 consecutive failures.
+    scripts.set('/m', ['503', '503', '200']);
+    assert.equal((await send('GET', '/ub/m')).status, 200);
+    assert.deepEqual(outcome(await breaker('svc')), ['CLOSED', 0, 0]);
+    scripts.set('/n', ['502', '503', '503', '503']);
+    assert.equal((await send('GET', '/ub/n')).status, 503);
+    assert.deepEqual(outcome(await breaker('svc')), ['CLOSED', 1, 0], 'one failed exchange of four attempts');
   });
 });

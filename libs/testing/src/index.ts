@@ -8,3 +8,4 @@ export * from './postgres-database';
 export * from './redis-server';
 export * from './cluster-env';
 export * from './management-api';
+export * from './held-responses';
