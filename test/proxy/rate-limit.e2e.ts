@@ -117,7 +117,7 @@ ${route('kept', `max: 2, windowMs: ${LONG}`)}
     assert.deepEqual(await statuses('/keyed/x', 2, { headers: { 'x-api-key': 'k-2' } }), [200, 200]);
   });
 
-  test('scope user: counted per credential', async () => {
+  test('scope user on a route without gateway auth: counted per credential as sent', async () => {
     assert.deepEqual(await statuses('/user/x', 2, { headers: { authorization: 'Bearer alice' } }), [200, 429]);
     assert.deepEqual(await statuses('/user/x', 2, { headers: { authorization: 'Bearer bob' } }), [200, 429]);
   });

@@ -8,6 +8,7 @@ export { PROXY_DEFAULTS, UPSTREAM_BREAKER_DEFAULTS, SESSION_CACHE_TTL_DEFAULT } 
 export { ROUTE_MODEL_ERROR_CODES, type RouteModelErrorCode } from './error-codes';
 export { normalizeRoute, type NormalizeOptions } from './normalize-route';
 export { validateRoute } from './validate-route';
+export { canonicalRouteInput } from './breaker-threshold';
 export { validateProxyConfig } from './validate-proxy-config';
 export { parseByteSize } from './byte-size';
 export { generateRouteId, ROUTE_ID_PATTERN } from './route-id';

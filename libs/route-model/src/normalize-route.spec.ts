@@ -1,9 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { canonicalRouteInput } from './breaker-threshold';
 import { normalizeRoute, type NormalizeOptions } from './normalize-route';
 import { ROUTE_DEFAULTS } from './route-defaults';
 import { ROUTE_ID_PATTERN } from './route-id';
 import type { FieldError, Route } from './route.types';
+import { validateRoute } from './validate-route';
 
 const UPSTREAM = 'http://backend.local:9000/v1';
 
@@ -112,7 +114,7 @@ describe('normalizeRoute: variant A and defaults', () => {
     assert.deepEqual(route.tags, []);
   });
 
-  it('is idempotent: a normalized route normalizes to itself', () => {
+  it('is idempotent: a normalized route normalizes to itself (a threshold above 1 %; canonicalRouteInput covers the rest)', () => {
     const first = ok({ ...base, target: undefined, timeout: 2500, retryAttempts: 0, rateLimiting: { enabled: true, requests: 5, window: 2 }, circuitBreaker: { threshold: 0.25 }, headers: { request: { 'X-A': 'b' } } });
     assert.deepEqual(ok(first), first);
   });
@@ -184,20 +186,35 @@ describe('normalizeRoute: variant B (decision 6)', () => {
     );
   });
 
-  it('reads circuitBreaker.threshold in (0.01, 1] as a fraction and (1, 100] as a percent (decision 7)', () => {
+  it('reads circuitBreaker.threshold in (0, 1] as a fraction and (1, 100] as a percent, stored as percent (decision 7)', () => {
     const threshold = (t: number): number | undefined => ok({ ...base, circuitBreaker: { threshold: t } }).circuitBreaker?.threshold;
     assert.equal(threshold(0.5), 50);
     assert.equal(threshold(1), 100);
     assert.equal(threshold(0.07), 7);
+    assert.equal(threshold(0.01), 1);
+    assert.equal(threshold(0.005), 0.5);
+    assert.equal(threshold(0.0001), 0.01);
+    assert.equal(threshold(1e-9), 1e-7, 'however small, a positive fraction stays a positive percent');
     assert.equal(threshold(1.5), 1.5);
     assert.equal(threshold(100), 100);
-    for (const bad of [0, -1, 0.01, 100.5]) {
+    for (const bad of [0, -1, -0.5, 100.5]) {
       assert.deepEqual(onlyError({ ...base, circuitBreaker: { threshold: bad } }), {
         field: 'circuitBreaker.threshold',
-        message: 'circuitBreaker.threshold must be a fraction in (0.01, 1] or a percent in (1, 100]',
+        message: 'circuitBreaker.threshold must be a fraction in (0, 1] or a percent in (1, 100]',
         code: 'VALIDATION_ERROR',
       });
     }
+  });
+
+  it('canonicalRouteInput spells a stored route so that normalizing it gives the route back, sub-1 % thresholds included', () => {
+    for (const t of [1e-9, 0.0001, 0.005, 0.01, 0.0333, 0.07, 0.5, 1, 1.5, 33.3, 100]) {
+      const stored = ok({ ...base, circuitBreaker: { threshold: t } });
+      assert.deepEqual(ok(canonicalRouteInput(stored)), stored, `threshold ${t}`);
+      assert.deepEqual(validateRoute(stored), [], `stored threshold ${String(stored.circuitBreaker?.threshold)} is canonical`);
+    }
+    const stored = ok({ ...base, circuitBreaker: { threshold: 0.005 } });
+    canonicalRouteInput(stored);
+    assert.equal(stored.circuitBreaker?.threshold, 0.5, 'the stored route is not changed');
   });
 });
 

@@ -30,6 +30,7 @@ import {
   routePathCheck,
 } from './field-checks';
 import { basicHashCheck } from './basic-hash';
+import { thresholdToPercent } from './breaker-threshold';
 import { ROUTE_DEFAULTS as D } from './route-defaults';
 import { isPlainObject } from './schema-walker';
 
@@ -93,15 +94,6 @@ const headerRules = (doc: string): ObjectSpec =>
     },
     { doc, shorthand: { into: 'set', applies: isHeaderMapForm } },
   );
-
-/**
- * Decision 7: (0, 1] is a fraction, (1, 100] a percent; stored as percent. Fractions must be above
- * 0.01 so that every stored value is above 1 and normalizing a stored route again is a no-op
- * (a stored 0.5 percent would otherwise read back as the fraction 0.5, i.e. 50 percent).
- */
-function thresholdToPercent(value: number): number {
-  return value > 0.01 && value <= 1 ? Math.round(value * 100 * 1e6) / 1e6 : value;
-}
 
 export const HEALTH_CHECK_SCHEMA = obj<HealthCheckConfig>(
   {
@@ -169,13 +161,13 @@ const CIRCUIT_BREAKER_SCHEMA = obj<CircuitBreakerConfig>(
   {
     enabled: bool({ doc: 'breaker active', default: D.circuitBreaker.enabled }),
     threshold: num({
-      doc: 'error percent that opens the breaker; (0.01, 1] is read as a fraction (decision 7)',
+      doc: 'error percent that opens the breaker; a value in (0, 1] is read as a fraction (decision 7)',
       default: D.circuitBreaker.threshold,
-      min: 1,
+      min: 0,
       exclusiveMin: true,
       max: 100,
       normalize: thresholdToPercent,
-      rangeMessage: (label) => `${label} must be a fraction in (0.01, 1] or a percent in (1, 100]`,
+      rangeMessage: (label) => `${label} must be a fraction in (0, 1] or a percent in (1, 100]`,
     }),
     timeout: int({ doc: 'ms open before a test request', default: D.circuitBreaker.timeout, min: 1 }),
     resetTimeout: int({ doc: 'ms after which counts are reset', min: 1 }),

@@ -42,13 +42,21 @@ describe('validateRoute', () => {
 
   it('does not accept short forms: they are not canonical', () => {
     assert.deepEqual(
-      validateRoute(broken({ timeout: 3000, target: 'http://x', circuitBreaker: { enabled: true, threshold: 0.5, timeout: 1000, volumeThreshold: 1 } })).map((e) => [e.field, e.message]),
+      validateRoute(broken({ timeout: 3000, target: 'http://x' })).map((e) => [e.field, e.message]),
       [
         ['timeout', 'timeout must be an object'],
-        ['circuitBreaker.threshold', 'circuitBreaker.threshold must be a fraction in (0.01, 1] or a percent in (1, 100]'],
         ['target', 'Unknown field'],
       ],
     );
+  });
+
+  it('reads a breaker threshold as the stored percent, (0, 100]: 0.5 is half a percent, never re-read as a fraction (decision 7)', () => {
+    const withThreshold = (threshold: number): Route => broken({ circuitBreaker: { enabled: true, threshold, timeout: 1000, volumeThreshold: 1, errorStatuses: [500] } });
+    assert.deepEqual(validateRoute(withThreshold(0.5)), []);
+    assert.deepEqual(validateRoute(withThreshold(100)), []);
+    for (const bad of [0, 100.5]) {
+      assert.deepEqual(validateRoute(withThreshold(bad)).map((e) => e.field), ['circuitBreaker.threshold']);
+    }
   });
 
   it('requires id, path and upstream but no defaulted field', () => {

@@ -7,8 +7,9 @@ import { isPlainObject, walkObjectFields, type WalkContext } from './schema-walk
 
 /**
  * Checks a canonical route against the same table normalizeRoute uses, changing nothing: types,
- * bounds, formats, unknown fields and cross-field rules. Short forms (variant B, a fractional
- * threshold) are not canonical and are reported. Returns every error; [] when valid.
+ * bounds, formats, unknown fields and cross-field rules. Short forms (variant B) are not canonical
+ * and are reported; a breaker threshold is read as the stored percent, (0, 100] (decision 7).
+ * Returns every error; [] when valid.
  */
 export function validateRoute(route: Route, fieldPrefix = ''): FieldError[] {
   const value: unknown = route;

@@ -52,6 +52,14 @@ test('PATCH with variant B fields replaces their canonical twins instead of conf
   assert.equal(patched.rateLimit?.windowMs, 2000);
 });
 
+test('PATCH keeps a stored breaker threshold of 1 % or less: the stored percent is not read again as a fraction (decision 7)', () => {
+  const fine = parseRouteBody({ id: 'cb', path: '/cb', upstream: 'http://cb.example', circuitBreaker: { threshold: 0.005 } });
+  assert.equal(fine.circuitBreaker?.threshold, 0.5, 'the fraction 0.005 is stored as 0.5 percent');
+  assert.equal(mergeRoutePatch(fine, { description: 'd' }).circuitBreaker?.threshold, 0.5);
+  assert.equal(mergeRoutePatch(fine, { circuitBreaker: { timeout: 1000 } }).circuitBreaker?.threshold, 0.5);
+  assert.equal(mergeRoutePatch(fine, { circuitBreaker: { threshold: 0.5 } }).circuitBreaker?.threshold, 50, 'a value sent is input: 0.5 is a fraction');
+});
+
 test('PATCH results are validated as a whole; the id cannot change', () => {
   assert.deepEqual(fieldsOf(() => mergeRoutePatch(stored, { path: 'nope', retry: { attempts: 99 } })), { code: 'INVALID_PATH', fields: ['path', 'retry.attempts'] });
   assert.deepEqual(fieldsOf(() => mergeRoutePatch(stored, { id: 'other' })).fields, ['id']);

@@ -1,4 +1,4 @@
-import { normalizeRoute, type FieldError, type Route } from '@gateway/route-model';
+import { canonicalRouteInput, normalizeRoute, type FieldError, type Route } from '@gateway/route-model';
 import { DomainError } from '../common/domain-error';
 
 /**
@@ -65,7 +65,8 @@ const VARIANT_B_TWINS: ReadonlyArray<{ field: string; replaces: (base: Record<st
  */
 export function mergeRoutePatch(stored: Route, patch: unknown): Route {
   if (!isObject(patch)) throw routeValidationError([{ field: '(body)', message: 'body must be a JSON object', code: 'VALIDATION_ERROR' }]);
-  const base = structuredClone(stored) as unknown as Record<string, unknown>;
+  // The stored route in its input spelling, so normalizing the merge does not re-read it (decision 7).
+  const base = canonicalRouteInput(stored) as unknown as Record<string, unknown>;
   for (const field of SERVER_SET_FIELDS) delete base[field];
   for (const twin of VARIANT_B_TWINS) if (patch[twin.field] !== undefined && patch[twin.field] !== null) twin.replaces(base);
   // `timeout: 3000` (variant B) changes only the request timeout of the stored block.

@@ -1,12 +1,14 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { GatewayMetrics } from '../engine/ports';
+import type { BreakerGaugeValue, GatewayMetrics } from '../engine/ports';
 import { requestMetricViews } from './request-metric-views';
 import { RequestSeriesStore } from './request-series';
 
+const BREAKER_STATE_VALUES: Record<BreakerGaugeValue['state'], number> = { CLOSED: 0, HALF_OPEN: 1, OPEN: 2 };
+
 /**
  * prom-client behind the engine's metrics port. Request observations go to a plain series store
- * (the hot path) and become prom-client metrics only when /metrics is scraped; the rarer events
- * (rate-limit hits, reloads) use prom-client directly.
+ * (the hot path) and become prom-client metrics only when /metrics is scraped, as do breaker states
+ * (read from their source); the rarer events (rate-limit hits, reloads) use prom-client directly.
  */
 export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
@@ -22,11 +24,17 @@ export class PromMetrics implements GatewayMetrics {
     help: "The control plane's configuration revision of the live route table (absent in proxy.yml-only mode)",
     registers: [this.registry],
   });
-  private readonly breakerStates = new Gauge({
+  private readBreakers: () => Iterable<BreakerGaugeValue> = () => [];
+  private readonly breakerGauge: Gauge<'breaker' | 'kind'> = new Gauge({
     name: 'gateway_circuit_breaker_state',
     help: 'Circuit breaker state: 0 CLOSED, 1 HALF_OPEN, 2 OPEN; breaker is a route id (route:<id>) or an upstream name',
     labelNames: ['breaker', 'kind'] as const,
     registers: [this.registry],
+    // Read at scrape time, so the gauge says what /health/deep says (and forgets removed breakers).
+    collect: () => {
+      this.breakerGauge.reset();
+      for (const b of this.readBreakers()) this.breakerGauge.labels(b.name, b.kind).set(BREAKER_STATE_VALUES[b.state]);
+    },
   });
   private readonly retries = new Counter({
     name: 'gateway_upstream_retries_total',
@@ -74,8 +82,8 @@ export class PromMetrics implements GatewayMetrics {
     this.rateLimitHits.labels(routeId).inc();
   }
 
-  breakerState(breaker: string, kind: 'route' | 'upstream', state: 'CLOSED' | 'OPEN' | 'HALF_OPEN'): void {
-    this.breakerStates.labels(breaker, kind).set(state === 'CLOSED' ? 0 : state === 'HALF_OPEN' ? 1 : 2);
+  breakerStates(read: () => Iterable<BreakerGaugeValue>): void {
+    this.readBreakers = read;
   }
 
   upstreamRetry(routeId: string): void {

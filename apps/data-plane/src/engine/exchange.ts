@@ -3,6 +3,19 @@ import type { CompiledRoute } from './compiled-route';
 import type { DeadlineSlot } from './deadline-wheel';
 
 /**
+ * Who gateway authentication found the caller to be (auth policy). Later policies read it here,
+ * never back from the X-Gateway-* headers meant for the upstream: the rate limiter's `user` scope
+ * counts `keyId`, else `userId`, so that every token of one subject spends one allowance.
+ */
+export interface CallerIdentity {
+  readonly scheme: 'jwt' | 'session' | 'basic' | 'apiKey' | 'anonymous';
+  /** JWT `sub`, the session's user id, the Basic user name (an API key's owner when the key names one). */
+  readonly userId: string | undefined;
+  /** The API key's id (scheme apiKey). */
+  readonly keyId: string | undefined;
+}
+
+/**
  * One client request on its way through the gateway. A class (not an object literal) so every
  * exchange shares one hidden class: it is created on every request.
  */
@@ -12,6 +25,8 @@ export class Exchange {
   route: CompiledRoute | undefined = undefined;
   /** Status written to the client (0 until then). */
   status = 0;
+  /** Set by gateway authentication (auth policy) once it accepted the request; unset on routes without it. */
+  identity: CallerIdentity | undefined = undefined;
   /** Headers for the upstream request; request policies may change them before forwarding. */
   upstreamHeaders: OutgoingHttpHeaders = {};
   /** Extra headers on whatever response this exchange gets (proxied or local). */

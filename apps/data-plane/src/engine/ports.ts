@@ -15,6 +15,13 @@ export interface Logger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+/** One breaker as the state gauge exports it; `kind` says route or upstream. */
+export interface BreakerGaugeValue {
+  readonly name: string;
+  readonly kind: BreakerKind;
+  readonly state: BreakerStatus['state'];
+}
+
 export interface GatewayMetrics {
   /**
    * One finished request. Labels per decision 18: the route id for gateway_*, the path pattern for
@@ -22,8 +29,11 @@ export interface GatewayMetrics {
    */
   observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void;
   rateLimitHit(routeId: string): void;
-  /** A breaker changed state (gauge: 0 CLOSED, 1 HALF_OPEN, 2 OPEN); `kind` says route or upstream. */
-  breakerState(breaker: string, kind: BreakerKind, state: BreakerStatus['state']): void;
+  /**
+   * Where the breaker-state gauge (0 CLOSED, 1 HALF_OPEN, 2 OPEN) reads its values, when /metrics
+   * is scraped: a breaker reaches HALF_OPEN by time alone, so a value pushed on transitions would lag.
+   */
+  breakerStates(read: () => Iterable<BreakerGaugeValue>): void;
   /** An upstream attempt after the first one (retry policy, decision 16). */
   upstreamRetry(routeId: string): void;
   /** A request refused by gateway authentication (401/503); never carries the credential. */
@@ -40,8 +50,9 @@ export interface GatewayMetrics {
 
 /** Upstream-facing health that readiness reads (decision 19); filled in by resilience policies. */
 export interface UpstreamHealthSource {
+  /** Every breaker by name: an upstream name, or `route:<id>` for a route's own. */
   breakers(): Record<string, BreakerStatus>;
-  /** Names of upstreams whose active health check says unhealthy. */
+  /** Targets whose active health check says Unhealthy: upstream names and `route:<id>` checks. */
   unhealthyUpstreams(): string[];
   /** Every upstream name known to the current configuration. */
   upstreamNames(): string[];

@@ -30,6 +30,22 @@ test('DEGRADED when some breakers are open or an upstream is unhealthy, DOWN whe
   assert.equal(readiness(loaded, health).status, 'UP');
 });
 
+test("a route's own breaker or check counts toward DEGRADED like an upstream's, never toward DOWN", () => {
+  const health = new UpstreamHealthRegistry();
+  health.setUpstreamNames(['a']);
+  health.registerBreaker('a', breaker('CLOSED'));
+  health.registerBreaker('route:r1', breaker('OPEN'));
+  assert.deepEqual(readiness(loaded, health), { status: 'DEGRADED', checks: { config: 'UP', upstreams: 'DEGRADED' } });
+  health.registerBreaker('route:r1', breaker('HALF_OPEN'));
+  assert.equal(readiness(loaded, health).status, 'UP', 'HALF_OPEN lets test requests through');
+  health.markHealthy('route:r1', false);
+  assert.equal(readiness(loaded, health).status, 'DEGRADED');
+  const routesOnly = new UpstreamHealthRegistry();
+  routesOnly.registerBreaker('route:r1', breaker('OPEN'));
+  routesOnly.registerBreaker('route:r2', breaker('OPEN'));
+  assert.equal(readiness(loaded, routesOnly).status, 'DEGRADED', 'no proxy.yml upstream: open route breakers degrade, they do not take the gateway out');
+});
+
 test('extra checks are listed beside config and upstreams; a DOWN one makes the gateway not ready', () => {
   const health = new UpstreamHealthRegistry();
   assert.deepEqual(readiness(loaded, health, { database: 'UP', redis: 'UP' }), {

@@ -1,7 +1,7 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
 import type { GatewayErrorCode } from '../../engine/error-catalogue';
-import type { Exchange } from '../../engine/exchange';
+import type { CallerIdentity, Exchange } from '../../engine/exchange';
 import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import { BasicCredentials } from './basic-credentials';
@@ -136,22 +136,27 @@ function challengesOf(plan: Plan): (invalidToken: boolean) => string {
   return (invalidToken) => (invalidToken ? a : b);
 }
 
-function setIdentity(headers: OutgoingHttpHeaders, scheme: string, fields: { userId?: string; email?: string; role?: string; keyId?: string }): void {
+/** Records the caller: X-Gateway-* headers for the upstream, `exchange.identity` for later policies. */
+function setIdentity(exchange: Exchange, scheme: CallerIdentity['scheme'], fields: { userId?: string; email?: string; role?: string; keyId?: string }): void {
+  const headers = exchange.upstreamHeaders;
   headers[H.scheme] = scheme;
   if (fields.userId !== undefined) headers[H.userId] = identityHeaderValue(fields.userId);
   if (fields.email !== undefined) headers[H.userEmail] = identityHeaderValue(fields.email);
   if (fields.role !== undefined) headers[H.userRole] = identityHeaderValue(fields.role);
   if (fields.keyId !== undefined) headers[H.keyId] = identityHeaderValue(fields.keyId);
+  exchange.identity = { scheme, userId: fields.userId, keyId: fields.keyId };
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** A claim that names someone: a non-empty string (an empty `sub` identifies nobody). */
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
  * Gateway authentication per route (spec 2.1 `auth`, 5.4-5.7, decisions 22-23): `type: jwt`,
  * `apiKey` or `basic`, or the proxy.yml form `required`/`provider`/`allowAnonymous` validated by
  * the external session service with the fallback methods of `authentication.fallbackAuth`.
- * Runs first in the request phase (before the cache). The identity goes upstream in the
- * X-Gateway-* headers (engine/identity-headers.ts), whose client copies the engine removed.
+ * Runs before the rate limit and the cache (order 100; only the body-size check comes earlier).
+ * The identity goes upstream in the X-Gateway-* headers (engine/identity-headers.ts), whose client
+ * copies the engine removed, and stays on `exchange.identity` for the rate limiter's `user` scope.
  * 401 answers carry WWW-Authenticate; the session service down answers 503; every refusal is logged
  * and counted (gateway_auth_failures_total) without the credential.
  */
@@ -187,10 +192,9 @@ export const authPolicy: PolicyFactory = {
     return {
       onRequest(exchange): RequestHookResult | Promise<RequestHookResult> {
         const presented = readCredential(exchange.req.headers);
-        const headers = exchange.upstreamHeaders;
         if (presented === undefined) {
           if (plan.allowAnonymous) {
-            headers[H.scheme] = 'anonymous';
+            setIdentity(exchange, 'anonymous', {});
             return undefined;
           }
           return refuse(exchange, 'none', 'missing', 'UNAUTHORIZED');
@@ -203,7 +207,7 @@ export const authPolicy: PolicyFactory = {
               const onJwt = (outcome: JwtOutcome): RequestHookResult => {
                 if (!outcome.ok) return refuse(exchange, 'jwt', outcome.reason);
                 const claims = outcome.claims;
-                setIdentity(headers, 'jwt', { userId: str(claims['sub']), email: str(claims['email']), role: str(claims['role']) });
+                setIdentity(exchange, 'jwt', { userId: str(claims['sub']), email: str(claims['email']), role: str(claims['role']) });
                 return undefined;
               };
               const outcome = bearer.verify(presented.token);
@@ -214,7 +218,7 @@ export const authPolicy: PolicyFactory = {
               if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
               if (outcome.kind === 'invalid') return refuse(exchange, 'session', 'invalid_session');
               const { id, email, role } = outcome.user;
-              setIdentity(headers, 'session', { userId: id, email, role });
+              setIdentity(exchange, 'session', { userId: id, email, role });
               return undefined;
             });
           }
@@ -224,7 +228,7 @@ export const authPolicy: PolicyFactory = {
             const user = presented.user;
             return basic.verify(user, presented.password).then((ok) => {
               if (!ok) return refuse(exchange, 'basic', 'invalid_credentials');
-              setIdentity(headers, 'basic', { userId: user });
+              setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             });
           }
@@ -233,7 +237,7 @@ export const authPolicy: PolicyFactory = {
             if (plan.apiKey === 'unavailable') return refuse(exchange, 'apiKey', 'not_configured', 'AUTH_NOT_CONFIGURED');
             return apiKeys.verify(presented.key).then((identity) => {
               if (identity === null) return refuse(exchange, 'apiKey', 'unknown_key');
-              setIdentity(headers, 'apiKey', { keyId: identity.keyId, userId: identity.userId });
+              setIdentity(exchange, 'apiKey', { keyId: identity.keyId, userId: identity.userId });
               return undefined;
             });
           }

@@ -1,5 +1,5 @@
 import type { BreakerRecord, RouteBreakerView } from '@gateway/events';
-import type { BreakerOpenedEvent, EngineServices, PolicyStateKey } from '../../engine/ports';
+import type { BreakerGaugeValue, BreakerOpenedEvent, EngineServices, PolicyStateKey } from '../../engine/ports';
 import { CircuitBreaker, type BreakerListener, type BreakerSettings, type BreakerState } from './circuit-breaker';
 
 /** Name of a route's own breaker (upstream breakers are named after the upstream). */
@@ -17,7 +17,9 @@ export class BreakerRegistry implements BreakerListener {
   /** Route id -> the breakers its traffic passes, its own first. */
   private readonly routes = new Map<string, string[]>();
 
-  constructor(private readonly services: EngineServices) {}
+  constructor(private readonly services: EngineServices) {
+    services.metrics.breakerStates(() => this.gaugeValues());
+  }
 
   /** The breaker `name` with these settings; an existing one keeps its state. */
   ensure(name: string, settings: BreakerSettings): CircuitBreaker {
@@ -27,7 +29,6 @@ export class BreakerRegistry implements BreakerListener {
       this.breakers.set(name, breaker);
       const registered = breaker;
       this.services.health.registerBreaker(name, () => registered.status());
-      this.services.metrics.breakerState(name, settings.kind, 'CLOSED');
     } else {
       breaker.settings = settings;
     }
@@ -76,7 +77,6 @@ export class BreakerRegistry implements BreakerListener {
 
   changed(breaker: CircuitBreaker, from: BreakerState, reason: BreakerOpenedEvent['reason']): void {
     const { kind } = breaker.settings;
-    this.services.metrics.breakerState(breaker.name, kind, breaker.state);
     this.services.logger.warn({ breaker: breaker.name, from, to: breaker.state, reason: breaker.state === 'OPEN' ? reason : undefined }, 'circuit breaker changed state');
     if (breaker.state !== 'OPEN') return;
     try {
@@ -84,6 +84,10 @@ export class BreakerRegistry implements BreakerListener {
     } catch (error) {
       this.services.logger.error({ err: String(error) }, 'breakerOpened listener failed');
     }
+  }
+
+  private *gaugeValues(): Iterable<BreakerGaugeValue> {
+    for (const b of this.breakers.values()) yield { name: b.name, kind: b.settings.kind, state: b.observedState() };
   }
 
   private primary(routeId: string): CircuitBreaker | undefined {

@@ -24,7 +24,7 @@ export interface BreakerSettings {
   readonly failureThreshold: number;
 }
 
-/** Observer of transitions (metrics gauge, the `circuit_breaker.opened` event). */
+/** Observer of transitions (the log line, the `circuit_breaker.opened` event); the metrics gauge reads states itself. */
 export interface BreakerListener {
   changed(breaker: CircuitBreaker, from: BreakerState, reason: BreakerOpenedEvent['reason']): void;
 }
@@ -118,9 +118,16 @@ export class CircuitBreaker {
     this.close();
   }
 
+  /**
+   * The state as an observer should see it: an OPEN whose time is up is HALF_OPEN, as the next
+   * request will find it (the transition itself waits for that request: no timer per breaker).
+   */
+  observedState(): BreakerState {
+    return this.state === 'OPEN' && this.now() - this.openedAt >= this.settings.openMs ? 'HALF_OPEN' : this.state;
+  }
+
   status(): BreakerStatus {
-    // OPEN whose time is up is reported as HALF_OPEN, as the next request would find it.
-    const state = this.state === 'OPEN' && this.now() - this.openedAt >= this.settings.openMs ? 'HALF_OPEN' : this.state;
+    const state = this.observedState();
     let failures: number;
     let successes: number;
     if (this.state === 'HALF_OPEN') {

@@ -45,9 +45,39 @@ function claimOf(exchange: Exchange, name: string): string | undefined {
   }
 }
 
+/** The credential a route without gateway authentication sees: Authorization, else X-API-Key. */
+function credentialOf(exchange: Exchange): string | undefined {
+  const authorization = exchange.req.headers.authorization;
+  if (authorization !== undefined && authorization !== '') return authorization;
+  const header = exchange.req.headers['x-api-key'];
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}
+
+/**
+ * Scope `user` (docs/resilience.md). Authentication runs first (order 100 < 120), so on a route
+ * with gateway auth the caller is the identity it established: an API key's id (a key is a client
+ * of its own, docs/api-keys.md), else the user id (JWT `sub`, session user, Basic user name). A new
+ * token of the same subject therefore spends the same allowance. An anonymous caller, or a token
+ * naming nobody, is counted by its address. Only a route without gateway auth falls back to a
+ * digest of the credential as sent (nothing vouches for who is behind it), and to the address
+ * without one.
+ */
+function userKey(byIp: (exchange: Exchange) => string): (exchange: Exchange) => string {
+  return (exchange) => {
+    const identity = exchange.identity;
+    if (identity !== undefined) {
+      if (identity.keyId !== undefined) return `apikey:${bounded(identity.keyId)}`;
+      if (identity.userId !== undefined) return `user:${bounded(identity.userId)}`;
+      return byIp(exchange);
+    }
+    const credential = credentialOf(exchange);
+    return credential === undefined ? byIp(exchange) : `credential:${digest(credential)}`;
+  };
+}
+
 /**
  * Compiles a route's scope (or key expression) into a function giving the counted key's scope part:
- * `ip:<addr>`, `route`, `user:<digest>`, `key:<digest>`, `header:<name>=<value>` ... A request
+ * `ip:<addr>`, `route`, `user:<id>`, `key:<digest>`, `header:<name>=<value>` ... A request
  * without the scoped value (no credential, no header) is counted by its client address instead.
  */
 export function compileScopeKey(config: RateLimitConfig, clientAddress: (exchange: Exchange) => string): (exchange: Exchange) => string {
@@ -79,10 +109,7 @@ export function compileScopeKey(config: RateLimitConfig, clientAddress: (exchang
     case 'route':
       return () => 'route';
     case 'user':
-      return (exchange) => {
-        const authorization = exchange.req.headers.authorization;
-        return authorization === undefined || authorization === '' ? byIp(exchange) : `user:${digest(authorization)}`;
-      };
+      return userKey(byIp);
     case 'apiKey':
       return (exchange) => {
         const key = apiKeyOf(exchange);
