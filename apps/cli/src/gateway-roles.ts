@@ -1,5 +1,5 @@
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
-import type { FieldError } from '@gateway/route-model';
+import { MANAGEMENT_PATH_PREFIXES, type FieldError } from '@gateway/route-model';
 import { writeFileAtomic } from './atomic-write';
 import { CommandFailure } from './command';
 import { dataFile } from './data-dir-state';
@@ -8,8 +8,11 @@ import { dataFile } from './data-dir-state';
 export const ROLES = ['all', 'control-plane', 'data-plane'] as const;
 export type GatewayRole = (typeof ROLES)[number];
 
-/** Paths under /api-like prefixes that the one-process gateway hands to the control plane. */
-export const CONTROL_PLANE_PREFIXES = ['/api', '/admin', '/internal'];
+/**
+ * What the one-process gateway hands to the control plane: the route model's list, the same the
+ * control plane refuses routes under in that mode (API writes, proxy.yml at start and on reload).
+ */
+export const CONTROL_PLANE_PREFIXES = MANAGEMENT_PATH_PREFIXES;
 
 /** The running process, whatever its role: what the signal handlers need. */
 export interface RunningGateway {
@@ -46,7 +49,7 @@ export class InvalidStartConfigError extends Error {
  * handlers must be installed before anything heavy loads, and a data plane never loads NestJS.
  */
 export async function startRole(role: GatewayRole, settings: RoleSettings): Promise<RunningGateway> {
-  if (role !== 'data-plane') await refuseUnservableFile(settings.configPath, role);
+  if (role !== 'data-plane') await refuseUnservableFile(settings.configPath);
   switch (role) {
     case 'all':
       return startBothPlanes(settings);
@@ -200,34 +203,13 @@ type ControlPlane = Awaited<ReturnType<typeof startControlPlane>>;
  * The control plane accepts every route the route model accepts; the data plane also refuses
  * blocks it cannot enforce. Checked with the data plane's own reader before the control plane
  * stores anything, so a file that starts (or reloads) is a file the gateway serves as written.
+ * Routes under the management prefixes (one process) are the control plane's own check, applied
+ * by its reconciliation at start and on every reload alike.
  */
-async function refuseUnservableFile(configPath: string, role: GatewayRole): Promise<void> {
+async function refuseUnservableFile(configPath: string): Promise<void> {
   const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
   const loaded = await loadProxyConfig(configPath);
   if (!loaded.ok) throw new InvalidStartConfigError(loaded.errors);
-  if (role === 'all') {
-    const hidden = shadowedRoutes(loaded.config.routes.map((route) => route.path));
-    if (hidden.length > 0) throw new InvalidStartConfigError(hidden);
-  }
-}
-
-/**
- * In one process the management plane owns these prefixes, so a proxy route under them could
- * never be reached: refused by name instead of silently dead.
- */
-export function shadowedRoutes(paths: readonly string[]): FieldError[] {
-  const errors: FieldError[] = [];
-  paths.forEach((routePath, index) => {
-    const prefix = CONTROL_PLANE_PREFIXES.find((p) => routePath === p || routePath.startsWith(`${p}/`));
-    if (prefix !== undefined) {
-      errors.push({
-        field: `routes[${index}].path`,
-        code: 'RESERVED_PATH',
-        message: `${routePath} is under ${prefix}, which the management API serves when both planes share a port (gateway start --role all); use another prefix, or run the proxy with --role data-plane`,
-      });
-    }
-  });
-  return errors;
 }
 
 /**

@@ -16,7 +16,7 @@ export type RouteSource =
 /** Requests under these path prefixes go to `handler` untouched: no route matching, no policies. */
 export interface MountOptions {
   /** e.g. ['/api', '/admin']: matches `/api`, `/api/...` and `/api?...`, not `/apis`. */
-  prefixes: string[];
+  prefixes: readonly string[];
   handler(req: IncomingMessage, res: ServerResponse): void;
 }
 

@@ -13,6 +13,8 @@ export const ROUTE_MODEL_ERROR_CODES = {
   PATH_EXISTS: 'PATH_EXISTS',
   /** A proxy.yml route's `upstream` is neither an upstream name nor a URL. */
   UNKNOWN_UPSTREAM: 'UNKNOWN_UPSTREAM',
+  /** A path under a prefix the management plane owns in one process (`reservedPathError`). */
+  RESERVED_PATH: 'RESERVED_PATH',
 } as const;
 
 export type RouteModelErrorCode = (typeof ROUTE_MODEL_ERROR_CODES)[keyof typeof ROUTE_MODEL_ERROR_CODES];

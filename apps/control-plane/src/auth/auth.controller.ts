@@ -1,16 +1,15 @@
 import { Body, Controller, HttpCode, Ip, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../common/domain-error';
 import { ok, type SuccessEnvelope } from '../common/envelope';
+import { Fails, Ok } from '../openapi/openapi-schemas';
 import { CurrentUser, Public } from './auth.decorators';
 import type { AuthenticatedUser } from './authenticated-user';
 import { LoginDto } from './login.dto';
 import { LoginService, type LoginResult } from './login.service';
 import { LogoutService } from './logout.service';
 
-const envelope = (data: Record<string, unknown>): Record<string, unknown> => ({
-  properties: { success: { type: 'boolean', example: true }, data: { type: 'object', properties: data } },
-});
+const NOT_IMPLEMENTED = Fails(501, 'NOT_IMPLEMENTED: answered until the feature exists');
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -24,19 +23,22 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Password login (decision 20): {email, password} or {username, password}' })
-  @ApiResponse({ status: 200, schema: envelope({ token: { type: 'string' }, expiresIn: { type: 'integer', example: 86400 } }) })
-  @ApiResponse({ status: 401, description: 'INVALID_CREDENTIALS: the same answer for an unknown email and a wrong password' })
-  @ApiResponse({ status: 429, description: 'RATE_LIMITED (credentials tier: 5 per 15 minutes per client)' })
+  @Ok(200, {
+    type: 'object',
+    required: ['token', 'expiresIn'],
+    properties: { token: { type: 'string', description: 'HS256 JWT: send as Authorization: Bearer <token>' }, expiresIn: { type: 'integer', example: 86400, description: 'Seconds' } },
+  })
+  @Fails(400, 'VALIDATION_ERROR: a missing or unknown field (details.fields)')
+  @Fails(401, 'INVALID_CREDENTIALS: the same answer for an unknown email and a wrong password')
+  @Fails(429, 'RATE_LIMITED (credentials tier: 5 per 15 minutes per client)')
   async login(@Body() body: LoginDto, @Ip() ip: string): Promise<SuccessEnvelope<LoginResult>> {
     return ok(await this.logins.login(body.email ?? body.username ?? '', body.password, ip));
   }
 
   @Post('logout')
   @HttpCode(200)
-  @ApiBearerAuth()
   @ApiOperation({ summary: 'Revokes the presented token until it expires' })
-  @ApiResponse({ status: 200, schema: envelope({ loggedOut: { type: 'boolean', example: true } }) })
-  @ApiResponse({ status: 401, description: 'Unauthorized' })
+  @Ok(200, { type: 'object', required: ['loggedOut'], properties: { loggedOut: { type: 'boolean', enum: [true] } } })
   async logout(@CurrentUser() user: AuthenticatedUser, @Ip() ip: string): Promise<SuccessEnvelope<{ loggedOut: true }>> {
     await this.logouts.logout(user, ip);
     return ok({ loggedOut: true });
@@ -46,7 +48,7 @@ export class AuthController {
   @Public()
   @Post('register')
   @ApiOperation({ summary: 'Not implemented: admins create users with POST /api/users' })
-  @ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED' })
+  @NOT_IMPLEMENTED
   register(): never {
     throw new DomainError('NOT_IMPLEMENTED', 'Registration is not implemented; an admin creates users with POST /api/users');
   }
@@ -55,7 +57,7 @@ export class AuthController {
   @Public()
   @Post(['saml/initiate', 'saml/callback'])
   @ApiOperation({ summary: 'Not implemented yet: SAML 2.0 SSO' })
-  @ApiResponse({ status: 501, description: 'NOT_IMPLEMENTED' })
+  @NOT_IMPLEMENTED
   saml(): never {
     throw new DomainError('NOT_IMPLEMENTED', 'SAML single sign-on is not implemented');
   }

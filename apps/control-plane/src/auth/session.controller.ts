@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ok, type SuccessEnvelope } from '../common/envelope';
+import { Ok } from '../openapi/openapi-schemas';
 import { CurrentUser } from './auth.decorators';
 import type { AuthenticatedUser } from './authenticated-user';
 
@@ -15,24 +16,16 @@ export interface SessionCheck {
 @Controller('api/auth')
 export class SessionController {
   @Get('session')
-  @ApiBearerAuth()
-  @ApiOperation({ summary: 'Checks the presented token' })
-  @ApiResponse({
-    status: 200,
-    schema: {
-      properties: {
-        success: { type: 'boolean', example: true },
-        data: {
-          properties: {
-            valid: { type: 'boolean', example: true },
-            user: { properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', enum: ['admin', 'user'] } } },
-            expiresAt: { type: 'string', format: 'date-time' },
-          },
-        },
-      },
+  @ApiOperation({ summary: 'Checks the presented token (any role)' })
+  @Ok(200, {
+    type: 'object',
+    required: ['valid', 'user', 'expiresAt'],
+    properties: {
+      valid: { type: 'boolean', enum: [true] },
+      user: { type: 'object', required: ['id', 'email', 'role'], properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string', enum: ['admin', 'user'] } } },
+      expiresAt: { type: 'string', format: 'date-time' },
     },
   })
-  @ApiResponse({ status: 401, description: 'Unauthorized (missing, invalid, expired or revoked token)' })
   session(@CurrentUser() user: AuthenticatedUser): SuccessEnvelope<SessionCheck> {
     return ok({ valid: true, user: { id: user.id, email: user.email, role: user.role }, expiresAt: user.expiresAt.toISOString() });
   }

@@ -1,4 +1,5 @@
 import { Controller, Get, Headers, Inject } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { RouteSnapshot } from '@gateway/events';
 import { Public } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
@@ -11,7 +12,9 @@ import { RouteSnapshotBuilder } from './route-snapshot.builder';
  * Data planes fetch the route set here (contracts). Not a management endpoint: the cluster token,
  * not a user token, opens it; the bare snapshot is returned (no envelope). 404 while no
  * CLUSTER_TOKEN is configured, so an unconfigured gateway does not even reveal it exists.
+ * Never in the public OpenAPI document: it is a contract between the planes, not the management API.
  */
+@ApiExcludeController()
 @Public()
 @Controller('internal/cluster')
 export class SnapshotController {

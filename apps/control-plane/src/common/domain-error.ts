@@ -32,6 +32,7 @@ function knownCode(code: string | undefined): ErrorCode | undefined {
     case 'VALIDATION_ERROR':
     case 'INVALID_PATH':
     case 'INVALID_URL':
+    case 'RESERVED_PATH':
     case 'UNKNOWN_UPSTREAM':
     case 'PATH_EXISTS':
       return code;

@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   'VALIDATION_ERROR',
   'INVALID_PATH',
   'INVALID_URL',
+  'RESERVED_PATH',
   'UNKNOWN_UPSTREAM',
   'INVALID_CONFIG',
   'UNAUTHORIZED',
@@ -39,6 +40,7 @@ export function statusOf(code: ErrorCode): number {
     case 'VALIDATION_ERROR':
     case 'INVALID_PATH':
     case 'INVALID_URL':
+    case 'RESERVED_PATH':
     case 'UNKNOWN_UPSTREAM':
     case 'INVALID_CONFIG':
       return 400;
@@ -102,6 +104,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Validation failed', fixed: false };
     case 'UNKNOWN_UPSTREAM':
       return { text: 'Unknown upstream', fixed: false };
+    case 'RESERVED_PATH':
+      return { text: 'Path is reserved for the management API', fixed: false };
     case 'INVALID_CONFIG':
       return { text: 'Invalid configuration file', fixed: false };
     case 'INVALID_CREDENTIALS':

@@ -11,7 +11,7 @@ import type { ReconcileOutcome } from '../control-plane-options';
 import { RouteEntity } from '../routes/route.entity';
 import { toRouteRow } from '../routes/route.mapper';
 import { readProxyFile, type ProxyFileContent } from './proxy-file.reader';
-import { diffSummary, fileStateOf, planReconciliation, type LocatedError, type ReconciliationPlan } from './reconciliation-plan';
+import { diffSummary, fileStateOf, planReconciliation, reservedFileRoutes, type LocatedError, type ReconciliationPlan } from './reconciliation-plan';
 
 /**
  * proxy.yml owns the `source: file` routes (decision 13): reconciliation makes them exactly the
@@ -36,6 +36,8 @@ export class ProxyFileReconciler {
     const actor = options.actor ?? 'system';
     const file = await readProxyFile(this.config.configPath);
     if (!file.ok) return this.refuse(file.errors, actor, dryRun);
+    const reserved = reservedFileRoutes(file, this.config.reservedPathPrefixes);
+    if (reserved.length > 0) return this.refuse(reserved, actor, dryRun);
 
     let conflicts: LocatedError[] = [];
     const { result, version } = await this.routeChanges.commit<ReconciliationPlan>(async (tx) => {

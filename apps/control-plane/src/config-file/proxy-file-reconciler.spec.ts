@@ -157,6 +157,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await cp.snapshot()).version, 2);
     });
 
+    test('one process (no listen): a file route under /api or /admin is refused with RESERVED_PATH and its line; nothing changes', async () => {
+      writeFileSync(configPath, `version: "1.0.0"\nroutes:\n  - { id: fine, path: /apis/*, upstream: "http://127.0.0.1:9007" }\n  - { id: mine, path: /api/*, upstream: "http://127.0.0.1:9007" }\n  - { id: ui, path: /admin, upstream: "http://127.0.0.1:9007" }\n`);
+      const before = await fileRouteIds();
+      const outcome = await cp.reconcileFile();
+      assert.ok(!outcome.ok);
+      assert.deepEqual(outcome.errors.map((e) => [e.field, e.code, e.line]), [['routes[1].path', 'RESERVED_PATH', 4], ['routes[2].path', 'RESERVED_PATH', 5]]);
+      assert.match(outcome.errors[0]!.message, /\/api\/\* is under \/api, which the management API serves/);
+      assert.equal((await cp.snapshot()).version, 2);
+      assert.deepEqual(await fileRouteIds(), before);
+    });
+
     test('a missing proxy.yml means no file routes', async () => {
       rmSync(configPath);
       const outcome = await cp.reconcileFile();

@@ -1,4 +1,4 @@
-import { diffRoutes, type FieldError, type Route, type RouteDiff } from '@gateway/route-model';
+import { diffRoutes, reservedPathError, type FieldError, type Route, type RouteDiff } from '@gateway/route-model';
 import type { ProxyFileState } from '../cluster/proxy-file-state.store';
 import type { RouteEntity } from '../routes/route.entity';
 import { toCanonicalRoute } from '../routes/route.mapper';
@@ -26,6 +26,19 @@ export function planReconciliation(file: ProxyFileContent, stored: readonly Rout
   const stateChanged = JSON.stringify(state) !== JSON.stringify(fileStateOf(file));
   const changed = stateChanged || diff.added.length > 0 || diff.changed.length > 0 || diff.removed.length > 0;
   return { conflicts: conflictsWithApiRoutes(file, stored), diff, stateChanged, changed };
+}
+
+/**
+ * File routes on a path this process serves itself (the management prefixes in one process) could
+ * never be reached: refused by name, with their line, at start and on every reload alike.
+ */
+export function reservedFileRoutes(file: ProxyFileContent, reserved: readonly string[]): LocatedError[] {
+  const errors: LocatedError[] = [];
+  file.routes.forEach((route, index) => {
+    const error = reservedPathError(route.path, `routes[${index}].path`, reserved);
+    if (error !== undefined) errors.push({ ...error, line: file.lineOf(error.field) });
+  });
+  return errors;
 }
 
 export function fileStateOf(file: ProxyFileContent): ProxyFileState {

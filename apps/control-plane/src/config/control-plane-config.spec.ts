@@ -86,3 +86,9 @@ test('DATABASE_URL selects PostgreSQL; REDIS_URL and origins are parsed', () => 
   assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
   assert.deepEqual(config.allowedOrigins, ['https://a.example.com', 'http://localhost:3000']);
 });
+
+test('route paths under /api, /admin, /internal are reserved in one-process mode only', () => {
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).reservedPathPrefixes, []);
+  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
+});

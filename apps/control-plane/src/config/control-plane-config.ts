@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
 import type { PersistedSecretName } from './secret-file';
@@ -33,6 +34,11 @@ export interface ControlPlaneConfig {
   version: string;
   /** True in the control-plane role (it listens); false in one-process mode. */
   standalone: boolean;
+  /**
+   * Route paths no route may take because this process serves them itself: the management
+   * prefixes in one-process mode, none in the control-plane role (its data planes serve no /api).
+   */
+  reservedPathPrefixes: readonly string[];
   database: DatabaseConfig;
   redisUrl?: string;
   /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
@@ -186,6 +192,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     configPath: input.configPath,
     version: input.version,
     standalone: input.standalone,
+    reservedPathPrefixes: input.standalone ? [] : MANAGEMENT_PATH_PREFIXES,
     database,
     redisUrl,
     channelPrefix,

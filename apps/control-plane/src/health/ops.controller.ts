@@ -1,9 +1,11 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { API_VERSION, CONFIG_SCHEMA_VERSION } from '@gateway/route-model';
 import { Public } from '../auth/auth.decorators';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { OpsDocs } from './ops.openapi';
 import { ReadinessService } from './readiness.service';
 
 const startedAt = Date.now();
@@ -12,6 +14,7 @@ const startedAt = Date.now();
  * Spec 4.2 shapes, served only in the control-plane role (in one-process mode the data plane
  * answers these and asks `readiness()` for the control plane's checks). Not under /api: no envelope.
  */
+@ApiTags('ops')
 @Public()
 @Controller()
 export class OpsController {
@@ -20,21 +23,25 @@ export class OpsController {
     private readonly readiness: ReadinessService,
   ) {}
 
+  @OpsDocs.version()
   @Get('version')
   version(): Record<string, unknown> {
     return { name: 'gateway', version: this.config.version, apiVersion: API_VERSION, configVersion: CONFIG_SCHEMA_VERSION, node: process.version, uptime: (Date.now() - startedAt) / 1000 };
   }
 
+  @OpsDocs.health()
   @Get('health')
   health(): Record<string, unknown> {
     return { status: 'UP', timestamp: new Date().toISOString(), version: this.config.version };
   }
 
+  @OpsDocs.health()
   @Get('health/live')
   live(): Record<string, unknown> {
     return this.health();
   }
 
+  @OpsDocs.ready()
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) res: Response): Promise<Record<string, unknown>> {
     const checks = await this.readiness.check();

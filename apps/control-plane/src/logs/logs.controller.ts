@@ -1,14 +1,14 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { paginated, type ListEnvelope } from '../common/envelope';
+import { Fails, OkList } from '../openapi/openapi-schemas';
 import type { LogLine, LogRingBuffer } from './log-ring-buffer';
 import { LOGS_DEFAULT_LIMIT, LogsQuery } from './logs.query';
 import { LOG_BUFFER } from './logs.tokens';
 
 /** Recent structured log lines of this control plane (admins; `gateway logs [--follow]`). */
 @ApiTags('logs')
-@ApiBearerAuth()
 @Roles('admin')
 @Controller('api/logs')
 export class LogsController {
@@ -16,19 +16,15 @@ export class LogsController {
 
   @Get()
   @ApiOperation({ summary: 'Recent log lines, oldest first; follow by passing the last line\'s time as `since`' })
-  @ApiResponse({
-    status: 200,
-    schema: {
-      properties: {
-        success: { type: 'boolean', example: true },
-        data: {
-          type: 'array',
-          items: { properties: { time: { type: 'string', format: 'date-time' }, level: { type: 'string' }, context: { type: 'string', nullable: true }, message: { type: 'string' } } },
-        },
-        pagination: { properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, hasMore: { type: 'boolean' } } },
-      },
+  @OkList(
+    {
+      type: 'object',
+      required: ['time', 'level', 'context', 'message'],
+      properties: { time: { type: 'string', format: 'date-time' }, level: { type: 'string' }, context: { type: 'string', nullable: true }, message: { type: 'string' } },
     },
-  })
+    'The newest `limit` matching lines, oldest first; pagination.hasMore: older matching lines were left out',
+  )
+  @Fails(400, 'VALIDATION_ERROR: an unknown or bad query parameter (details.fields)')
   list(@Query() query: LogsQuery): ListEnvelope<LogLine> {
     const limit = query.limit ?? LOGS_DEFAULT_LIMIT;
     const { lines, total } = this.buffer.query({ limit, level: query.level, since: query.since === undefined ? undefined : new Date(query.since) });

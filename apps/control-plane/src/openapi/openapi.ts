@@ -1,8 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject, type ResponseObject } from '@nestjs/swagger';
+import { OPENAPI_PUBLIC, OPENAPI_ROLES } from '../auth/auth.decorators';
+import { ERROR_ENVELOPE_NAME, ERROR_ENVELOPE_SCHEMA } from './openapi-schemas';
 
 export const OPENAPI_UI_PATH = 'api/docs';
 export const OPENAPI_JSON_PATH = 'api/docs-json';
+export const BEARER_SCHEME = 'bearer';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE_NAME}` } } };
 
 /** The OpenAPI 3 document of the whole management API, built from the controllers' decorators. */
 export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
@@ -13,9 +19,52 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
         'pagination {total, limit, offset, hasMore}. Tokens come from POST /api/auth/login. Limits: see docs/auth-and-limits.md.',
     )
     .setVersion(version)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
     .build();
-  return SwaggerModule.createDocument(app, config);
+  return applyAccessRules(SwaggerModule.createDocument(app, config));
+}
+
+/**
+ * Deny by default (spec 5.1) in the document too: every operation needs the bearer token unless
+ * its handler is @Public(), and @Roles() adds the 403. Both come from the decorators the guards
+ * read (auth.decorators.ts), so a new endpoint is documented as the guards treat it. Every /api
+ * operation can be throttled (decision 21), and its errors carry the error envelope.
+ */
+function applyAccessRules(document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, [ERROR_ENVELOPE_NAME]: ERROR_ENVELOPE_SCHEMA } };
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation !== undefined) applyToOperation(path, operation);
+    }
+  }
+  return document;
+}
+
+function applyToOperation(path: string, operation: OperationObject): void {
+  const extensions = operation as OperationObject & Record<string, unknown>;
+  const isPublic = extensions[OPENAPI_PUBLIC] === true;
+  const roles = extensions[OPENAPI_ROLES] as string[] | undefined;
+  delete extensions[OPENAPI_PUBLIC];
+  delete extensions[OPENAPI_ROLES];
+  const responses = operation.responses;
+  const add = (status: string, description: string): void => {
+    responses[status] ??= { description };
+  };
+  if (isPublic) {
+    delete operation.security;
+  } else {
+    operation.security = [{ [BEARER_SCHEME]: [] }];
+    add('401', 'UNAUTHORIZED: "Unauthorized" (no, bad, expired or revoked token)');
+    if (roles !== undefined && roles.length > 0) add('403', `FORBIDDEN: "Forbidden" (needs the ${roles.join(' or ')} role)`);
+  }
+  if (path === '/api' || path.startsWith('/api/')) {
+    add('429', 'RATE_LIMITED: a decision 21 tier is exceeded (Retry-After and X-RateLimit-* headers)');
+    for (const [status, response] of Object.entries(responses)) {
+      const described = response as ResponseObject;
+      if (Number(status) >= 400 && described.content === undefined) described.content = ERROR_CONTENT;
+    }
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { ok, type SuccessEnvelope } from '../common/envelope';
 import { Actor, type AuditActor } from '../audit/audit-actor';
@@ -13,7 +13,6 @@ import { RouteOperationDocs } from './route-operations.openapi';
 
 /** Per-route operations on every data plane (issues 4 and 5; docs/route-operations.md); admin only. */
 @ApiTags('route operations')
-@ApiBearerAuth()
 @Roles('admin')
 @Controller('api/routes/:id')
 export class RouteOperationsController {

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
+import { Fails, NoContent, Ok } from '../openapi/openapi-schemas';
 
 /** OpenAPI descriptions of the route operations (documentation only; docs/route-operations.md has every rule). */
 
@@ -37,7 +38,6 @@ const dataPlanes = (properties: Record<string, SchemaObject>): SchemaObject => (
   type: 'array',
   items: { properties: { instanceId: { type: 'string' }, at: { type: 'string', format: 'date-time' }, ...properties } },
 });
-const envelope = (data: SchemaObject) => ({ schema: { properties: { success: { type: 'boolean', example: true }, data } } });
 
 const BREAKER_RESPONSE: SchemaObject = {
   type: 'object',
@@ -79,27 +79,30 @@ const RATE_LIMIT_RESPONSE: SchemaObject = {
 };
 
 const ID = ApiParam({ name: 'id', description: 'Route id' });
-const NOT_FOUND = ApiResponse({ status: 404, description: 'ROUTE_NOT_FOUND: "Route not found" (unknown or deleted)' });
-const INVALID = ApiResponse({ status: 400, description: 'VALIDATION_ERROR: an unknown query parameter or body field, named in details.fields' });
-const UNAVAILABLE = ApiResponse({ status: 503, description: 'DATA_PLANES_UNAVAILABLE: no data plane answered, or a live one did not within 1 s (details: answered, missing); safe to repeat' });
+const NOT_FOUND = Fails(404, 'ROUTE_NOT_FOUND: "Route not found" (unknown or deleted)');
+const INVALID = Fails(400, 'VALIDATION_ERROR: an unknown query parameter or body field, named in details.fields');
+const UNAVAILABLE = Fails(503, 'DATA_PLANES_UNAVAILABLE: no data plane answered, or a live one did not within 1 s (details: answered, missing); safe to repeat');
+/** The actions take no field; any is refused by name. */
+const NO_BODY = ApiBody({ required: false, schema: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'No fields (an empty object, or no body)' } });
 
 const breakerAction = (summary: string) =>
   applyDecorators(
     ApiOperation({ summary }),
     ID,
-    ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }),
+    NO_BODY,
+    Ok(200, BREAKER_RESPONSE),
     NOT_FOUND,
     INVALID,
-    ApiResponse({ status: 422, description: 'NO_CIRCUIT_BREAKER: no data plane has a breaker for the route' }),
+    Fails(422, 'NO_CIRCUIT_BREAKER: no data plane has a breaker for the route'),
     UNAVAILABLE,
   );
 
 export const RouteOperationDocs = {
-  breaker: () => applyDecorators(ApiOperation({ summary: "The route's circuit breaker on every data plane (spec 2.7 record, aggregated and per data plane)" }), ID, ApiResponse({ status: 200, ...envelope(BREAKER_RESPONSE) }), NOT_FOUND, INVALID),
+  breaker: () => applyDecorators(ApiOperation({ summary: "The route's circuit breaker on every data plane (spec 2.7 record, aggregated and per data plane)" }), ID, Ok(200, BREAKER_RESPONSE), NOT_FOUND, INVALID),
   trip: () => breakerAction('Manual Trip (any state -> OPEN) on every data plane; publishes circuit_breaker.opened'),
   reset: () => breakerAction('Manual Reset (any state -> CLOSED) on every data plane'),
-  rateLimit: () => applyDecorators(ApiOperation({ summary: "The route's rate-limit configuration and its usage summed over every data plane" }), ID, ApiResponse({ status: 200, ...envelope(RATE_LIMIT_RESPONSE) }), NOT_FOUND, INVALID),
-  health: () => applyDecorators(ApiOperation({ summary: "The route's active health check and breaker on every data plane" }), ID, ApiResponse({ status: 200, ...envelope(HEALTH_RESPONSE) }), NOT_FOUND, INVALID),
+  rateLimit: () => applyDecorators(ApiOperation({ summary: "The route's rate-limit configuration and its usage summed over every data plane" }), ID, Ok(200, RATE_LIMIT_RESPONSE), NOT_FOUND, INVALID),
+  health: () => applyDecorators(ApiOperation({ summary: "The route's active health check and breaker on every data plane" }), ID, Ok(200, HEALTH_RESPONSE), NOT_FOUND, INVALID),
   purgeCache: () =>
-    applyDecorators(ApiOperation({ summary: "Drop the route's response-cache entries on every data plane" }), ID, ApiResponse({ status: 204 }), NOT_FOUND, INVALID, UNAVAILABLE),
+    applyDecorators(ApiOperation({ summary: "Drop the route's response-cache entries on every data plane" }), ID, NoContent('Purged (also when nothing was cached)'), NOT_FOUND, INVALID, UNAVAILABLE),
 };

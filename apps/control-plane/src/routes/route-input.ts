@@ -1,4 +1,4 @@
-import { canonicalRouteInput, normalizeRoute, type FieldError, type Route } from '@gateway/route-model';
+import { canonicalRouteInput, normalizeRoute, reservedPathError, type FieldError, type Route } from '@gateway/route-model';
 import { DomainError } from '../common/domain-error';
 
 /**
@@ -38,6 +38,17 @@ export function parseRouteBody(body: unknown, id?: string): Route {
   const result = normalizeRoute(input, { source: 'api' });
   if (!result.ok) throw routeValidationError(result.errors);
   return result.value;
+}
+
+/**
+ * In one process `/api`, `/admin` and `/internal` reach the control plane before any route is
+ * matched, so a route there could never be served: 400 RESERVED_PATH on `path`, the rule (and
+ * message) proxy.yml gets at start and on reload. `reserved` is empty in the control-plane role.
+ */
+export function assertServablePath(route: Route, reserved: readonly string[]): Route {
+  const error = reservedPathError(route.path, 'path', reserved);
+  if (error !== undefined) throw routeValidationError([error]);
+  return route;
 }
 
 /**

@@ -14,6 +14,20 @@ export interface RouteListQuery {
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 const MAX_TEXT = 256;
+const MAX_TAG = 64;
+
+/**
+ * Every parameter of the list, with its OpenAPI schema: the parser accepts exactly these names and
+ * the document declares exactly these (route-openapi.ts).
+ */
+export const ROUTE_LIST_PARAMETERS: Record<keyof RouteListQuery, { schema: Record<string, unknown>; description: string }> = {
+  limit: { schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }, description: 'Page size' },
+  offset: { schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Routes to skip (order: createdAt, then id)' },
+  search: { schema: { type: 'string', maxLength: MAX_TEXT }, description: 'Case-insensitive substring of path or description (% and _ are literal); empty: no filter' },
+  enabled: { schema: { type: 'boolean' }, description: 'Only enabled (true) or disabled (false) routes' },
+  tag: { schema: { type: 'string', maxLength: MAX_TAG }, description: 'Only routes carrying exactly this tag' },
+  deleted: { schema: { type: 'boolean', default: false }, description: 'true: only soft-deleted routes (with deletedAt); false: only live ones' },
+};
 
 type FieldProblem = { field: string; message: string; code: 'VALIDATION_ERROR' };
 
@@ -54,14 +68,14 @@ export function parseRouteListQuery(raw: Record<string, unknown>): RouteListQuer
   };
 
   for (const key of Object.keys(raw)) {
-    if (!['limit', 'offset', 'search', 'enabled', 'tag', 'deleted'].includes(key)) fail(key, `Unknown query parameter: ${key}`);
+    if (!Object.hasOwn(ROUTE_LIST_PARAMETERS, key)) fail(key, `Unknown query parameter: ${key}`);
   }
   const query: RouteListQuery = {
     limit: integer('limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT,
     offset: integer('offset', 0, 1_000_000_000) ?? 0,
     search: bounded('search', MAX_TEXT),
     enabled: flag('enabled'),
-    tag: bounded('tag', 64),
+    tag: bounded('tag', MAX_TAG),
     deleted: flag('deleted') ?? false,
   };
   if (problems.length > 0) throw new DomainError('VALIDATION_ERROR', problems[0]?.message, { fields: problems });

@@ -1,6 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
+import { HTTP_METHODS } from '@gateway/route-model';
+import { Fails, NoContent, Ok, OkList } from '../openapi/openapi-schemas';
+import { ROUTE_LIST_PARAMETERS } from './route-list-query';
+import { PROBE_LIMITS } from './route-probe-input';
 
 /**
  * OpenAPI descriptions of the routes endpoints. Documentation only: bodies are validated by
@@ -8,61 +12,144 @@ import type { SchemaObject } from '@nestjs/swagger';
  * the canonical route (spec 2.1, variant A); variant B fields (target, retryAttempts, rateLimiting,
  * numeric timeout) are accepted too and normalized (decision 6). docs/routes-api.md has every rule.
  */
-const ROUTE_SCHEMA: SchemaObject = {
+const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
+  id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated when omitted (decision 12)' },
+  path: { type: 'string', example: '/users/*', description: '"/prefix/*", "/exact/path" or "/a/*/b" (decision 8); in one process not under /api, /admin or /internal' },
+  upstream: { type: 'string', format: 'uri', example: 'http://users.internal:8080' },
+  methods: { type: 'array', items: { type: 'string', enum: [...HTTP_METHODS] } },
+  enabled: { type: 'boolean', default: true },
+  description: { type: 'string', default: '' },
+  priority: { type: 'integer', default: 50 },
+  tags: { type: 'array', items: { type: 'string' } },
+  stripPath: { type: 'boolean', default: true },
+  timeout: { type: 'object', properties: { connect: { type: 'integer' }, request: { type: 'integer', default: 5000 }, keepAlive: { type: 'integer' } } },
+  retry: { type: 'object', description: 'enabled, attempts (0..10), backoff, initialDelay, maxDelay, multiplier, jitter, methods' },
+  rateLimit: { type: 'object', description: 'enabled, max, windowMs, strategy, scope, keyExpression, skip*, response' },
+  circuitBreaker: { type: 'object', description: 'enabled, threshold (percent), timeout, resetTimeout, volumeThreshold, errorStatuses, fallback' },
+  healthCheck: { type: 'object', description: 'enabled, url, interval, timeout, unhealthyThreshold, healthyThreshold, expectedStatus, expectedBody' },
+  headers: { type: 'object', description: 'request / response: { set, remove }; values may use ${requestId} and the other variables' },
+  transform: { type: 'object', description: 'request.query, request.headers.add/remove, response.body.exclude' },
+  cache: { type: 'object', description: 'enabled, ttl, varyBy, cacheableStatuses, cacheAuthorized' },
+  auth: { type: 'object', description: 'enabled, type (jwt, apiKey, basic), jwt.{secretEnv, algorithms, issuer, validateIssuer, validateExpiration}' },
+};
+const SERVER_SET: Record<string, SchemaObject> = {
+  source: { type: 'string', enum: ['api', 'file'], readOnly: true },
+  createdAt: { type: 'string', format: 'date-time', readOnly: true },
+  updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+  deletedAt: { type: 'string', format: 'date-time', readOnly: true, description: 'Only on soft-deleted routes (?deleted=true)' },
+};
+
+/** An answer: the canonical route with every default filled. */
+const ROUTE: SchemaObject = {
+  type: 'object',
+  required: ['id', 'path', 'upstream', 'enabled', 'description', 'priority', 'tags', 'stripPath', 'timeout', 'source', 'createdAt', 'updatedAt'],
+  properties: { ...ROUTE_PROPERTIES, ...SERVER_SET, upstreamName: { type: 'string', readOnly: true, description: 'proxy.yml routes: the name of the upstream they declare' } },
+};
+/** A POST or PUT body (server-set fields may be sent back; they are ignored). */
+const ROUTE_BODY: SchemaObject = {
   type: 'object',
   required: ['path', 'upstream'],
+  description: 'Variant A (below) or variant B (target, numeric timeout, retryAttempts, rateLimiting); unknown fields are refused',
+  properties: { ...ROUTE_PROPERTIES, ...SERVER_SET },
+};
+const ROUTE_PATCH: SchemaObject = {
+  type: 'object',
+  description: 'A JSON merge patch (RFC 7396) over the stored route: objects merge, arrays and scalars replace, null resets a field to its default',
+  properties: ROUTE_PROPERTIES,
+};
+
+const PROBE_REQUEST: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Every field optional; unknown fields are refused',
   properties: {
-    id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated when omitted (decision 12)' },
-    path: { type: 'string', example: '/users/*', description: '"/prefix/*", "/exact/path" or "/a/*/b" (decision 8)' },
-    upstream: { type: 'string', format: 'uri', example: 'http://users.internal:8080' },
-    methods: { type: 'array', items: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'] } },
-    enabled: { type: 'boolean', default: true },
-    description: { type: 'string', default: '' },
-    priority: { type: 'integer', default: 50 },
-    tags: { type: 'array', items: { type: 'string' } },
-    stripPath: { type: 'boolean', default: true },
-    timeout: { type: 'object', properties: { connect: { type: 'integer' }, request: { type: 'integer', default: 5000 }, keepAlive: { type: 'integer' } } },
-    retry: { type: 'object', description: 'enabled, attempts (0..10), backoff, initialDelay, maxDelay, multiplier, jitter, methods' },
-    rateLimit: { type: 'object', description: 'enabled, max, windowMs, strategy, scope, keyExpression, skip*, response' },
-    circuitBreaker: { type: 'object', description: 'enabled, threshold (percent), timeout, resetTimeout, volumeThreshold, errorStatuses, fallback' },
-    healthCheck: { type: 'object', description: 'enabled, url, interval, timeout, unhealthyThreshold, healthyThreshold, expectedStatus, expectedBody' },
-    headers: { type: 'object', description: 'request / response: { set, remove }; values may use ${requestId} and the other variables' },
-    transform: { type: 'object', description: 'request.query, request.headers.add/remove, response.body.exclude' },
-    cache: { type: 'object', description: 'enabled, ttl, varyBy, cacheableStatuses, cacheAuthorized' },
-    auth: { type: 'object', description: 'enabled, type (jwt, apiKey, basic), jwt.{secretEnv, algorithms, issuer, validateIssuer, validateExpiration}' },
-    source: { type: 'string', enum: ['api', 'file'], readOnly: true },
-    createdAt: { type: 'string', format: 'date-time', readOnly: true },
-    updatedAt: { type: 'string', format: 'date-time', readOnly: true },
-    deletedAt: { type: 'string', format: 'date-time', readOnly: true, nullable: true },
+    method: { type: 'string', enum: [...HTTP_METHODS], default: 'GET', description: "Case-insensitive; must be allowed by the route's methods" },
+    path: { type: 'string', maxLength: PROBE_LIMITS.pathLength, example: '/users/1?x=1', description: "Must match the route's pattern; may carry a query. Default: the pattern's literal part" },
+    headers: {
+      type: 'object',
+      maxProperties: PROBE_LIMITS.headerCount,
+      additionalProperties: { type: 'string', maxLength: PROBE_LIMITS.headerValueLength },
+      description: 'Host, Content-Length, Transfer-Encoding, Connection, Upgrade, Expect, Keep-Alive, TE and Trailer are set by the test and refused',
+    },
+    body: {
+      description: `Any JSON value: a string is sent as is, anything else as JSON (content-type application/json unless given); at most ${PROBE_LIMITS.bodyBytes} bytes`,
+      example: { name: 'Ada' },
+    },
+  },
+};
+const PROBE_RESULT: SchemaObject = {
+  type: 'object',
+  required: ['url', 'status', 'latencyMs', 'headers', 'bodyPreview', 'truncated'],
+  description: 'The upstream answered (any status)',
+  properties: {
+    url: { type: 'string', format: 'uri', description: 'After the rewrite a data plane applies (decision 15)' },
+    status: { type: 'integer', example: 200 },
+    latencyMs: { type: 'number', description: "From sending the request to the upstream's response headers (0.1 ms resolution)" },
+    headers: { type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } },
+    bodyPreview: { type: 'string', description: 'The first 4096 bytes of the body as UTF-8 text' },
+    truncated: { type: 'boolean', description: 'The body was longer than the preview' },
+  },
+};
+const PROBE_FAILURE: SchemaObject = {
+  type: 'object',
+  required: ['url', 'error', 'message', 'latencyMs'],
+  description: 'The upstream did not answer: the test itself worked, so this is a 200 of the API',
+  properties: {
+    url: { type: 'string', format: 'uri' },
+    error: { type: 'string', enum: ['UPSTREAM_UNREACHABLE', 'UPSTREAM_TIMEOUT'] },
+    message: { type: 'string', example: 'ECONNREFUSED' },
+    latencyMs: { type: 'number' },
   },
 };
 
-const ONE_ROUTE = { schema: { properties: { success: { type: 'boolean', example: true }, data: ROUTE_SCHEMA } } };
 const ID = ApiParam({ name: 'id', description: 'Route id' });
-const NOT_FOUND = ApiResponse({ status: 404, description: 'ROUTE_NOT_FOUND: "Route not found"' });
-const READ_ONLY = ApiResponse({ status: 422, description: 'READ_ONLY_ROUTE: routes from proxy.yml change only through the file' });
-const INVALID = ApiResponse({ status: 400, description: 'VALIDATION_ERROR / INVALID_PATH / INVALID_URL; details lists every failing field' });
-const CONFLICT = ApiResponse({ status: 409, description: 'PATH_EXISTS: "Path already exists" (another enabled route has the path)' });
+const NOT_FOUND = Fails(404, 'ROUTE_NOT_FOUND: "Route not found" (unknown id, or soft-deleted)');
+const READ_ONLY = Fails(422, 'READ_ONLY_ROUTE: routes from proxy.yml change only through the file');
+const INVALID = Fails(400, 'VALIDATION_ERROR / INVALID_PATH / INVALID_URL / RESERVED_PATH (one process: /api, /admin, /internal); details.fields lists every failing field');
+const CONFLICT = Fails(409, 'PATH_EXISTS: "Path already exists" (another enabled route has the path)');
+const ONE_ROUTE = (status: 200 | 201 = 200) => Ok(status, ROUTE);
 
 export const RouteDocs = {
   list: () =>
     applyDecorators(
-      ApiOperation({ summary: 'List routes: limit (<=100), offset, search, enabled, tag, deleted=true (decision 5)' }),
-      ApiResponse({ status: 200, schema: { properties: { success: { type: 'boolean' }, data: { type: 'array', items: ROUTE_SCHEMA }, pagination: { type: 'object' } } } }),
+      ApiOperation({ summary: 'List routes, paginated and filtered (decision 5)' }),
+      ...Object.entries(ROUTE_LIST_PARAMETERS).map(([name, { schema, description }]) => ApiQuery({ name, required: false, schema, description })),
+      OkList(ROUTE),
+      Fails(400, 'VALIDATION_ERROR: an unknown, repeated or bad parameter (details.fields names each)'),
     ),
-  create: () => applyDecorators(ApiOperation({ summary: 'Create a route (variant A or B body)' }), ApiBody({ schema: ROUTE_SCHEMA }), ApiResponse({ status: 201, ...ONE_ROUTE }), INVALID, CONFLICT),
-  get: () => applyDecorators(ApiOperation({ summary: 'One route' }), ID, ApiResponse({ status: 200, ...ONE_ROUTE }), NOT_FOUND),
-  replace: () => applyDecorators(ApiOperation({ summary: 'Replace a route (omitted fields return to their defaults)' }), ID, ApiBody({ schema: ROUTE_SCHEMA }), ApiResponse({ status: 200, ...ONE_ROUTE }), INVALID, NOT_FOUND, CONFLICT, READ_ONLY),
-  patch: () => applyDecorators(ApiOperation({ summary: 'Change some fields (JSON merge patch)' }), ID, ApiBody({ schema: { type: 'object' } }), ApiResponse({ status: 200, ...ONE_ROUTE }), INVALID, NOT_FOUND, CONFLICT, READ_ONLY),
-  remove: () => applyDecorators(ApiOperation({ summary: 'Soft delete (restorable for 30 days); ?permanent=true purges at once' }), ID, ApiResponse({ status: 204 }), NOT_FOUND, READ_ONLY),
-  toggle: () => applyDecorators(ApiOperation({ summary: 'Flip enabled' }), ID, ApiResponse({ status: 200, ...ONE_ROUTE }), NOT_FOUND, CONFLICT, READ_ONLY),
-  clone: () => applyDecorators(ApiOperation({ summary: 'A disabled copy with id <id>-copy (-copy-2, ...)' }), ID, ApiResponse({ status: 201, ...ONE_ROUTE }), NOT_FOUND),
-  restore: () => applyDecorators(ApiOperation({ summary: 'Bring back a soft-deleted route' }), ID, ApiResponse({ status: 200, ...ONE_ROUTE }), NOT_FOUND, CONFLICT, READ_ONLY),
+  create: () =>
+    applyDecorators(
+      ApiOperation({ summary: 'Create a route (variant A or B body)' }),
+      ApiBody({ schema: ROUTE_BODY }),
+      ONE_ROUTE(201),
+      INVALID,
+      Fails(409, 'PATH_EXISTS: "Path already exists"; CONFLICT: "Route id already exists"'),
+    ),
+  get: () => applyDecorators(ApiOperation({ summary: 'One route' }), ID, ONE_ROUTE(), NOT_FOUND),
+  replace: () =>
+    applyDecorators(ApiOperation({ summary: 'Replace a route (omitted fields return to their defaults)' }), ID, ApiBody({ schema: ROUTE_BODY }), ONE_ROUTE(), INVALID, NOT_FOUND, CONFLICT, READ_ONLY),
+  patch: () => applyDecorators(ApiOperation({ summary: 'Change some fields (JSON merge patch)' }), ID, ApiBody({ schema: ROUTE_PATCH }), ONE_ROUTE(), INVALID, NOT_FOUND, CONFLICT, READ_ONLY),
+  remove: () =>
+    applyDecorators(
+      ApiOperation({ summary: 'Soft delete (restorable for 30 days), or remove for good with permanent=true' }),
+      ID,
+      ApiQuery({ name: 'permanent', required: false, schema: { type: 'boolean', default: false }, description: 'true: remove the route (live or soft-deleted) at once' }),
+      NoContent('Deleted'),
+      Fails(400, 'VALIDATION_ERROR: permanent is not true or false, or another query parameter was given'),
+      NOT_FOUND,
+      READ_ONLY,
+    ),
+  toggle: () => applyDecorators(ApiOperation({ summary: 'Flip enabled' }), ID, ONE_ROUTE(), NOT_FOUND, CONFLICT, READ_ONLY),
+  clone: () => applyDecorators(ApiOperation({ summary: 'A disabled copy with id <id>-copy (-copy-2, ...)' }), ID, ONE_ROUTE(201), NOT_FOUND),
+  restore: () =>
+    applyDecorators(ApiOperation({ summary: 'Bring back a soft-deleted route' }), ID, ONE_ROUTE(), NOT_FOUND, CONFLICT, Fails(422, 'READ_ONLY_ROUTE (a proxy.yml route); BUSINESS_RULE: "Route is not deleted"')),
   test: () =>
     applyDecorators(
-      ApiOperation({ summary: 'Send a request through the route to its upstream: {url, status, latencyMs, headers, bodyPreview, truncated} or {error}' }),
+      ApiOperation({ summary: "Send one request to the route's upstream, rewritten as a data plane would (no policies applied)" }),
       ID,
-      ApiBody({ required: false, schema: { type: 'object', properties: { method: { type: 'string' }, path: { type: 'string' }, headers: { type: 'object' }, body: { type: 'string' } } } }),
+      ApiBody({ required: false, schema: PROBE_REQUEST }),
+      Ok(200, { oneOf: [PROBE_RESULT, PROBE_FAILURE] }, 'The upstream answered (any status), or could not be reached / timed out (error)'),
+      Fails(400, 'VALIDATION_ERROR: a bad or unknown body field, or a path the route does not match (details.fields)'),
       NOT_FOUND,
     ),
 };

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Route } from '@gateway/route-model';
 import type { AuditActor } from '../audit/audit-actor';
-import { mergeRoutePatch, parseRouteBody } from './route-input';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { assertServablePath, mergeRoutePatch, parseRouteBody } from './route-input';
 import type { RouteResponse } from './route.mapper';
 import { toCanonicalRoute, toRouteResponse } from './route.mapper';
 import { idTaken, RouteStore } from './route-store';
@@ -9,10 +11,17 @@ import { idTaken, RouteStore } from './route-store';
 /** Create (POST), full replacement (PUT) and merge (PATCH) of API routes. */
 @Injectable()
 export class RouteWrites {
-  constructor(private readonly store: RouteStore) {}
+  private readonly reserved: readonly string[];
+
+  constructor(
+    private readonly store: RouteStore,
+    @Inject(CONTROL_PLANE_CONFIG) config: Pick<ControlPlaneConfig, 'reservedPathPrefixes'>,
+  ) {
+    this.reserved = config.reservedPathPrefixes;
+  }
 
   async create(body: unknown, actor: AuditActor): Promise<RouteResponse> {
-    const route = parseRouteBody(body);
+    const route = assertServablePath(parseRouteBody(body), this.reserved);
     return this.required(
       await this.store.commit(actor, async (tx) => {
         if (await this.store.idTaken(tx, route.id)) throw idTaken();
@@ -37,7 +46,7 @@ export class RouteWrites {
     return this.required(
       await this.store.commit(actor, async (tx) => {
         const row = this.store.writable(await this.store.live(tx, id));
-        const route = next(toCanonicalRoute(row));
+        const route = assertServablePath(next(toCanonicalRoute(row)), this.reserved);
         await this.store.assertPathFree(tx, route);
         const saved = toRouteResponse(await this.store.save(tx, route, row));
         return { response: saved, action, routeId: id, change: { kind: 'upserted', route: saved }, details: { path: route.path, upstream: route.upstream, enabled: route.enabled } };

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Roles } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
 import { ok, paginated, type ListEnvelope, type SuccessEnvelope } from '../common/envelope';
@@ -26,7 +26,6 @@ function permanentFlag(query: Record<string, unknown>): boolean {
 
 /** Route management (spec 4.3, decisions 1-13); admin only. Bodies are validated by libs/route-model. */
 @ApiTags('routes')
-@ApiBearerAuth()
 @Roles('admin')
 @Controller('api/routes')
 export class RoutesController {

@@ -1,0 +1,56 @@
+import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+
+/**
+ * The decisions' envelope (decision 1) as OpenAPI schemas, shared by every controller's
+ * documentation so that no controller restates it. Documentation only: nothing validates with these.
+ */
+
+export type Schema = SchemaObject | ReferenceObject;
+
+export const PAGINATION_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['total', 'limit', 'offset', 'hasMore'],
+  properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, hasMore: { type: 'boolean' } },
+};
+
+/** `{success:false, error, code, details?}`: a component, referenced by every error response under /api. */
+export const ERROR_ENVELOPE_NAME = 'ErrorEnvelope';
+export const ERROR_ENVELOPE_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['success', 'error', 'code'],
+  properties: {
+    success: { type: 'boolean', enum: [false] },
+    error: { type: 'string', example: 'Route not found' },
+    code: { type: 'string', example: 'ROUTE_NOT_FOUND', description: 'One stable code per condition (decision 3; docs/control-plane.md)' },
+    details: {
+      type: 'object',
+      description: 'Validation failures list every failing field (query parameters included) in fields; other codes add their context (path, id, tier, answered/missing data planes, ...)',
+      additionalProperties: true,
+      properties: { fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } } } } },
+    },
+  },
+};
+
+/** `{success:true, data}`. */
+export function envelopeOf(data: Schema): SchemaObject {
+  return { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true] }, data } };
+}
+
+/** `{success:true, data:[...], pagination}` (decision 5). */
+export function listEnvelopeOf(item: Schema): SchemaObject {
+  return { type: 'object', required: ['success', 'data', 'pagination'], properties: { success: { type: 'boolean', enum: [true] }, data: { type: 'array', items: item }, pagination: PAGINATION_SCHEMA } };
+}
+
+/** A success response whose body is the envelope around `data`. */
+export const Ok = (status: 200 | 201, data: Schema, description?: string): MethodDecorator & ClassDecorator =>
+  ApiResponse({ status, schema: envelopeOf(data), ...(description === undefined ? {} : { description }) });
+
+/** A paginated list response. */
+export const OkList = (item: Schema, description?: string): MethodDecorator & ClassDecorator =>
+  ApiResponse({ status: 200, schema: listEnvelopeOf(item), ...(description === undefined ? {} : { description }) });
+
+/** 204 No Content (decision 2). */
+export const NoContent = (description: string): MethodDecorator & ClassDecorator => ApiResponse({ status: 204, description });
+
+/** An error response: its body is the error envelope (openapi.ts adds the schema to every error under /api). */
+export const Fails = (status: number, description: string): MethodDecorator & ClassDecorator => ApiResponse({ status, description });
