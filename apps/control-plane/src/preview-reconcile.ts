@@ -8,12 +8,18 @@ import { readProxyFile } from './config-file/proxy-file.reader';
 import { planReconciliation } from './config-file/reconciliation-plan';
 import type { ReconcileOutcome } from './control-plane-options';
 import { dataSourceOptions } from './database/data-source-options';
+import { storeLocation } from './database/store-location';
 import { RouteEntity } from './routes/route.entity';
 
 export interface PreviewReconcileOptions {
   dataDir: string;
   configPath: string;
   env?: NodeJS.ProcessEnv;
+}
+
+/** The store previewReconcile() would read with these options (RunningControlPlane.store's form). */
+export function previewStore(options: Pick<PreviewReconcileOptions, 'dataDir' | 'env'>): string {
+  return storeLocation(loadDatabaseConfig(options.env ?? process.env, options.dataDir));
 }
 
 /**
