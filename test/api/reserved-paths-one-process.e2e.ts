@@ -5,6 +5,7 @@ import path from 'node:path';
 import { request, startGatewayProcess, startTextUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { ADMIN, caller, login, type Call } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { runGateway } from '../cli/gateway-cli';
 
 interface ErrorBody {
   success: false;
@@ -70,6 +71,10 @@ describe('reserved management paths in the one-process gateway', () => {
   test('SIGHUP with a proxy.yml route under /api is refused by name; the route table is unchanged', async () => {
     const before = (await call('GET', '/api/routes?limit=100', { token })).json<{ data: Array<{ id: string; path: string }> }>().data;
     gateway.writeConfig(fileWith(upstream.origin, `  - { id: shadowed, path: /api/things/*, upstream: "${upstream.origin}" }\n  - { id: fresh, path: /fresh/*, upstream: "${upstream.origin}" }\n`));
+    // The dry run refuses it just as the reload will.
+    const dryRun = await runGateway(['config:reload', '--dry-run', '--config', gateway.configPath, '--data-dir', gateway.dataDir], { cwd: gateway.dir });
+    assert.equal(dryRun.code, 1, dryRun.stdout + dryRun.stderr);
+    assert.match(dryRun.stderr, /proxy\.yml:4 routes\[1\]\.path: \/api\/things\/\* is under \/api/);
     gateway.signal('SIGHUP');
     await gateway.waitForOutput('SIGHUP reload rejected');
 

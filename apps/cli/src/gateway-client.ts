@@ -81,26 +81,6 @@ export async function requestJson(base: URL, method: string, pathAndQuery: strin
   });
 }
 
-/**
- * A management token: `--token` or $GATEWAY_TOKEN, else a login with $ADMIN_EMAIL and
- * $ADMIN_PASSWORD (from the environment or .env). The token is never printed.
- */
-export async function managementToken(context: CommandContext, base: URL, flag: string | undefined): Promise<string> {
-  const given = flag ?? nonBlank(context.env['GATEWAY_TOKEN']);
-  if (given !== undefined) return given;
-  const email = nonBlank(context.env['ADMIN_EMAIL']);
-  const password = context.env['ADMIN_PASSWORD'];
-  if (email === undefined || password === undefined || password === '') {
-    throw new CommandFailure('this command needs an admin token: pass --token, set GATEWAY_TOKEN, or set ADMIN_EMAIL and ADMIN_PASSWORD (in the environment or .env)');
-  }
-  const answer = await requestJson(base, 'POST', '/api/auth/login', { body: { email, password } });
-  const token = (envelopeData(answer) as { token?: unknown } | undefined)?.token;
-  if (answer.status !== 200 || typeof token !== 'string') {
-    throw new CommandFailure(`login as ${email} failed: ${describeAnswer(answer)}`);
-  }
-  return token;
-}
-
 /** The `data` of a `{success: true, data}` envelope, or undefined. */
 export function envelopeData(answer: GatewayAnswer): unknown {
   const body = answer.body as { success?: unknown; data?: unknown } | undefined;

@@ -1,8 +1,8 @@
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
 import { MANAGEMENT_PATH_PREFIXES, type FieldError } from '@gateway/route-model';
-import { writeFileAtomic } from './atomic-write';
 import { CommandFailure } from './command';
-import { dataFile } from './data-dir-state';
+import type { RouteOwner } from './gateway-record';
+import { recordReloadOutcome, reloadThroughStore } from './store-reload';
 
 /** What `gateway start` runs: one role, or both planes in one process (the default). */
 export const ROLES = ['all', 'control-plane', 'data-plane'] as const;
@@ -18,6 +18,8 @@ export const CONTROL_PLANE_PREFIXES = MANAGEMENT_PATH_PREFIXES;
 export interface RunningGateway {
   readonly host: string;
   readonly port: number;
+  /** Where its routes come from (recorded in the data directory for `config:reload`). */
+  readonly routes: RouteOwner;
   /** SIGHUP: re-read proxy.yml (through the control plane when there is one). */
   reload(): Promise<ReloadOutcome>;
   close(): Promise<void>;
@@ -74,11 +76,8 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
     return {
       host: dataPlane.host,
       port: dataPlane.port,
-      reload: async () => {
-        const reconciled = await reconcileFile(controlPlane, settings);
-        // Then the data plane resyncs at once (not at the next message) and records its outcome.
-        return reconciled.ok ? dataPlane.reload() : reconciled;
-      },
+      routes: { kind: 'store', store: controlPlane.store },
+      reload: () => reloadThroughStore(controlPlane, settings, dataPlane),
       close: async () => {
         await dataPlane.close();
         await controlPlane.close();
@@ -99,7 +98,8 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   return {
     host: controlPlane.host ?? listen.host,
     port: controlPlane.port ?? listen.port,
-    reload: () => reconcileFile(controlPlane, settings),
+    routes: { kind: 'store', store: controlPlane.store },
+    reload: () => reloadThroughStore(controlPlane, settings),
     close: () => controlPlane.close(),
   };
 }
@@ -111,9 +111,8 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
 async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGateway> {
   const apiKeys = await apiKeyVerifier(apiKeySecretOf(settings.env));
   const controlPlaneUrl = nonBlank(settings.env['CONTROL_PLANE_URL']);
-  if (controlPlaneUrl === undefined) return startDataPlane(settings, { apiKeys });
-  const clusterToken = required(settings.env, 'CLUSTER_TOKEN', 'a data plane that follows CONTROL_PLANE_URL authenticates with it');
-  const redisUrl = required(settings.env, 'REDIS_URL', 'a data plane that follows CONTROL_PLANE_URL receives changes over Redis');
+  if (controlPlaneUrl === undefined) return { ...(await startDataPlane(settings, { apiKeys })), routes: { kind: 'file' } };
+  const { clusterToken, redisUrl } = followerSettings(settings.env);
   const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
   const { RedisBus } = await import('@gateway/events/redis-bus');
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
@@ -130,7 +129,9 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
     return {
       host: dataPlane.host,
       port: dataPlane.port,
-      reload: () => dataPlane.reload(),
+      routes: { kind: 'control-plane', url: controlPlaneUrl },
+      // A snapshot now; the data plane does not answer SIGHUP itself when it follows (store-reload.ts).
+      reload: async () => recordReloadOutcome(settings.dataDir, await dataPlane.reload()),
       close: async () => {
         await dataPlane.close();
         await bus.close();
@@ -197,8 +198,6 @@ async function startControlPlane(settings: RoleSettings, listen: { host?: string
   }
 }
 
-type ControlPlane = Awaited<ReturnType<typeof startControlPlane>>;
-
 /**
  * The control plane accepts every route the route model accepts; the data plane also refuses
  * blocks it cannot enforce. Checked with the data plane's own reader before the control plane
@@ -212,32 +211,24 @@ async function refuseUnservableFile(configPath: string): Promise<void> {
   if (!loaded.ok) throw new InvalidStartConfigError(loaded.errors);
 }
 
-/**
- * Reconciles proxy.yml into the store (a refused file changes nothing) and records the outcome in
- * reload-status.json, which `config:reload` waits for.
- */
-async function reconcileFile(controlPlane: ControlPlane, settings: RoleSettings): Promise<ReloadOutcome> {
-  const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
-  const servable = await loadProxyConfig(settings.configPath);
-  const outcome = servable.ok ? await controlPlane.reconcileFile() : servable;
-  const at = new Date().toISOString();
-  const result: ReloadOutcome = outcome.ok
-    ? { ok: true, routes: (await controlPlane.snapshot()).routes.length, diff: outcome.diff, at, version: outcome.version }
-    : { ok: false, errors: outcome.errors, at };
-  await writeFileAtomic(dataFile(settings.dataDir, 'reloadStatus'), `${JSON.stringify(result)}\n`).catch(() => undefined);
-  return result;
-}
-
 function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): Record<string, 'UP' | 'DOWN'> {
   const out: Record<string, 'UP' | 'DOWN'> = {};
   for (const [name, state] of Object.entries(checks)) if (state !== undefined) out[name] = state;
   return out;
 }
 
-function required(env: NodeJS.ProcessEnv, name: string, why: string): string {
-  const value = nonBlank(env[name]);
-  if (value === undefined) throw new CommandFailure(`gateway start --role data-plane: ${name} is not set (${why})`);
-  return value;
+/** What a data plane following CONTROL_PLANE_URL needs besides it; every missing variable is named at once. */
+function followerSettings(env: NodeJS.ProcessEnv): { clusterToken: string; redisUrl: string } {
+  const clusterToken = nonBlank(env['CLUSTER_TOKEN']);
+  const redisUrl = nonBlank(env['REDIS_URL']);
+  const missing = [
+    ...(clusterToken === undefined ? ['CLUSTER_TOKEN is not set (it authenticates to the control plane with it)'] : []),
+    ...(redisUrl === undefined ? ['REDIS_URL is not set (it receives the changes over Redis)'] : []),
+  ];
+  if (clusterToken === undefined || redisUrl === undefined) {
+    throw new CommandFailure(`gateway start --role data-plane: CONTROL_PLANE_URL is set, but ${missing.join('; ')}`);
+  }
+  return { clusterToken, redisUrl };
 }
 
 function nonBlank(value: string | undefined): string | undefined {

@@ -40,6 +40,8 @@ export interface RunningControlPlane {
    */
   readonly apiKeySecret?: string;
   reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
+  /** Where the store is, without credentials (`sqlite:<file>` or `postgres://host:port/db`). */
+  readonly store: string;
   readiness(): Promise<ControlPlaneReadiness>;
   /** Set when `listen` was given. */
   host?: string;

@@ -5,15 +5,23 @@ import { ConfigRevisionEntity } from './cluster/config-revision.entity';
 import { ProxyFileStateEntity } from './cluster/proxy-file-state.entity';
 import { loadDatabaseConfig } from './config/control-plane-config';
 import { readProxyFile } from './config-file/proxy-file.reader';
-import { planReconciliation } from './config-file/reconciliation-plan';
+import { planReconciliation, reservedFileRoutes } from './config-file/reconciliation-plan';
 import type { ReconcileOutcome } from './control-plane-options';
 import { dataSourceOptions } from './database/data-source-options';
+import { storeLocation } from './database/store-location';
 import { RouteEntity } from './routes/route.entity';
 
 export interface PreviewReconcileOptions {
   dataDir: string;
   configPath: string;
   env?: NodeJS.ProcessEnv;
+  /** Path prefixes the gateway serves itself (the management prefixes in one process). */
+  reservedPathPrefixes?: readonly string[];
+}
+
+/** The store previewReconcile() would read with these options (RunningControlPlane.store's form). */
+export function previewStore(options: Pick<PreviewReconcileOptions, 'dataDir' | 'env'>): string {
+  return storeLocation(loadDatabaseConfig(options.env ?? process.env, options.dataDir));
 }
 
 /**
@@ -24,6 +32,8 @@ export interface PreviewReconcileOptions {
 export async function previewReconcile(options: PreviewReconcileOptions): Promise<ReconcileOutcome> {
   const file = await readProxyFile(options.configPath);
   if (!file.ok) return { ok: false, errors: file.errors };
+  const reserved = reservedFileRoutes(file, options.reservedPathPrefixes ?? []);
+  if (reserved.length > 0) return { ok: false, errors: reserved };
   const database = loadDatabaseConfig(options.env ?? process.env, options.dataDir);
   if (database.kind === 'sqlite' && !existsSync(database.file)) {
     const plan = planReconciliation(file, [], { upstreams: [] });

@@ -18,6 +18,7 @@ import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
 import { corsOptions, endRefusedPreflight } from './cors/cors-options';
+import { storeLocation } from './database/store-location';
 import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
 import { LogRingBuffer } from './logs/log-ring-buffer';
@@ -135,6 +136,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     snapshot: () => snapshots.build(),
     apiKeySecret: config.apiKeys.secret,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
+    store: storeLocation(config.database),
     readiness: () => readiness.check(),
     close: () =>
       (closing ??= (async () => {

@@ -29,7 +29,7 @@ export { HmacApiKeyVerifier, type ApiKeyDigest, type ApiKeyIdentity, type ApiKey
 export interface DataPlaneOptions {
   /** Path of proxy.yml. With a control-plane route source the file is optional. */
   configPath: string;
-  /** Where the data plane keeps its state: routes.snapshot.json, reload-status.json. */
+  /** Where the data plane keeps its state: routes.snapshot.json, reload-status.json (file mode). */
   dataDir: string;
   /** Override `proxy.host` / `proxy.port` (port 0: ephemeral). */
   host?: string;

@@ -156,7 +156,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     health,
     agents,
     snapshotPath,
-    statusPath: path.join(options.dataDir, DATA_FILES.reloadStatus),
+    // Following a control plane, the caller answers SIGHUP (see ConfigReloaderDeps.statusPath).
+    ...(source.kind === 'file' ? { statusPath: path.join(options.dataDir, DATA_FILES.reloadStatus) } : {}),
     overrides,
     source: source.kind,
   });

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
+/** The Redis of the test environment (shared: tests keep to their own REDIS_CHANNEL_PREFIX). */
+export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
 /** The shared secrets and names of one control plane and its data planes (fresh per run). */
 export interface ClusterSecrets {
   readonly jwtSecret: string;

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadProxyConfig } from '@gateway/data-plane/proxy-config-source';
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
-import { diffRoutes } from '@gateway/route-model';
 import { nonEmpty, parseCommandArgs } from '../cli-args';
 import { EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
-import { dataFile, readReloadStatus, readRoutesSnapshot } from '../data-dir-state';
+import { dataFile, readReloadStatus } from '../data-dir-state';
 import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
 import { isProcessAlive, looksLikeGateway, readPidFile } from '../pid-file';
 import { plural } from '../plural';
+import { previewReload } from '../reload-preview';
 import { formatRouteDiff } from '../route-diff-report';
 
 const OPTIONS = {
@@ -26,11 +26,13 @@ export const configReloadCommand: Command = {
   usage: 'gateway config:reload [--dry-run] [--config FILE] [--data-dir DIR]',
   description: [
     'Validates the configuration (every error, as config:validate prints them), then lists the',
-    'routes it adds, changes (with the changed fields) and removes compared with the routes the',
-    'running gateway last applied (<data-dir>/routes.snapshot.json). Without --dry-run it sends',
-    'SIGHUP to the gateway named by <data-dir>/gateway.pid and waits up to 10 s for its answer in',
-    '<data-dir>/reload-status.json. The gateway re-reads the file it was started with, so',
-    '--config should name that file. A rejected reload keeps the running routes.',
+    'routes it adds, changes (with the changed fields) and removes. With a control plane (roles',
+    'all and control-plane) the diff is against the file routes in its store, read from the same',
+    'database ($DATABASE_URL as the gateway has it, else <data-dir>/gateway.sqlite); a data plane',
+    'alone is compared with the routes it last applied (<data-dir>/routes.snapshot.json). Without',
+    '--dry-run it sends SIGHUP to the gateway named by <data-dir>/gateway.pid and waits up to 10 s',
+    'for its answer in <data-dir>/reload-status.json. The gateway re-reads the file it was started',
+    'with, so --config should name that file. A rejected reload keeps the running routes.',
   ],
   options: OPTIONS,
   examples: ['gateway config:reload --dry-run', 'gateway config:reload', 'gateway config:reload --config /etc/gateway/proxy.yml --data-dir /var/lib/gateway'],
@@ -49,18 +51,15 @@ export const configReloadCommand: Command = {
       return EXIT.failure;
     }
 
-    const snapshot = await readRoutesSnapshot(paths.dataDir);
-    const snapshotLabel = displayPath(context.cwd, snapshot.file);
-    if (snapshot.kind === 'found') {
-      context.out(`Route changes in ${paths.configLabel} against the routes the gateway applied at ${snapshot.snapshot.appliedAt} (${snapshotLabel}):`);
-    } else {
-      const why = snapshot.kind === 'missing' ? 'no routes snapshot at' : `cannot read the routes snapshot (${snapshot.reason}) at`;
-      context.out(`Route changes in ${paths.configLabel} against no routes (${why} ${snapshotLabel}):`);
+    const preview = await previewReload(paths, context, result.config.routes);
+    if (!preview.ok) {
+      // The store refuses the file (an API route's id or path): the gateway would reject it too.
+      formatConfigErrors(paths.configLabel, preview.errors).forEach((line) => context.err(line));
+      context.err(`${paths.configLabel}: the control plane would refuse it (${plural(preview.errors.length, 'error')}); nothing was reloaded`);
+      return EXIT.failure;
     }
-    // Only routes from the file are the file's to change: with a control plane the snapshot also
-    // holds routes made through the API, which a reload of proxy.yml never touches.
-    const before = snapshot.kind === 'found' ? snapshot.snapshot.routes.filter((route) => route.source !== 'api') : [];
-    formatRouteDiff(diffRoutes(before, result.config.routes)).forEach((line) => context.out(line));
+    context.out(preview.header);
+    formatRouteDiff(preview.diff).forEach((line) => context.out(line));
 
     if (values['dry-run'] === true) {
       context.out('Dry run: nothing was signalled.');

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nonEmpty, parseCommandArgs, UsageError } from '../cli-args';
 import { CommandFailure, EXIT, type Command } from '../command';
-import { describeAnswer, managementToken, requestJson, resolveGatewayUrl } from '../gateway-client';
+import { AdminSession } from '../admin-session';
+import { describeAnswer, resolveGatewayUrl } from '../gateway-client';
 import { loadDotEnv, resolveGatewayPaths } from '../gateway-paths';
 
 const OPTIONS = {
@@ -27,7 +28,7 @@ export const logsCommand: Command = {
     'Prints the recent structured log lines of a running gateway (GET /api/logs), one JSON object',
     'per line, oldest first. With --follow it keeps asking for lines newer than the last one',
     'printed, once a second. Needs an admin: --token, $GATEWAY_TOKEN, or $ADMIN_EMAIL and',
-    '$ADMIN_PASSWORD to log in.',
+    '$ADMIN_PASSWORD to log in (the token is kept in <data-dir>/cli-tokens.json and reused).',
   ],
   options: OPTIONS,
   examples: ['gateway logs', 'gateway logs --follow --level warn', 'gateway logs --limit 20 | jq .msg'],
@@ -39,14 +40,14 @@ export const logsCommand: Command = {
     loadDotEnv(context);
     const paths = resolveGatewayPaths(context, { dataDir: nonEmpty(values['data-dir'], 'data-dir', 'logs') });
     const base = await resolveGatewayUrl(context, nonEmpty(values.url, 'url', 'logs'), paths.dataDir);
-    const token = await managementToken(context, base, nonEmpty(values.token, 'token', 'logs'));
+    const session = await AdminSession.open(context, base, nonEmpty(values.token, 'token', 'logs'), paths.dataDir);
 
     let since: string | undefined;
     for (;;) {
       const query = new URLSearchParams({ limit: String(limit) });
       if (level !== undefined) query.set('level', level);
       if (since !== undefined) query.set('since', since);
-      const lines = await fetchLines(base, `/api/logs?${query.toString()}`, token);
+      const lines = await fetchLines(session, `/api/logs?${query.toString()}`);
       for (const line of lines) context.out(JSON.stringify(line));
       since = lines.at(-1)?.time ?? since;
       if (values.follow !== true) return EXIT.ok;
@@ -55,8 +56,8 @@ export const logsCommand: Command = {
   },
 };
 
-async function fetchLines(base: URL, pathAndQuery: string, token: string): Promise<LogLine[]> {
-  const answer = await requestJson(base, 'GET', pathAndQuery, { token });
+async function fetchLines(session: AdminSession, pathAndQuery: string): Promise<LogLine[]> {
+  const answer = await session.get(pathAndQuery);
   const body = answer.body as { success?: boolean; data?: unknown } | undefined;
   if (answer.status !== 200 || body?.success !== true || !Array.isArray(body.data)) {
     throw new CommandFailure(`GET /api/logs failed: ${describeAnswer(answer)}`);

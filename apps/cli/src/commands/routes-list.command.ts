@@ -1,7 +1,8 @@
 import type { Route } from '@gateway/route-model';
 import { nonEmpty, parseCommandArgs } from '../cli-args';
 import { CommandFailure, EXIT, type Command } from '../command';
-import { describeAnswer, managementToken, requestJson, resolveGatewayUrl } from '../gateway-client';
+import { AdminSession } from '../admin-session';
+import { describeAnswer, resolveGatewayUrl } from '../gateway-client';
 import { loadDotEnv, resolveGatewayPaths } from '../gateway-paths';
 import { formatTable } from '../text-table';
 
@@ -22,7 +23,8 @@ export const routesListCommand: Command = {
   description: [
     'Lists every route the control plane holds (API and proxy.yml routes) through GET /api/routes,',
     'page by page, as a table: id, path, methods, upstream, enabled, priority, source.',
-    'Needs an admin: --token, $GATEWAY_TOKEN, or $ADMIN_EMAIL and $ADMIN_PASSWORD to log in.',
+    'Needs an admin: --token, $GATEWAY_TOKEN, or $ADMIN_EMAIL and $ADMIN_PASSWORD to log in (the',
+    'token is kept in <data-dir>/cli-tokens.json, mode 0600, and reused until it expires or is refused).',
   ],
   options: OPTIONS,
   examples: ['gateway routes:list', 'gateway routes:list --json | jq ".[].path"', 'gateway routes:list --deleted'],
@@ -31,12 +33,12 @@ export const routesListCommand: Command = {
     loadDotEnv(context);
     const paths = resolveGatewayPaths(context, { dataDir: nonEmpty(values['data-dir'], 'data-dir', 'routes:list') });
     const base = await resolveGatewayUrl(context, nonEmpty(values.url, 'url', 'routes:list'), paths.dataDir);
-    const token = await managementToken(context, base, nonEmpty(values.token, 'token', 'routes:list'));
+    const session = await AdminSession.open(context, base, nonEmpty(values.token, 'token', 'routes:list'), paths.dataDir);
 
     const routes: Array<Route & { deletedAt?: string }> = [];
     for (let offset = 0; ; offset += PAGE_SIZE) {
       const query = `/api/routes?limit=${PAGE_SIZE}&offset=${offset}${values.deleted === true ? '&deleted=true' : ''}`;
-      const answer = await requestJson(base, 'GET', query, { token });
+      const answer = await session.get(query);
       const body = answer.body as { success?: boolean; data?: unknown; pagination?: { hasMore?: boolean } } | undefined;
       if (answer.status !== 200 || body?.success !== true || !Array.isArray(body.data)) {
         throw new CommandFailure(`GET /api/routes failed: ${describeAnswer(answer)}`);

@@ -7,6 +7,7 @@ import { cliVersion } from '../cli-version';
 import { CommandFailure, EXIT, type Command, type CommandContext } from '../command';
 import { formatConfigErrors } from '../config-error-report';
 import { reachableUrl, URL_FILE } from '../gateway-client';
+import { recordFile, writeGatewayRecord } from '../gateway-record';
 import { InvalidStartConfigError, ROLES, startRole, type GatewayRole, type RunningGateway } from '../gateway-roles';
 import { dataFile } from '../data-dir-state';
 import { displayPath, loadDotEnv, resolveGatewayPaths, type GatewayPaths } from '../gateway-paths';
@@ -101,6 +102,10 @@ export const startCommand: Command = {
     // Best effort: `status`, `routes:list` and `logs` find the gateway through it, or take --url.
     await writeFileAtomic(urlFile, `${reachableUrl(plane.host, plane.port)}\n`).catch((error: unknown) =>
       log.warn({ file: urlFile, err: describe(error) }, 'could not record the listening address'),
+    );
+    // Where its routes come from: what `config:reload` diffs proxy.yml against.
+    await writeGatewayRecord(paths.dataDir, { role, pid: process.pid, startedAt: new Date().toISOString(), routes: plane.routes }).catch((error: unknown) =>
+      log.warn({ file: recordFile(paths.dataDir), err: describe(error) }, 'could not record the role'),
     );
 
     const code = await signals.serve(plane, () => {

@@ -30,7 +30,8 @@ export const statusCommand: Command = {
   description: [
     'Asks a running gateway for its version (/version), its readiness and checks (/health/ready),',
     'and the routes it serves and the configuration revision it runs (/metrics: gateway_routes,',
-    'gateway_config_revision). Needs no credentials: these endpoints are the public ops endpoints.',
+    'gateway_config_revision). A control plane (--role control-plane) reports the revision of its',
+    'store and the routes it hands out. Needs no credentials: these are the public ops endpoints.',
     'Exit code 0 when the gateway answers and is ready (UP or DEGRADED), 1 when it is not ready or',
     'cannot be reached.',
   ],

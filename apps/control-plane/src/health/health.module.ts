@@ -1,5 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { ClusterModule } from '../cluster/cluster.module';
+import { ControlPlaneMetrics } from './control-plane-metrics.service';
+import { MetricsController } from './metrics.controller';
 import { OpsController } from './ops.controller';
 import { ReadinessService } from './readiness.service';
 
@@ -9,9 +12,9 @@ export class HealthModule {
   static register(serveOpsEndpoints: boolean): DynamicModule {
     return {
       module: HealthModule,
-      imports: [TerminusModule.forRoot({ logger: false })],
-      controllers: serveOpsEndpoints ? [OpsController] : [],
-      providers: [ReadinessService],
+      imports: [TerminusModule.forRoot({ logger: false }), ...(serveOpsEndpoints ? [ClusterModule] : [])],
+      controllers: serveOpsEndpoints ? [OpsController, MetricsController] : [],
+      providers: serveOpsEndpoints ? [ReadinessService, ControlPlaneMetrics] : [ReadinessService],
       exports: [ReadinessService],
     };
   }

@@ -11,6 +11,7 @@ import { createTestServices } from '../testing/engine-services.fixture';
 import { UpstreamAgentPool } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 function config(paths: string[]): ProxyConfig {
@@ -19,7 +20,7 @@ function config(paths: string[]): ProxyConfig {
   return result.value;
 }
 
-function setup(load: () => Promise<ConfigLoad>) {
+function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: boolean } = {}) {
   const dir = makeTempDir();
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
@@ -35,10 +36,10 @@ function setup(load: () => Promise<ConfigLoad>) {
     health,
     agents,
     snapshotPath: path.join(dir.path, 'routes.snapshot.json'),
-    statusPath: path.join(dir.path, 'reload-status.json'),
+    ...(options.answersReloads === false ? {} : { statusPath: path.join(dir.path, 'reload-status.json') }),
     overrides: {},
   });
-  return { reloader, dispatcher, done: () => (agents.destroy(), closeServices(), dir.remove()) };
+  return { reloader, dispatcher, dir: dir.path, done: () => (agents.destroy(), closeServices(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {
@@ -82,5 +83,14 @@ test('an invalid configuration keeps the running table and reports every error',
   assert.equal(outcome.ok, false);
   assert.equal(outcome.ok ? 0 : outcome.errors.length, 1);
   assert.equal(dispatcher.getTable(), table);
+  done();
+});
+
+test('without a statusPath (following a control plane) applies are recorded in the snapshot only, never in reload-status.json', async () => {
+  const { reloader, dir, done } = setup(async () => ({ ok: true, config: config(['/a']) }), { answersReloads: false });
+  reloader.commit({ ok: true, config: config(['/a', '/b']), revision: 7 }, 'route upserted');
+  await reloader.flush();
+  assert.equal(existsSync(path.join(dir, 'routes.snapshot.json')), true);
+  assert.equal(existsSync(path.join(dir, 'reload-status.json')), false);
   done();
 });

@@ -27,9 +27,14 @@ export interface ConfigReloaderDeps {
   services: EngineServices;
   health: UpstreamHealthRegistry;
   agents: UpstreamAgentPool;
-  /** Where routes.snapshot.json and reload-status.json go. */
+  /** Where routes.snapshot.json goes. */
   snapshotPath: string;
-  statusPath: string;
+  /**
+   * Where reload-status.json goes: the answer to a SIGHUP that `gateway config:reload` waits for.
+   * Unset when the routes come from a control plane: every change message would otherwise
+   * overwrite the answer the CLI is waiting for, so there the CLI's reload writes it.
+   */
+  statusPath?: string;
   /** host/port overrides from the command line, kept across reloads. */
   overrides: { host?: string; port?: number };
   /** Where the configuration comes from, recorded in routes.snapshot.json. */
@@ -47,7 +52,7 @@ export class ConfigReloader {
   private running: Promise<ReloadOutcome> | undefined;
   private queued: Promise<ReloadOutcome> | undefined;
   private readonly snapshotFile: LatestJsonFile;
-  private readonly statusFile: LatestJsonFile;
+  private readonly statusFile: LatestJsonFile | undefined;
   /** Settles when routes.snapshot.json holds the latest applied configuration (or failed to). */
   private snapshotWritten: Promise<void> = Promise.resolve();
   /** The API keys last applied (saved with every snapshot file, also after single route changes). */
@@ -55,7 +60,7 @@ export class ConfigReloader {
 
   constructor(private readonly deps: ConfigReloaderDeps) {
     this.snapshotFile = new LatestJsonFile(deps.snapshotPath);
-    this.statusFile = new LatestJsonFile(deps.statusPath);
+    this.statusFile = deps.statusPath === undefined ? undefined : new LatestJsonFile(deps.statusPath);
   }
 
   reload(): Promise<ReloadOutcome> {
@@ -153,16 +158,17 @@ export class ConfigReloader {
     }
     // Counted once both files say the same: whoever sees the counter move can read them.
     const result = outcome.ok ? 'success' : 'failure';
-    const statusWritten = this.statusFile
-      .write(outcome)
-      .catch((error: unknown) => services.logger.warn({ err: String(error), file: path.basename(this.deps.statusPath) }, 'could not write reload status'));
+    const statusFile = this.statusFile;
+    const statusWritten = statusFile
+      ?.write(outcome)
+      .catch((error: unknown) => services.logger.warn({ err: String(error), file: path.basename(statusFile.filePath) }, 'could not write reload status'));
     void Promise.all([this.snapshotWritten, statusWritten]).then(() => services.metrics.configReload(result));
     return outcome;
   }
 
   /** Resolves once routes.snapshot.json and reload-status.json hold the latest applied state. */
   async flush(): Promise<void> {
-    await Promise.all([this.snapshotFile.settled(), this.statusFile.settled()]);
+    await Promise.all([this.snapshotFile.settled(), this.statusFile?.settled()]);
   }
 
   private async run(): Promise<ReloadOutcome> {

@@ -1,0 +1,54 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { ConfigRevisionService } from '../cluster/config-revision.service';
+import { TransactionRunner } from '../database/transaction-runner';
+import { RouteEntity } from '../routes/route.entity';
+
+/**
+ * The control-plane role's /metrics. `gateway_config_revision` and `gateway_routes` carry the data
+ * plane's names and meaning for the configuration this control plane hands out (the revision and
+ * the enabled, not deleted routes of its snapshot), so `gateway status` reads every role the same
+ * way and a dashboard can compare a data plane's revision with its control plane's.
+ */
+@Injectable()
+export class ControlPlaneMetrics implements OnModuleDestroy {
+  readonly registry = new Registry();
+
+  constructor(transactions: TransactionRunner, revisions: ConfigRevisionService) {
+    collectDefaultMetrics({ register: this.registry });
+    // Read at scrape time, both in one transaction, so the pair describes one revision.
+    let current: Promise<{ revision: number; routes: number }> | undefined;
+    const read = (): Promise<{ revision: number; routes: number }> =>
+      (current ??= transactions
+        .run(async (tx) => ({ revision: await revisions.current(tx), routes: await tx.getRepository(RouteEntity).countBy({ enabled: true }) }))
+        .finally(() => (current = undefined)));
+    new Gauge({
+      name: 'gateway_config_revision',
+      help: 'The configuration revision in the store (what data planes converge to)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).revision);
+      },
+    });
+    new Gauge({
+      name: 'gateway_routes',
+      help: 'Enabled, not deleted routes in the store (the routes of the snapshot data planes serve)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).routes);
+      },
+    });
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  onModuleDestroy(): void {
+    this.registry.clear();
+  }
+}
