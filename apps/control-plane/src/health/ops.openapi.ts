@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation, ApiResponse, type SchemaObject } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiResponse, type SchemaObject } from '@nestjs/swagger';
 
 /** OpenAPI descriptions of the spec 4.2 ops endpoints (no envelope: they are not under /api). */
 
@@ -32,6 +32,12 @@ const VERSION: SchemaObject = {
 };
 
 export const OpsDocs = {
+  metrics: () =>
+    applyDecorators(
+      ApiOperation({ summary: 'Prometheus metrics of the control-plane role: gateway_config_revision, gateway_routes (one process: the data plane answers)' }),
+      ApiProduces('text/plain'),
+      ApiResponse({ status: 200, description: 'Prometheus text exposition format 0.0.4', schema: { type: 'string' } }),
+    ),
   version: () => applyDecorators(ApiOperation({ summary: 'Gateway, API and configuration schema versions (spec 4.2)' }), ApiResponse({ status: 200, schema: VERSION })),
   health: () => applyDecorators(ApiOperation({ summary: 'Liveness: the process answers (spec 4.2)' }), ApiResponse({ status: 200, schema: HEALTH })),
   ready: () =>
