@@ -28,11 +28,11 @@ export function connectionListed(value: string | string[] | undefined): Set<stri
   return new Set(joined.split(',').map((name) => name.trim().toLowerCase()));
 }
 
-/** Copies end-to-end headers from `source` into `target`, dropping hop-by-hop ones. */
-export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: OutgoingHttpHeaders): void {
+/** Copies end-to-end headers from `source` into `target`, dropping hop-by-hop ones and those `skip` names. */
+export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: OutgoingHttpHeaders, skip?: (name: string) => boolean): void {
   const listed = connectionListed(source.connection);
   for (const name in source) {
-    if (HOP_BY_HOP.has(name) || (listed !== undefined && listed.has(name))) continue;
+    if (HOP_BY_HOP.has(name) || (listed !== undefined && listed.has(name)) || (skip !== undefined && skip(name))) continue;
     const value = source[name];
     if (value !== undefined) target[name] = value;
   }

@@ -1,5 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-
 /**
  * Headers through which gateway authentication tells the upstream who the caller is
  * (docs/edge-policies.md). Reserved: a client's copy is removed from every upstream request, on
@@ -19,15 +17,14 @@ const LONGEST = Math.max(...[...IDENTITY_NAMES].map((name) => name.length));
 const UNDERSCORES = /_/g;
 
 /**
- * Removes every client copy of the identity headers, including spellings with `_` for `-`
- * (`x_gateway_user_id`): WSGI, Rack and PHP upstreams read both as the same header, which is why
- * nginx drops underscored names by default. node has already lower-cased incoming names.
+ * Whether a (lower-case) request header name is a client's copy of an identity header, including
+ * spellings with `_` for `-` (`x_gateway_user_id`): WSGI, Rack and PHP upstreams read both as the
+ * same header, which is why nginx drops underscored names by default. Checked while the request
+ * headers are copied (no second pass over them); most names fail the length or first letter.
  */
-export function removeClientIdentityHeaders(headers: OutgoingHttpHeaders): void {
-  for (const name in headers) {
-    if (name.length < SHORTEST || name.length > LONGEST || name.charCodeAt(0) !== 120 /* x */) continue;
-    if (IDENTITY_NAMES.has(name) || IDENTITY_NAMES.has(name.replace(UNDERSCORES, '-'))) delete headers[name];
-  }
+export function isClientIdentityHeader(name: string): boolean {
+  if (name.length < SHORTEST || name.length > LONGEST || name.charCodeAt(0) !== 120 /* x */) return false;
+  return IDENTITY_NAMES.has(name) || IDENTITY_NAMES.has(name.replace(UNDERSCORES, '-'));
 }
 
 /** Visible ASCII except `%`: carried as is. */

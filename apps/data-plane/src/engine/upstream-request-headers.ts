@@ -2,7 +2,7 @@ import { rewriteUpstreamPath } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import type { Exchange } from './exchange';
 import { copyEndToEndHeaders } from './hop-by-hop';
-import { removeClientIdentityHeaders } from './identity-headers';
+import { isClientIdentityHeader } from './identity-headers';
 
 /**
  * Prepares what goes upstream for a matched exchange: the rewritten path with the query kept
@@ -12,8 +12,7 @@ import { removeClientIdentityHeaders } from './identity-headers';
 export function prepareUpstreamRequest(exchange: Exchange, route: CompiledRoute): void {
   const { req } = exchange;
   const headers = exchange.upstreamHeaders;
-  copyEndToEndHeaders(req.headers, headers);
-  removeClientIdentityHeaders(headers);
+  copyEndToEndHeaders(req.headers, headers, isClientIdentityHeader);
   const forwardedFor = req.headers['x-forwarded-for'];
   headers['x-forwarded-for'] = forwardedFor === undefined ? exchange.clientIp : `${forwardedFor}, ${exchange.clientIp}`;
   headers['x-forwarded-proto'] = 'encrypted' in req.socket ? 'https' : 'http';
