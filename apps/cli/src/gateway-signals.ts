@@ -32,6 +32,14 @@ export class GatewaySignals {
   }
 
   /**
+   * What an exit must undo (the pid and url files), registered as soon as they exist: a second stop
+   * signal that arrives before serve() exits at once and must still remove them.
+   */
+  cleanupOnExit(cleanup: () => void): void {
+    this.cleanup = cleanup;
+  }
+
+  /**
    * Hands over the listening plane and applies what arrived meanwhile. Resolves with the exit
    * code once a stop signal has closed it and `cleanup` ran.
    */

@@ -97,8 +97,13 @@ export const startCommand: Command = {
       context.err(alreadyRunning(context, pidFile, claim.holder));
       return EXIT.failure;
     }
-    log.info({ pidFile, dataDir: paths.dataDir, config: paths.configPath }, 'pid file written');
     const urlFile = path.join(paths.dataDir, URL_FILE);
+    const cleanup = (): void => {
+      releasePidFile(pidFile, process.pid);
+      rmSync(urlFile, { force: true });
+    };
+    signals.cleanupOnExit(cleanup);
+    log.info({ pidFile, dataDir: paths.dataDir, config: paths.configPath }, 'pid file written');
     // Best effort: `status`, `routes:list` and `logs` find the gateway through it, or take --url.
     await writeFileAtomic(urlFile, `${reachableUrl(plane.host, plane.port)}\n`).catch((error: unknown) =>
       log.warn({ file: urlFile, err: describe(error) }, 'could not record the listening address'),
@@ -108,10 +113,7 @@ export const startCommand: Command = {
       log.warn({ file: recordFile(paths.dataDir), err: describe(error) }, 'could not record the role'),
     );
 
-    const code = await signals.serve(plane, () => {
-      releasePidFile(pidFile, process.pid);
-      rmSync(urlFile, { force: true });
-    });
+    const code = await signals.serve(plane, cleanup);
     log.info({ code }, 'gateway exited');
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     return code;
