@@ -73,7 +73,9 @@ for (const role of ['all', 'control-plane'] as const) {
       const record = JSON.parse(readFileSync(path.join(gateway.dataDir, 'gateway.role.json'), 'utf8')) as { role: string; pid: number; routes: { kind: string; store: string } };
       assert.equal(record.role, role);
       assert.equal(record.pid, gateway.pid);
-      assert.deepEqual(record.routes, { kind: 'store', store: `sqlite:${path.join(gateway.dataDir, 'gateway.sqlite')}` });
+      // One process serves the management prefixes itself, so its reloads refuse file routes there.
+      const reservedPathPrefixes = role === 'all' ? ['/api', '/admin', '/internal'] : [];
+      assert.deepEqual(record.routes, { kind: 'store', store: `sqlite:${path.join(gateway.dataDir, 'gateway.sqlite')}`, reservedPathPrefixes });
     });
 
     test('--dry-run with the file as started: the routes already in the store are no change', async () => {

@@ -1,5 +1,5 @@
 import { CommandFailure, type CommandContext } from './command';
-import { describeAnswer, envelopeData, requestJson, type GatewayAnswer } from './gateway-client';
+import { describeAnswer, envelopeData, nonBlank, requestJson, type GatewayAnswer } from './gateway-client';
 import { TokenCache } from './token-cache';
 
 type Credentials = { email: string; password: string };
@@ -58,6 +58,3 @@ async function logIn(base: URL, credentials: Credentials, cache: TokenCache): Pr
   return data.token;
 }
 
-function nonBlank(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}

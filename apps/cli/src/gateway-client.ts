@@ -106,7 +106,8 @@ function parseUrl(raw: string, source: string): URL {
   throw new CommandFailure(`${source}: '${raw}' is not an http(s) URL`);
 }
 
-function nonBlank(value: string | undefined): string | undefined {
+/** An environment value or option, trimmed; unset or blank is undefined. */
+export function nonBlank(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 

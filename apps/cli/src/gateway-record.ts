@@ -12,7 +12,10 @@ export const RECORD_FILE = 'gateway.role.json';
  * `control-plane`), proxy.yml itself (a data plane alone, routes.snapshot.json), or a remote
  * control plane (a data plane following CONTROL_PLANE_URL, whose proxy.yml routes are not its own).
  */
-export type RouteOwner = { kind: 'store'; store: string } | { kind: 'file' } | { kind: 'control-plane'; url: string };
+export type RouteOwner =
+  | { kind: 'store'; store: string; /** Paths the gateway serves itself, which its reload refuses in proxy.yml. */ reservedPathPrefixes?: readonly string[] }
+  | { kind: 'file' }
+  | { kind: 'control-plane'; url: string };
 
 export interface GatewayRecord {
   role: GatewayRole;

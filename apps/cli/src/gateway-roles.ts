@@ -1,18 +1,13 @@
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
 import { MANAGEMENT_PATH_PREFIXES, type FieldError } from '@gateway/route-model';
 import { CommandFailure } from './command';
+import { nonBlank } from './gateway-client';
 import type { RouteOwner } from './gateway-record';
 import { recordReloadOutcome, reloadThroughStore } from './store-reload';
 
 /** What `gateway start` runs: one role, or both planes in one process (the default). */
 export const ROLES = ['all', 'control-plane', 'data-plane'] as const;
 export type GatewayRole = (typeof ROLES)[number];
-
-/**
- * What the one-process gateway hands to the control plane: the route model's list, the same the
- * control plane refuses routes under in that mode (API writes, proxy.yml at start and on reload).
- */
-export const CONTROL_PLANE_PREFIXES = MANAGEMENT_PATH_PREFIXES;
 
 /** The running process, whatever its role: what the signal handlers need. */
 export interface RunningGateway {
@@ -70,13 +65,13 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       routeSource: { kind: 'control-plane', bus: controlPlane.bus, fetchSnapshot: () => controlPlane.snapshot() },
       // The control plane's server key (API_KEY_SECRET, or the one generated in the data dir).
       apiKeys: await apiKeyVerifier(controlPlane.apiKeySecret),
-      mount: { prefixes: CONTROL_PLANE_PREFIXES, handler: controlPlane.handler },
+      mount: { prefixes: MANAGEMENT_PATH_PREFIXES, handler: controlPlane.handler },
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
     });
     return {
       host: dataPlane.host,
       port: dataPlane.port,
-      routes: { kind: 'store', store: controlPlane.store },
+      routes: { kind: 'store', store: controlPlane.store, reservedPathPrefixes: controlPlane.reservedPathPrefixes },
       reload: () => reloadThroughStore(controlPlane, settings, dataPlane),
       close: async () => {
         await dataPlane.close();
@@ -98,7 +93,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   return {
     host: controlPlane.host ?? listen.host,
     port: controlPlane.port ?? listen.port,
-    routes: { kind: 'store', store: controlPlane.store },
+    routes: { kind: 'store', store: controlPlane.store, reservedPathPrefixes: controlPlane.reservedPathPrefixes },
     reload: () => reloadThroughStore(controlPlane, settings),
     close: () => controlPlane.close(),
   };
@@ -231,6 +226,3 @@ function followerSettings(env: NodeJS.ProcessEnv): { clusterToken: string; redis
   return { clusterToken, redisUrl };
 }
 
-function nonBlank(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { diffRoutes, MANAGEMENT_PATH_PREFIXES, type Route, type RouteDiff } from '@gateway/route-model';
 import { CommandFailure, type CommandContext } from './command';
 import type { LocatedFieldError } from './config-error-report';
@@ -9,9 +7,6 @@ import { displayPath, type GatewayPaths } from './gateway-paths';
 
 /** What reloading proxy.yml would change, against what the gateway's routes come from. */
 export type ReloadPreview = { ok: true; header: string; diff: RouteDiff } | { ok: false; errors: LocatedFieldError[] };
-
-/** The SQLite file of the control plane without DATABASE_URL (apps/control-plane docs). */
-const SQLITE_FILE = 'gateway.sqlite';
 
 /**
  * The diff `config:reload` prints before it signals (and alone with --dry-run). Where the routes
@@ -23,11 +18,10 @@ const SQLITE_FILE = 'gateway.sqlite';
 export async function previewReload(paths: GatewayPaths, context: CommandContext, fileRoutes: readonly Route[]): Promise<ReloadPreview> {
   const record = await readGatewayRecord(paths.dataDir);
   const owner = record?.routes ?? (await storeFoundHere(paths, context)) ?? { kind: 'file' };
-  // One process (the default role) serves the management prefixes itself: the reload refuses file routes there.
-  const reserved = record === undefined || record.role === 'all' ? MANAGEMENT_PATH_PREFIXES : [];
   switch (owner.kind) {
     case 'store':
-      return previewAgainstStore(paths, context, owner.store, reserved);
+      // The prefixes the gateway recorded; a store never started here is the default one-process gateway's.
+      return previewAgainstStore(paths, context, owner.store, owner.reservedPathPrefixes ?? MANAGEMENT_PATH_PREFIXES);
     case 'file':
       return previewAgainstSnapshot(paths, context, fileRoutes);
     case 'control-plane':
@@ -39,9 +33,14 @@ export async function previewReload(paths: GatewayPaths, context: CommandContext
 }
 
 async function storeFoundHere(paths: GatewayPaths, context: CommandContext): Promise<RouteOwner | undefined> {
-  const databaseUrl = context.env['DATABASE_URL'];
-  if (!existsSync(path.join(paths.dataDir, SQLITE_FILE)) && (databaseUrl === undefined || databaseUrl.trim() === '')) return undefined;
-  return { kind: 'store', store: await storeReadHere(paths, context) };
+  const { storeExists } = await import('@gateway/control-plane/preview-reconcile');
+  let exists: boolean;
+  try {
+    exists = storeExists({ dataDir: paths.dataDir, env: context.env });
+  } catch (error) {
+    throw new CommandFailure(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+  return exists ? { kind: 'store', store: await storeReadHere(paths, context) } : undefined;
 }
 
 async function storeReadHere(paths: GatewayPaths, context: CommandContext): Promise<string> {

@@ -30,7 +30,7 @@ export class TokenCache {
   }
 
   async find(url: string, email: string, now = Date.now()): Promise<string | undefined> {
-    const entry = (await this.entries()).find((candidate) => candidate.url === url && candidate.email === email);
+    const entry = (await this.entries()).find((candidate) => sameKey(candidate, { url, email }));
     return entry !== undefined && Date.parse(entry.expiresAt) - EXPIRY_MARGIN_MS > now ? entry.token : undefined;
   }
 

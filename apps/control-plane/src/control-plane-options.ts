@@ -42,6 +42,8 @@ export interface RunningControlPlane {
   reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
   /** Where the store is, without credentials (`sqlite:<file>` or `postgres://host:port/db`). */
   readonly store: string;
+  /** Paths this process serves itself, so no route may use them (the management prefixes in one process). */
+  readonly reservedPathPrefixes: readonly string[];
   readiness(): Promise<ControlPlaneReadiness>;
   /** Set when `listen` was given. */
   host?: string;

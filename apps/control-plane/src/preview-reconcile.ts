@@ -24,6 +24,12 @@ export function previewStore(options: Pick<PreviewReconcileOptions, 'dataDir' | 
   return storeLocation(loadDatabaseConfig(options.env ?? process.env, options.dataDir));
 }
 
+/** Whether a control plane keeps a store with these options: PostgreSQL, or an existing SQLite file. */
+export function storeExists(options: Pick<PreviewReconcileOptions, 'dataDir' | 'env'>): boolean {
+  const database = loadDatabaseConfig(options.env ?? process.env, options.dataDir);
+  return database.kind === 'postgres' || existsSync(database.file);
+}
+
 /**
  * `gateway config:reload --dry-run` from another process: what reconciling proxy.yml would change
  * in the store (the same plan as the running control plane's dry run), read-only. A SQLite file

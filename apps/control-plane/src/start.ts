@@ -137,6 +137,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     apiKeySecret: config.apiKeys.secret,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     store: storeLocation(config.database),
+    reservedPathPrefixes: config.reservedPathPrefixes,
     readiness: () => readiness.check(),
     close: () =>
       (closing ??= (async () => {

@@ -49,4 +49,12 @@ export class RouteSnapshotBuilder {
       return snapshot;
     }, 'REPEATABLE READ');
   }
+
+  /** The snapshot's revision and route count without building it (metrics, `gateway status`). */
+  counts(): Promise<{ revision: number; routes: number }> {
+    return this.transactions.run(
+      async (tx) => ({ revision: await this.revisions.current(tx), routes: await tx.getRepository(RouteEntity).countBy({ enabled: true }) }),
+      'REPEATABLE READ',
+    );
+  }
 }

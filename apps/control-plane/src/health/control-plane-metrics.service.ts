@@ -1,8 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { ConfigRevisionService } from '../cluster/config-revision.service';
-import { TransactionRunner } from '../database/transaction-runner';
-import { RouteEntity } from '../routes/route.entity';
+import { RouteSnapshotBuilder } from '../cluster/route-snapshot.builder';
 
 /**
  * The control-plane role's /metrics. `gateway_config_revision` and `gateway_routes` carry the data
@@ -14,14 +12,11 @@ import { RouteEntity } from '../routes/route.entity';
 export class ControlPlaneMetrics implements OnModuleDestroy {
   readonly registry = new Registry();
 
-  constructor(transactions: TransactionRunner, revisions: ConfigRevisionService) {
+  constructor(snapshots: RouteSnapshotBuilder) {
     collectDefaultMetrics({ register: this.registry });
-    // Read at scrape time, both in one transaction, so the pair describes one revision.
+    // Read at scrape time, both in one transaction (the snapshot's), so the pair describes one revision.
     let current: Promise<{ revision: number; routes: number }> | undefined;
-    const read = (): Promise<{ revision: number; routes: number }> =>
-      (current ??= transactions
-        .run(async (tx) => ({ revision: await revisions.current(tx), routes: await tx.getRepository(RouteEntity).countBy({ enabled: true }) }))
-        .finally(() => (current = undefined)));
+    const read = (): Promise<{ revision: number; routes: number }> => (current ??= snapshots.counts().finally(() => (current = undefined)));
     new Gauge({
       name: 'gateway_config_revision',
       help: 'The configuration revision in the store (what data planes converge to)',

@@ -156,10 +156,12 @@ export class RequestDispatcher {
       this.runResponseHooks(exchange, hooks, 0, proxied).then(
         () => {
           if (exchange.clientAborted || exchange.res.headersSent) return;
+          // A head node refuses to write (a header value it rejects) costs this request a 500, not
+          // the process: a throw in this callback would be an unhandled rejection.
           try {
             writeResponseHead(exchange, proxied.status, proxied.headers);
           } catch (error) {
-            this.failWrite(exchange, error);
+            this.fail(exchange, error);
             return;
           }
           if (Buffer.isBuffer(proxied.body)) exchange.res.end(proxied.body);
@@ -172,17 +174,8 @@ export class RequestDispatcher {
     try {
       sendLocalReply(exchange, reply);
     } catch (error) {
-      this.failWrite(exchange, error);
+      this.fail(exchange, error);
     }
-  }
-
-  /**
-   * A head node refuses to write (a header value it rejects) costs that request a 500, never the
-   * process: these writes run in promise callbacks, where a throw would be an unhandled rejection.
-   */
-  private failWrite(exchange: Exchange, error: unknown): void {
-    if (exchange.res.headersSent) exchange.res.destroy();
-    else this.fail(exchange, error);
   }
 
   private pipeReplayed(exchange: Exchange, body: NodeJS.ReadableStream): void {
@@ -214,7 +207,7 @@ export class RequestDispatcher {
           writeResponseHead(exchange, proxied.status, proxied.headers);
         } catch (error) {
           upstream.destroy();
-          this.failWrite(exchange, error);
+          this.fail(exchange, error);
           return;
         }
         const body = proxied.body;

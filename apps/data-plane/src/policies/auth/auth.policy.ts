@@ -136,6 +136,9 @@ function challengesOf(plan: Plan): (invalidToken: boolean) => string {
   return (invalidToken) => (invalidToken ? a : b);
 }
 
+/** Who an anonymous request is (allowAnonymous): one object for all of them. */
+const ANONYMOUS: CallerIdentity = Object.freeze({ scheme: 'anonymous', userId: undefined, keyId: undefined });
+
 /** Records the caller: X-Gateway-* headers for the upstream, `exchange.identity` for later policies. */
 function setIdentity(exchange: Exchange, scheme: CallerIdentity['scheme'], fields: { userId?: string; email?: string; role?: string; keyId?: string }): void {
   const headers = exchange.upstreamHeaders;
@@ -194,7 +197,8 @@ export const authPolicy: PolicyFactory = {
         const presented = readCredential(exchange.req.headers);
         if (presented === undefined) {
           if (plan.allowAnonymous) {
-            setIdentity(exchange, 'anonymous', {});
+            exchange.upstreamHeaders[H.scheme] = 'anonymous';
+            exchange.identity = ANONYMOUS;
             return undefined;
           }
           return refuse(exchange, 'none', 'missing', 'UNAUTHORIZED');

@@ -1,7 +1,8 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Route } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
+import { presentedCredential } from '../../engine/presented-credential';
 import type { LocalReply, PolicyFactory, ProxiedResponse, RequestHookResult } from '../../engine/policy';
 import { storableTtl } from './cache-control';
 import type { CacheEntry, ResponseCache } from './response-cache';
@@ -16,15 +17,6 @@ interface Lead {
 const NOT_STORED = ['age', 'x-cache', 'x-correlation-id', 'date'];
 
 /** Rough size of what an entry holds besides its body (keys, header strings). */
-/**
- * A request carrying a credential (decision 22 allows an API key in either header) is neither
- * answered from nor stored in the cache unless the route sets `cacheAuthorized`: an upstream may
- * answer per caller, and the same key must get the same safety whichever header carries it.
- */
-function carriesCredentials(headers: IncomingHttpHeaders): boolean {
-  return headers.authorization !== undefined || headers['x-api-key'] !== undefined;
-}
-
 function headerBytes(headers: OutgoingHttpHeaders): number {
   let n = 64;
   for (const name in headers) n += name.length + String(headers[name]).length + 16;
@@ -188,7 +180,7 @@ export const cachePolicy: PolicyFactory = {
     return {
       onRequest(exchange) {
         const method = exchange.method;
-        if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && carriesCredentials(exchange.req.headers))) {
+        if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && presentedCredential(exchange.req.headers) !== undefined)) {
           metrics.cacheLookup(routeId, 'BYPASS');
           exchange.addResponseHeader('x-cache', 'BYPASS');
           return undefined;

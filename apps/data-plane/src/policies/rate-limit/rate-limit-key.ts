@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitConfig } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
+import { presentedCredential } from '../../engine/presented-credential';
 
 /** Credentials are never used as keys as they are: a short digest stands for them. */
 function digest(value: string): string {
@@ -45,14 +46,6 @@ function claimOf(exchange: Exchange, name: string): string | undefined {
   }
 }
 
-/** The credential a route without gateway authentication sees: Authorization, else X-API-Key. */
-function credentialOf(exchange: Exchange): string | undefined {
-  const authorization = exchange.req.headers.authorization;
-  if (authorization !== undefined && authorization !== '') return authorization;
-  const header = exchange.req.headers['x-api-key'];
-  return typeof header === 'string' && header !== '' ? header : undefined;
-}
-
 /**
  * Scope `user` (docs/resilience.md). Authentication runs first (order 100 < 120), so on a route
  * with gateway auth the caller is the identity it established: an API key's id (a key is a client
@@ -70,8 +63,8 @@ function userKey(byIp: (exchange: Exchange) => string): (exchange: Exchange) => 
       if (identity.userId !== undefined) return `user:${bounded(identity.userId)}`;
       return byIp(exchange);
     }
-    const credential = credentialOf(exchange);
-    return credential === undefined ? byIp(exchange) : `credential:${digest(credential)}`;
+    const credential = presentedCredential(exchange.req.headers);
+    return credential === undefined || credential === '' ? byIp(exchange) : `credential:${digest(credential)}`;
   };
 }
 
