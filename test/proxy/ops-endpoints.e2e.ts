@@ -61,6 +61,14 @@ routes:
     assert.equal(body.status, 'UP');
   });
 
+  test('/health/serving: UP with a loaded config, so a Kubernetes readiness probe keeps the pod', async () => {
+    const res = await get('/health/serving');
+    assert.equal(res.status, 200);
+    const body = res.json<Record<string, unknown>>();
+    assert.deepEqual(Object.keys(body).sort(), ['status', 'timestamp']);
+    assert.equal(body.status, 'UP');
+  });
+
   test('/health/deep: uptime, circuitBreakers and memory with percentUsed as a decimal string', async () => {
     const res = await get('/health/deep');
     assert.equal(res.status, 200);

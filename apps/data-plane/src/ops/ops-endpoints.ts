@@ -31,6 +31,7 @@ export class OpsEndpoints implements LocalEndpoints {
       ['/health', (e) => this.health(e)],
       ['/health/live', (e) => this.health(e)],
       ['/health/ready', (e) => this.ready(e)],
+      ['/health/serving', (e) => this.serving(e)],
       ['/health/deep', (e) => this.deep(e)],
       ['/metrics', (e) => void this.metrics(e)],
     ]);
@@ -39,7 +40,7 @@ export class OpsEndpoints implements LocalEndpoints {
   handle(exchange: Exchange): boolean {
     const path = exchange.path;
     // Every ops path starts with /h, /m or /v and is short: most proxied paths skip the lookup.
-    if (path.length > 13) return false;
+    if (path.length > 15) return false;
     const first = path.charCodeAt(1);
     if (first !== 104 /* h */ && first !== 109 /* m */ && first !== 118 /* v */) return false;
     const endpoint = this.paths.get(path);
@@ -71,6 +72,16 @@ export class OpsEndpoints implements LocalEndpoints {
   /** Liveness: the event loop answers. A process that cannot answer this is restarted. */
   private health(exchange: Exchange): void {
     sendJson(exchange, 200, { status: 'UP', timestamp: new Date().toISOString(), version: this.services.version });
+  }
+
+  /**
+   * Kubernetes readiness probe: UP once a configuration is loaded. Unlike /health/ready it ignores
+   * upstream breakers and dependencies, so an outage behind the gateway cannot pull every pod out of
+   * service at once (docs/deployment.md).
+   */
+  private serving(exchange: Exchange): void {
+    const loaded = this.currentTable() !== undefined;
+    sendJson(exchange, loaded ? 200 : 503, { status: loaded ? 'UP' : 'DOWN', timestamp: new Date().toISOString() });
   }
 
   private ready(exchange: Exchange): void {
