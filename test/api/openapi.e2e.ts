@@ -265,7 +265,7 @@ describe('OpenAPI document of the management API', () => {
       await documented('GET', '/api/logs', '/api/logs?level=debug', undefined, 200);
       await documented('GET', '/api/api-keys', '/api/api-keys', undefined, 200);
       await documented('POST', '/api/api-keys', '/api/api-keys', { name: 'docs' }, 503);
-      for (const path of ['/version', '/health', '/health/live', '/health/ready']) await documented('GET', path, path, undefined, 200);
+      for (const path of ['/version', '/health', '/health/live', '/health/serving', '/health/ready']) await documented('GET', path, path, undefined, 200);
       const logoutToken = await login(call, ADMIN);
       const loggedOut = await call('POST', '/api/auth/logout', { token: logoutToken });
       assertDocumented('POST', '/api/auth/logout', loggedOut);

@@ -143,7 +143,7 @@ describe('control plane smoke (SQLite, control-plane role)', () => {
   });
 
   test('ops endpoints of the control-plane role: /health, /health/live, /health/ready, /version', async () => {
-    for (const p of ['/health', '/health/live']) {
+    for (const p of ['/health', '/health/live', '/health/serving']) {
       const res = await call('GET', p);
       assert.equal(res.status, 200);
       assert.deepEqual(Object.keys(res.json()).sort(), ['status', 'timestamp', 'version']);

@@ -41,6 +41,13 @@ export class OpsController {
     return this.health();
   }
 
+  /** Kubernetes readiness probe: the process serves; unlike /health/ready it ignores Redis (docs/deployment.md). */
+  @OpsDocs.health()
+  @Get('health/serving')
+  serving(): Record<string, unknown> {
+    return this.health();
+  }
+
   @OpsDocs.ready()
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) res: Response): Promise<Record<string, unknown>> {
