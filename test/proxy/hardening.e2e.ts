@@ -159,4 +159,46 @@ routes:
     });
     assert.equal(rawStatus(reply), 408, reply);
   });
+  test('an oversized head after a finished response on one keep-alive connection gets 431 and the process lives', async () => {
+    // After the first response the socket's current message is null: this used to end the process.
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(gateway.port, '127.0.0.1');
+      let text = '';
+      let secondSent = false;
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (!secondSent && text.includes('\r\n\r\n')) {
+          secondSent = true;
+          setTimeout(() => socket.write(`GET /x HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer ${'a'.repeat(16 * 1024)}\r\n\r\n`), 100);
+        }
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET /x HTTP/1.1\r\nHost: gw\r\n\r\n');
+      setTimeout(() => socket.destroy(), 5000);
+    });
+    assert.match(reply, /^HTTP\/1\.1 200/);
+    assert.match(reply, /HTTP\/1\.1 431/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(gateway.child.exitCode, null, 'the gateway process exited');
+    assert.equal(rawStatus(await raw('GET /x HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n')), 200);
+  });
+
+  test('CONNECT answered 405 survives clients that reset the connection at once', async () => {
+    for (let i = 0; i < 30; i += 1) {
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(gateway.port, '127.0.0.1', () => {
+          socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+          setImmediate(() => socket.resetAndDestroy());
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(gateway.child.exitCode, null, 'the gateway process exited');
+    const reply = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    assert.equal(rawStatus(reply), 405);
+  });
 });

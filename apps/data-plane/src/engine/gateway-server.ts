@@ -34,7 +34,9 @@ export function createGatewayServer(
     handler,
   );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const response = (socket as Socket & { _httpMessage?: http.ServerResponse })._httpMessage;
+    // `_httpMessage` is null, not undefined, once a keep-alive socket's previous response finished:
+    // an oversized second head on one connection used to crash the process here (issue 11).
+    const response = (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage ?? undefined;
     if (response?.headersSent || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
       socket.destroy();
       return;
@@ -46,7 +48,12 @@ export function createGatewayServer(
   });
   server.on('checkExpectation', rejectExpectation);
   // CONNECT asks us to be a forward proxy; this gateway is a reverse proxy only.
-  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => writeRawError(socket, 'METHOD_NOT_ALLOWED'));
+  // Node detaches its own error handling from a CONNECT socket before emitting 'connect': without a
+  // listener here, a client that resets the connection while we answer would end the process.
+  server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    writeRawError(socket, 'METHOD_NOT_ALLOWED');
+  });
   return server;
 }
 
