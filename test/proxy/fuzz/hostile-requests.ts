@@ -27,8 +27,11 @@ export interface ClientStep {
   readonly awaitReply: boolean;
 }
 
-/** How the client leaves: half-close and wait for the gateway to close, or an abrupt end. */
-export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last';
+/**
+ * How the client leaves: half-close and wait for the gateway to close, an abrupt end, or (for a
+ * request sent with `Connection: close`) wait for the gateway to close without closing first.
+ */
+export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last' | 'await-close';
 
 export interface ClientSequence {
   readonly steps: readonly ClientStep[];

@@ -4,7 +4,7 @@ import type { ClientSequence } from './hostile-requests';
 export interface PlayedSequence {
   /** Everything the gateway sent back, as latin1 text. */
   readonly received: string;
-  /** The gateway still held the connection `closeWithinMs` after the client half-closed it. */
+  /** The gateway still held the connection `closeWithinMs` after the client half-closed it (or asked it to close). */
   readonly hung: boolean;
 }
 
@@ -97,8 +97,9 @@ export async function playSequence(port: number, sequence: ClientSequence, optio
       socket.destroy();
       break;
     case 'half-close':
-    case 'truncate-last': {
-      socket.end();
+    case 'truncate-last':
+    case 'await-close': {
+      if (sequence.ending !== 'await-close') socket.end();
       const deadline = Date.now() + options.closeWithinMs;
       while (!closed && Date.now() < deadline) await nextEvent(deadline - Date.now());
       hung = !closed;

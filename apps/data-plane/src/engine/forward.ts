@@ -33,6 +33,19 @@ function onUpstreamError(this: TrackedRequest, error: Error): void {
 }
 
 /**
+ * The request closed with neither a response nor an error: node does that when an upstream answers
+ * a request that asked for no upgrade with `101 Switching Protocols` (it destroys the socket when
+ * nobody listens for 'upgrade'). Unanswered, the exchange would wait forever: the timeout policy
+ * only cuts a request that is not destroyed yet.
+ */
+function onUpstreamClose(this: TrackedRequest): void {
+  const attempt = this[ATTEMPT];
+  if (attempt.settled) return;
+  attempt.settled = true;
+  attempt.done(new GatewayError('UPSTREAM_ERROR'), null);
+}
+
+/**
  * The `[name, value, ...]` list http.request takes without building its own header map (its
  * setHeader path validates and stores every field once more before serialising them).
  */
@@ -72,6 +85,7 @@ export function forward(exchange: Exchange, done: UpstreamCallback): void {
   exchange.upstreamRequest = upstreamRequest;
   upstreamRequest.on('response', onUpstreamResponse);
   upstreamRequest.on('error', onUpstreamError);
+  upstreamRequest.on('close', onUpstreamClose);
 
   const req = exchange.req;
   if (exchange.bufferedBody !== undefined) {
