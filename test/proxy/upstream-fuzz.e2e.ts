@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { assertGatewayServes, runningGateway } from './fuzz/gateway-liveness';
-import { runFuzz } from './fuzz/fuzz-run';
+import { fuzzSettings, fuzzTestTimeoutMs, runFuzz } from './fuzz/fuzz-run';
 import { startHostileUpstream, type HostileUpstream } from './fuzz/hostile-upstream';
 import { hostileResponseArbitrary } from './fuzz/hostile-responses';
 import { playSequence, responseStatuses } from './fuzz/raw-connection';
@@ -18,6 +18,8 @@ import { playSequence, responseStatuses } from './fuzz/raw-connection';
 
 const UPSTREAM_TIMEOUT_MS = 300;
 const ROUTE_VARIANTS = ['plain', 'shaped', 'cached', 'transformed', 'retried'] as const;
+
+const settings = fuzzSettings(60);
 
 describe('hostile upstream fuzzing', () => {
   let healthy: LoopbackUpstream;
@@ -50,7 +52,7 @@ routes:
     await Promise.all([healthy?.close(), hostile?.close()]);
   });
 
-  test('no upstream answer ends the process; the client gets an answer or a cut connection in time', async (t) => {
+  test('no upstream answer ends the process; the client gets an answer or a cut connection in time', { timeout: fuzzTestTimeoutMs(settings, 1500) }, async (t) => {
     let caseNumber = 0;
     const property = fc.asyncProperty(
       hostileResponseArbitrary,
@@ -76,7 +78,7 @@ routes:
         await assertGatewayServes(gateway, '/echo/probe');
       },
     );
-    const { seed, runs } = await runFuzz(property, { defaultRuns: 60, testFile: 'upstream-fuzz' });
-    t.diagnostic(`seed ${seed}, ${runs} runs`);
+    t.diagnostic(`seed ${settings.seed}, ${settings.runs} runs`);
+    await runFuzz(property, settings, 'upstream-fuzz');
   });
 });

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 
-/** How many cases a fuzz property runs when FUZZ_RUNS is unset: small enough for `npm test`. */
-export interface FuzzRunOptions {
-  readonly defaultRuns: number;
-  /** Names the test file in the printed reproduce command. */
-  readonly testFile: string;
+/** How a fuzz run is sized and replayed: FUZZ_SEED, FUZZ_RUNS, FUZZ_PATH and FUZZ_SHRINK. */
+export interface FuzzSettings {
+  /** fast-check seeds are 32-bit signed integers (it reports them that way); random unless FUZZ_SEED. */
+  readonly seed: number;
+  readonly runs: number;
+  /** A failure's counterexample path: with the same seed it replays only that case. */
+  readonly path: string | undefined;
+  /** Shrink a failure to a smaller case (off by default: every shrink step drives a real gateway). */
+  readonly shrink: boolean;
 }
 
 function integerSetting(name: string, text: string | undefined, min: number): number | undefined {
@@ -14,29 +18,39 @@ function integerSetting(name: string, text: string | undefined, min: number): nu
   return value;
 }
 
+export function fuzzSettings(defaultRuns: number, env: NodeJS.ProcessEnv = process.env): FuzzSettings {
+  return {
+    seed: integerSetting('FUZZ_SEED', env.FUZZ_SEED, -0x80000000) ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0,
+    runs: integerSetting('FUZZ_RUNS', env.FUZZ_RUNS, 1) ?? defaultRuns,
+    path: env.FUZZ_PATH === '' ? undefined : env.FUZZ_PATH,
+    shrink: env.FUZZ_SHRINK === '1',
+  };
+}
+
 /**
- * Runs a fuzz property with the seed, run count and replay path taken from the environment
- * (FUZZ_SEED, FUZZ_RUNS, FUZZ_PATH; FUZZ_SHRINK=1 shrinks a failure, off by default because every
- * shrink step drives a real gateway). A failure names the seed, the counterexample and the command
- * that replays exactly that case.
+ * The node:test timeout for a fuzz test, so a long run (`npm run fuzz`, which passes no
+ * --test-timeout) is bounded by its size while a case that hangs still fails it. Under
+ * tools/scripts/run-tests.mjs the runner's --test-timeout (120 s) caps it. `perCaseMs` is a
+ * generous bound on one case, not a speed expectation.
  */
-export async function runFuzz<T>(property: fc.IAsyncPropertyWithHooks<T>, options: FuzzRunOptions): Promise<{ seed: number; runs: number }> {
-  // fast-check seeds are 32-bit signed integers (it reports them that way).
-  const seed = integerSetting('FUZZ_SEED', process.env.FUZZ_SEED, -0x80000000) ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0;
-  const runs = integerSetting('FUZZ_RUNS', process.env.FUZZ_RUNS, 1) ?? options.defaultRuns;
-  const path = process.env.FUZZ_PATH === '' ? undefined : process.env.FUZZ_PATH;
-  const shrink = process.env.FUZZ_SHRINK === '1';
-  const details = await fc.check(property, { seed, numRuns: runs, path, endOnFailure: !shrink, verbose: fc.VerbosityLevel.None });
-  if (details.failed) {
-    const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ''} node tools/scripts/run-tests.mjs --e2e ${options.testFile}`;
-    const error = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
-    throw new Error(
-      `fuzz case failed after ${details.numRuns} run(s), seed ${details.seed}\n` +
-        `replay: ${replay}\n` +
-        `counterexample: ${fc.stringify(details.counterexample)}\n` +
-        `error: ${error.message}`,
-      { cause: error },
-    );
-  }
-  return { seed, runs };
+export function fuzzTestTimeoutMs(settings: FuzzSettings, perCaseMs: number): number {
+  return 60_000 + settings.runs * perCaseMs;
+}
+
+/**
+ * Runs a fuzz property with the given settings. A failure names the seed, the counterexample and
+ * the command that replays exactly that case.
+ */
+export async function runFuzz<T>(property: fc.IAsyncPropertyWithHooks<T>, settings: FuzzSettings, testFile: string): Promise<void> {
+  const details = await fc.check(property, { seed: settings.seed, numRuns: settings.runs, path: settings.path, endOnFailure: !settings.shrink, verbose: fc.VerbosityLevel.None });
+  if (!details.failed) return;
+  const replay = `FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath ?? ''} node tools/scripts/run-tests.mjs --e2e ${testFile}`;
+  const error = details.errorInstance instanceof Error ? details.errorInstance : new Error(String(details.errorInstance));
+  throw new Error(
+    `fuzz case failed after ${details.numRuns} run(s), seed ${details.seed}\n` +
+      `replay: ${replay}\n` +
+      `counterexample: ${fc.stringify(details.counterexample)}\n` +
+      `error: ${error.message}`,
+    { cause: error },
+  );
 }

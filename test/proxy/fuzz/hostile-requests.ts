@@ -82,6 +82,32 @@ const headerLine = fc.oneof(
   },
 );
 
+const base64url = (text: string): string => Buffer.from(text, 'latin1').toString('base64url');
+
+/** JWT-shaped tokens with hostile headers and claims (alg none, crit, huge or mistyped exp, non-JSON parts). */
+const jwtLike = fc
+  .tuple(
+    fc.oneof(
+      fc.constantFrom('{"alg":"HS256","typ":"JWT"}', '{"alg":"none"}', '{"alg":"RS256"}', '{"alg":"HS256","crit":["b64"]}', '{"alg":"HS256","kid":"../../x"}', '{"alg":["HS256"]}', 'not json', '{"alg":"HS256","jku":"http://169.254.169.254/"}'),
+      fc.json({ maxDepth: 2 }),
+    ),
+    fc.oneof(fc.constantFrom('{"exp":1e400,"sub":"a"}', '{"exp":"soon","sub":{"a":1}}', '{"sub":null,"iss":123,"nbf":-1}', '{"sub":"alice","exp":9999999999}'), fc.json({ maxDepth: 3 })),
+    fc.string({ maxLength: 40 }),
+  )
+  .map(([header, payload, signature]) => `Authorization: Bearer ${base64url(header)}.${base64url(payload)}.${base64url(signature)}`);
+
+/** Credentials the auth policy must refuse without failing: malformed Basic, Bearer and API keys. */
+const credentialHeader = fc.oneof(
+  jwtLike,
+  fc.string({ maxLength: 40 }).map((pair) => `Authorization: Basic ${Buffer.from(pair, 'latin1').toString('base64')}`),
+  fc.string({ maxLength: 40 }).map((key) => `X-API-Key: ${key.replace(/[\r\n]/g, '')}`),
+  fc.constantFrom(
+    'Authorization: Basic', 'Authorization: Basic !!!', 'Authorization: Basic ====', 'Authorization: basic YWxpY2U6', 'Authorization: Basic YWxpY2U6Y29ycmVjdCBob3JzZQ==',
+    'Authorization: Bearer', 'Authorization: Bearer ', 'Authorization: Bearer a.b', 'Authorization: Bearer ..', 'Authorization: Bearer a.b.c.d', 'Authorization: Negotiate abc',
+    'X-API-Key:', 'X-API-Key: gw_live_0000', 'Cookie: gateway_session=x; session=..',
+  ),
+);
+
 type Framing = 'none' | 'length' | 'length-short' | 'length-long' | 'length-invalid' | 'length-duplicate' | 'chunked' | 'chunked-bad' | 'chunked-unterminated' | 'both' | 'te-unknown' | 'te-list';
 const framings = fc.constantFrom<Framing>(
   'none', 'none', 'length', 'length', 'chunked', 'chunked', 'length-short', 'length-long', 'length-invalid', 'length-duplicate', 'chunked-bad', 'chunked-unterminated', 'both', 'te-unknown', 'te-list',
@@ -126,7 +152,13 @@ function validDimensions(shape: RequestShape) {
     path: fc.constantFrom(...shape.servedPaths),
     version: fc.constant('HTTP/1.1'),
     host: fc.constant('Host: gw'),
-    headers: fc.array(commonHeaders.filter(([name, value]) => name !== 'Host' && name !== 'Expect' && value !== 'close' && name !== 'Connection').map(([name, value]) => `${name}: ${value}`), { maxLength: 3 }),
+    headers: fc.array(
+      fc.oneof(
+        commonHeaders.filter(([name, value]) => name !== 'Host' && name !== 'Expect' && value !== 'close' && name !== 'Connection').map(([name, value]) => `${name}: ${value}`),
+        credentialHeader,
+      ),
+      { maxLength: 3 },
+    ),
     framing: fc.constantFrom<Framing>('none', 'none', 'length', 'chunked'),
     body: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
     pieces: fc.integer({ min: 1, max: 4 }),
@@ -143,7 +175,7 @@ function hostileDimensions(shape: RequestShape) {
     path: pathArbitrary(shape),
     version: versions,
     host: fc.constantFrom('Host: gw', 'Host: gw', 'Host: gw', '', 'Host: bad host!', 'Host: gw\r\nHost: gw2', 'Host:'),
-    headers: fc.array(headerLine, { maxLength: 5 }),
+    headers: fc.array(fc.oneof(headerLine, credentialHeader), { maxLength: 5 }),
     framing: framings,
     body: bodyArbitrary(shape),
     pieces: fc.integer({ min: 1, max: 4 }),
