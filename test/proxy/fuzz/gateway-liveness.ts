@@ -15,8 +15,11 @@ function lastOutput(gateway: GatewayProcess): string {
  */
 export async function assertGatewayServes(gateway: GatewayProcess, path: string): Promise<void> {
   let status: number | string;
+  let answer = '';
   try {
-    status = (await request(`${gateway.url}${path}`, { timeoutMs: 5000 })).status;
+    const res = await request(`${gateway.url}${path}`, { timeoutMs: 5000 });
+    status = res.status;
+    answer = `${JSON.stringify(res.headers)} ${res.text.slice(0, 500)}`;
   } catch (error) {
     status = String(error);
     // A refused probe usually means the process just died: give its exit a moment to be seen.
@@ -26,7 +29,7 @@ export async function assertGatewayServes(gateway: GatewayProcess, path: string)
   if (exitCode !== null || signalCode !== null) {
     throw new Error(`the gateway process ended (exit code ${exitCode}, signal ${signalCode}); its last output:\n${lastOutput(gateway)}`);
   }
-  if (status !== 200) throw new Error(`the gateway is running but GET ${path} gave ${status}; its last output:\n${lastOutput(gateway)}`);
+  if (status !== 200) throw new Error(`the gateway is running but GET ${path} gave ${status} ${answer}; its last output:\n${lastOutput(gateway)}`);
   const failure = gateway.output.find((line) => line.includes(INTERNAL_FAILURE_LOG));
   if (failure !== undefined) throw new Error(`a request failed inside the gateway: ${failure}`);
 }

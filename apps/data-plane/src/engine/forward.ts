@@ -73,12 +73,20 @@ function flatHeaders(headers: OutgoingHttpHeaders): string[] {
 export function forward(exchange: Exchange, done: UpstreamCallback): void {
   const target = (exchange.route as NonNullable<Exchange['route']>).upstream;
   exchange.attempts += 1;
+  const req = exchange.req;
+  const headers = flatHeaders(exchange.upstreamHeaders);
+  const chunkedBody = exchange.bufferedBody === undefined && req.headers['transfer-encoding'] !== undefined;
+  // Transfer-Encoding is hop-by-hop, but a streamed body must be framed on this hop too: node
+  // sends a GET, HEAD, DELETE or OPTIONS body without any framing unless told, and the upstream
+  // would read those bytes as a second request the gateway never checked (request smuggling).
+  // node's parser only accepts a request Transfer-Encoding that ends in chunked.
+  if (chunkedBody) headers.push('transfer-encoding', req.headers['transfer-encoding'] as string);
   const upstreamRequest = target.request({
     hostname: target.hostname,
     port: target.port,
     method: exchange.method,
     path: exchange.upstreamPath,
-    headers: flatHeaders(exchange.upstreamHeaders),
+    headers,
     agent: target.agent,
   }) as TrackedRequest;
   upstreamRequest[ATTEMPT] = { exchange, done, settled: false };
@@ -87,10 +95,9 @@ export function forward(exchange: Exchange, done: UpstreamCallback): void {
   upstreamRequest.on('error', onUpstreamError);
   upstreamRequest.on('close', onUpstreamClose);
 
-  const req = exchange.req;
   if (exchange.bufferedBody !== undefined) {
     upstreamRequest.end(exchange.bufferedBody);
-  } else if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
+  } else if (!chunkedBody && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
     upstreamRequest.end();
   } else {
     req.pipe(upstreamRequest);
