@@ -53,6 +53,8 @@ describe('bus authentication across a control plane and two data planes (real pr
     wrongKey = signedRedisBus(cluster.redis.url, cluster.secrets.channelPrefix, 'a-guessed-cluster-token-0123456789');
     await cluster.api.expect(201, 'POST', '/api/routes', { id: 'r', path: '/r/*', upstream: good.origin, circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 10, timeout: 60000 } });
     await eventually(() => cluster.everyPlaneAnswers('/r/x', '200 good'), 'both data planes serve the route', 15_000);
+    // Publishes are hints, dropped while a bus connects: both test buses are connected before any test.
+    await eventually(async () => (await rightKey.ping!()) && (await wrongKey.ping!()), 'the test buses connected');
     const res = await request(`${cluster.controlPlane.url}/internal/cluster/snapshot`, { headers: { authorization: `Bearer ${cluster.secrets.clusterToken}` } });
     snapshot = res.json<RouteSnapshot>();
   });
