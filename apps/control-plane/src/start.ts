@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { InProcessBus, type MessageBus } from '@gateway/events';
+import { BusDropCounter, InProcessBus, SignedBus, type MessageBus } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
 import type { FieldError } from '@gateway/route-model';
 import { AppModule } from './app.module';
@@ -48,12 +48,31 @@ export class InvalidProxyFileError extends Error {
   }
 }
 
+/**
+ * The bus, in process or over Redis, always behind a SignedBus: every message the control plane
+ * publishes is signed with the cluster key and every one it receives (presence, command replies,
+ * events) is verified, so both transports take the same path (docs/control-plane.md).
+ */
 function createBus(config: ControlPlaneConfig): MessageBus {
-  if (config.redisUrl === undefined) return new InProcessBus();
-  const logger = new Logger('RedisBus');
-  return new RedisBus(config.redisUrl, {
-    channelPrefix: config.channelPrefix,
-    logger: { warn: (message, fields) => logger.warn(`${message} ${JSON.stringify(fields ?? {})}`), info: (message) => logger.log(message) },
+  const logger = new Logger('Bus');
+  const warn = (message: string, fields?: Record<string, unknown>): void => logger.warn(`${message} ${JSON.stringify(fields ?? {})}`);
+  const drops = new BusDropCounter({ logger: { warn } });
+  const transport =
+    config.redisUrl === undefined
+      ? new InProcessBus()
+      : new RedisBus(config.redisUrl, {
+          channelPrefix: config.channelPrefix,
+          logger: { warn, info: (message) => logger.log(message) },
+          onUndecodable: (channel, reason) => drops.record(reason, channel),
+        });
+  if (config.bus.tokenSource === 'ephemeral' && config.redisUrl !== undefined) {
+    logger.warn('CLUSTER_TOKEN is not set: bus messages are signed with a key of this process alone, so no data plane can follow it');
+  }
+  return new SignedBus(transport, {
+    clusterToken: config.bus.clusterToken,
+    ...(config.bus.previousClusterToken === undefined ? {} : { previousClusterToken: config.bus.previousClusterToken }),
+    drops,
+    logger: { warn },
   });
 }
 
@@ -75,7 +94,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   // Secrets the log buffer must never hold, whatever a message says (GET /api/logs).
-  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {

@@ -69,7 +69,7 @@ test('API_KEY_SECRET: at least 32 characters; optional in the control-plane role
   const persisted = parseControlPlaneConfig(
     base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file' }) }),
   );
-  assert.deepEqual(asked.sort(), ['apiKey', 'jwt']);
+  assert.deepEqual(asked.sort(), ['apiKey', 'cluster', 'jwt']);
   assert.deepEqual(persisted.apiKeys, { secret: `apiKey-${SECRET}`, secretSource: 'file' });
   assert.equal(persisted.auth.jwtSecret, `jwt-${SECRET}`);
 });
@@ -91,4 +91,18 @@ test('route paths under /api, /admin, /internal are reserved in one-process mode
   assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).reservedPathPrefixes, []);
   const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
   assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
+});
+
+test('the bus key: CLUSTER_TOKEN; one-process mode without it the persisted one; the control-plane role without it one of its own; CLUSTER_TOKEN_PREVIOUS checked like it', () => {
+  const token = 'c'.repeat(24);
+  const fromEnv = parseControlPlaneConfig(base({ JWT_SECRET: SECRET, CLUSTER_TOKEN: token, CLUSTER_TOKEN_PREVIOUS: 'p'.repeat(16) }));
+  assert.deepEqual(fromEnv.bus, { clusterToken: token, previousClusterToken: 'p'.repeat(16), tokenSource: 'env' });
+  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: `${name}-${SECRET}`, source: 'file' }) }));
+  assert.deepEqual(oneProcess.bus, { clusterToken: `cluster-${SECRET}`, tokenSource: 'file' });
+  assert.equal(oneProcess.clusterToken, undefined, 'the generated key does not open the snapshot endpoint');
+  const alone = parseControlPlaneConfig(base({ JWT_SECRET: SECRET }));
+  assert.equal(alone.bus.tokenSource, 'ephemeral');
+  assert.ok(alone.bus.clusterToken.length >= 32);
+  assert.notEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).bus.clusterToken, alone.bus.clusterToken);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, CLUSTER_TOKEN: token, CLUSTER_TOKEN_PREVIOUS: 'short' })), ['CLUSTER_TOKEN_PREVIOUS']);
 });

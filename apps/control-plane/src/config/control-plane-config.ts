@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
@@ -44,6 +45,18 @@ export interface ControlPlaneConfig {
   /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
   channelPrefix: string;
   clusterToken?: string;
+  /**
+   * What the bus signs and verifies with (SignedBus, docs/control-plane.md "Bus authentication"):
+   * CLUSTER_TOKEN; in one-process mode without it, one generated once into the data dir; in the
+   * control-plane role without it, a random one for this process alone (no data plane can follow
+   * it then anyway: the snapshot endpoint needs CLUSTER_TOKEN too).
+   */
+  bus: {
+    clusterToken: string;
+    /** CLUSTER_TOKEN_PREVIOUS: still accepted on received messages during a rotation. */
+    previousClusterToken?: string;
+    tokenSource: SecretSource | 'ephemeral';
+  };
   auth: {
     jwtSecret: string;
     /** Where the secret came from, for the boot log (never the secret itself). */
@@ -118,7 +131,7 @@ export interface ConfigInput {
   version: string;
   standalone: boolean;
   env: NodeJS.ProcessEnv;
-  /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
+  /** One-process mode's fallback for JWT_SECRET, API_KEY_SECRET and the bus's CLUSTER_TOKEN (read or created in the data dir by the caller). */
   persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
 }
 
@@ -135,6 +148,15 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
   return input.persistedSecret(persisted);
+}
+
+function busToken(input: ConfigInput, clusterToken: string | undefined): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
+  if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
+  if (!input.standalone && input.persistedSecret !== undefined) {
+    const persisted = input.persistedSecret('cluster');
+    return { clusterToken: persisted.secret, tokenSource: persisted.source };
+  }
+  return { clusterToken: randomBytes(32).toString('base64url'), tokenSource: 'ephemeral' };
 }
 
 /**
@@ -158,6 +180,12 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   if (clusterToken !== undefined && clusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
     problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
   }
+
+  const previousClusterToken = nonEmpty(env, 'CLUSTER_TOKEN_PREVIOUS');
+  if (previousClusterToken !== undefined && previousClusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
+    problems.push({ variable: 'CLUSTER_TOKEN_PREVIOUS', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
+  }
+  const bus = busToken(input, clusterToken);
 
   const jwt = parseSecret(input, 'JWT_SECRET', 'jwt', problems);
   if (jwt.source === 'unset') {
@@ -197,6 +225,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     redisUrl,
     channelPrefix,
     clusterToken,
+    bus: { ...bus, ...(previousClusterToken === undefined ? {} : { previousClusterToken }) },
     auth: { jwtSecret: jwt.secret as string, jwtSecretSource: jwt.source as SecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     apiKeys: { ...(apiKey.secret === undefined ? {} : { secret: apiKey.secret }), secretSource: apiKey.source },
     initialAdmin,

@@ -11,6 +11,8 @@ export const SECRET_FILES = {
   jwt: 'jwt-secret',
   /** API_KEY_SECRET: the stored HMAC digests of API keys stay valid across restarts. */
   apiKey: 'api-key-secret',
+  /** CLUSTER_TOKEN: the key the in-process bus signs its messages with (SignedBus); kept so it is one stable key. */
+  cluster: 'cluster-token',
 } as const;
 
 export type PersistedSecretName = keyof typeof SECRET_FILES;
