@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import type { PersistedSecretName } from './secret-file';
+import type { PersistedSecret, PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -119,13 +119,15 @@ export interface ConfigInput {
   standalone: boolean;
   env: NodeJS.ProcessEnv;
   /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
-  persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+  persistedSecret?: (name: PersistedSecretName) => PersistedSecret;
 }
 
 /**
  * A secret variable: at least MIN_SECRET_LENGTH characters when set. Unset: one-process mode takes
  * the persisted one (generated once in the data dir); a separate control plane never invents one,
- * because several instances (and, for API keys, the data planes) must share it.
+ * because several instances (and, for API keys, the data planes) must share it. A stored secret
+ * below the minimum fails the start naming its file: it is neither used (a weak HMAC key) nor
+ * replaced (which would silently invalidate every token or API key issued with it).
  */
 function parseSecret(input: ConfigInput, variable: string, persisted: PersistedSecretName, problems: Problems): { secret?: string; source: SecretSource | 'unset' } {
   const secret = nonEmpty(input.env, variable);
@@ -134,7 +136,16 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
-  return input.persistedSecret(persisted);
+  const stored = input.persistedSecret(persisted);
+  if (stored.secret.length < MIN_SECRET_LENGTH) {
+    problems.push({
+      variable,
+      message:
+        `the stored secret file ${stored.file} is shorter than the minimum of ${MIN_SECRET_LENGTH} characters; ` +
+        `it is neither used nor replaced: set ${variable}, or remove the file to generate a new one (what was issued with the old one stops working)`,
+    });
+  }
+  return { secret: stored.secret, source: stored.source };
 }
 
 /**
