@@ -55,7 +55,7 @@ test('every bad variable is named at once, and no secret value appears in the me
 
 test('JWT_SECRET is required in the control-plane role; one-process mode falls back to the persisted one', () => {
   assert.deepEqual(problemsOf(base({})), ['JWT_SECRET']);
-  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: SECRET, source: 'generated', file: `/data/${name}` }) }));
   assert.equal(config.auth.jwtSecret, SECRET);
   assert.equal(config.auth.jwtSecretSource, 'generated');
 });
@@ -67,7 +67,7 @@ test('API_KEY_SECRET: at least 32 characters; optional in the control-plane role
   assert.deepEqual(fromEnv.apiKeys, { secret: 'b'.repeat(32), secretSource: 'env' });
   const asked: string[] = [];
   const persisted = parseControlPlaneConfig(
-    base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file' }) }),
+    base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file', file: `/data/${name}` }) }),
   );
   assert.deepEqual(asked.sort(), ['apiKey', 'cluster', 'jwt']);
   assert.deepEqual(persisted.apiKeys, { secret: `apiKey-${SECRET}`, secretSource: 'file' });
@@ -89,7 +89,7 @@ test('DATABASE_URL selects PostgreSQL; REDIS_URL and origins are parsed', () => 
 
 test('route paths under /api, /admin, /internal are reserved in one-process mode only', () => {
   assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).reservedPathPrefixes, []);
-  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: SECRET, source: 'generated', file: `/data/${name}` }) }));
   assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import type { PersistedSecretName } from './secret-file';
+import type { PersistedSecret, PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -132,13 +132,15 @@ export interface ConfigInput {
   standalone: boolean;
   env: NodeJS.ProcessEnv;
   /** One-process mode's fallback for JWT_SECRET, API_KEY_SECRET and the bus's CLUSTER_TOKEN (read or created in the data dir by the caller). */
-  persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+  persistedSecret?: (name: PersistedSecretName) => PersistedSecret;
 }
 
 /**
  * A secret variable: at least MIN_SECRET_LENGTH characters when set. Unset: one-process mode takes
  * the persisted one (generated once in the data dir); a separate control plane never invents one,
- * because several instances (and, for API keys, the data planes) must share it.
+ * because several instances (and, for API keys, the data planes) must share it. A stored secret
+ * below the minimum fails the start naming its file: it is neither used (a weak HMAC key) nor
+ * replaced (which would silently invalidate every token or API key issued with it).
  */
 function parseSecret(input: ConfigInput, variable: string, persisted: PersistedSecretName, problems: Problems): { secret?: string; source: SecretSource | 'unset' } {
   const secret = nonEmpty(input.env, variable);
@@ -147,13 +149,32 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
-  return input.persistedSecret(persisted);
+  return storedSecret(input.persistedSecret, variable, persisted, problems);
 }
 
-function busToken(input: ConfigInput, clusterToken: string | undefined): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
+/** A secret kept in the data dir; one below the minimum is reported, never used or replaced. */
+function storedSecret(
+  persistedSecret: NonNullable<ConfigInput['persistedSecret']>,
+  variable: string,
+  persisted: PersistedSecretName,
+  problems: Problems,
+): { secret: string; source: 'file' | 'generated' } {
+  const stored = persistedSecret(persisted);
+  if (stored.secret.length < MIN_SECRET_LENGTH) {
+    problems.push({
+      variable,
+      message:
+        `the stored secret file ${stored.file} is shorter than the minimum of ${MIN_SECRET_LENGTH} characters; ` +
+        `it is neither used nor replaced: set ${variable}, or remove the file to generate a new one (what was issued with the old one stops working)`,
+    });
+  }
+  return { secret: stored.secret, source: stored.source };
+}
+
+function busToken(input: ConfigInput, clusterToken: string | undefined, problems: Problems): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
   if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
   if (!input.standalone && input.persistedSecret !== undefined) {
-    const persisted = input.persistedSecret('cluster');
+    const persisted = storedSecret(input.persistedSecret, 'CLUSTER_TOKEN', 'cluster', problems);
     return { clusterToken: persisted.secret, tokenSource: persisted.source };
   }
   return { clusterToken: randomBytes(32).toString('base64url'), tokenSource: 'ephemeral' };
@@ -185,7 +206,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   if (previousClusterToken !== undefined && previousClusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
     problems.push({ variable: 'CLUSTER_TOKEN_PREVIOUS', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
   }
-  const bus = busToken(input, clusterToken);
+  const bus = busToken(input, clusterToken, problems);
 
   const jwt = parseSecret(input, 'JWT_SECRET', 'jwt', problems);
   if (jwt.source === 'unset') {
