@@ -8,8 +8,11 @@ import { auditedLogins, cliEnv, runGateway, startAdminGateway, waitFor } from '.
 interface LogLine {
   time: string;
   level: string;
+  plane: string;
   context: string | null;
+  correlationId: string | null;
   message: string;
+  fields: Record<string, unknown>;
 }
 
 const parseLines = (stdout: string): LogLine[] =>
@@ -39,7 +42,7 @@ describe('gateway logs', () => {
     assert.equal(result.code, 0, result.stderr);
     const lines = parseLines(result.stdout);
     assert.equal(lines.length, 5);
-    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['context', 'level', 'message', 'time']);
+    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['context', 'correlationId', 'fields', 'level', 'message', 'plane', 'time']);
     const times = lines.map((line) => Date.parse(line.time));
     assert.deepEqual(times, [...times].sort((a, b) => a - b));
     // The newest lines the gateway held then: in the whole buffer only later requests follow them.

@@ -64,7 +64,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   if (source.kind === 'control-plane' && (typeof source.fetchSnapshot !== 'function' || typeof source.bus?.subscribe !== 'function')) {
     throw new TypeError('routeSource: a control-plane source needs a bus and a fetchSnapshot function');
   }
-  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info');
+  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', options.logRecorder);
   const metrics = new PromMetrics();
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();

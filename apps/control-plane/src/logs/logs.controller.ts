@@ -1,13 +1,13 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { LogLine, LogRingBuffer } from '@gateway/logging';
 import { Roles } from '../auth/auth.decorators';
 import { paginated, type ListEnvelope } from '../common/envelope';
 import { Fails, OkList } from '../openapi/openapi-schemas';
-import type { LogLine, LogRingBuffer } from './log-ring-buffer';
 import { LOGS_DEFAULT_LIMIT, LogsQuery } from './logs.query';
 import { LOG_BUFFER } from './logs.tokens';
 
-/** Recent structured log lines of this control plane (admins; `gateway logs [--follow]`). */
+/** Recent structured log lines of this process's planes (admins; `gateway logs [--follow]`). */
 @ApiTags('logs')
 @Roles('admin')
 @Controller('api/logs')
@@ -19,8 +19,17 @@ export class LogsController {
   @OkList(
     {
       type: 'object',
-      required: ['time', 'level', 'context', 'message'],
-      properties: { time: { type: 'string', format: 'date-time' }, level: { type: 'string' }, context: { type: 'string', nullable: true }, message: { type: 'string' } },
+      required: ['time', 'level', 'plane', 'context', 'correlationId', 'message', 'fields'],
+      properties: {
+        time: { type: 'string', format: 'date-time' },
+        level: { type: 'string' },
+        plane: { type: 'string', enum: ['control', 'data', 'cli'] },
+        context: { type: 'string', nullable: true },
+        correlationId: { type: 'string', nullable: true },
+        message: { type: 'string' },
+        fields: { type: 'object', additionalProperties: true },
+        instance: { type: 'string', description: 'The data plane that wrote the line, when it runs in another process' },
+      },
     },
     'The newest `limit` matching lines, oldest first; pagination.hasMore: older matching lines were left out',
   )

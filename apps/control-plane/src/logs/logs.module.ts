@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { LogRingBuffer } from './log-ring-buffer';
+import type { LogRingBuffer } from '@gateway/logging';
 import { LogsController } from './logs.controller';
 import { LOG_BUFFER } from './logs.tokens';
 
