@@ -2,16 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, ADMIN_ENV, JWT_SECRET, caller, eventually, login, type Call } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
-
-interface LogLine {
-  time: string;
-  level: string;
-  plane: string;
-  context: string | null;
-  correlationId: string | null;
-  message: string;
-  fields: Record<string, unknown>;
-}
+import type { LogLine } from '@gateway/logging';
 
 describe('GET /api/logs: recent structured log lines (admin)', () => {
   let cp: ControlPlaneProcess;

@@ -4,16 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { GATEWAY_COMMAND, loginToManagementApi, request, type ClusterSecrets, type GatewayProcess, type ManagementApi } from '@gateway/testing';
 import { auditedLogins, cliEnv, runGateway, startAdminGateway, waitFor } from './gateway-cli';
-
-interface LogLine {
-  time: string;
-  level: string;
-  plane: string;
-  context: string | null;
-  correlationId: string | null;
-  message: string;
-  fields: Record<string, unknown>;
-}
+import type { LogLine } from '@gateway/logging';
 
 const parseLines = (stdout: string): LogLine[] =>
   stdout

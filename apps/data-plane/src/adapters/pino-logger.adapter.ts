@@ -9,6 +9,7 @@ import type { Logger } from '../engine/ports';
 export function createPinoLogger(level = 'info', recorder?: { write(line: string): void }): Logger {
   const logger = createGatewayPino({ plane: 'data', level, ...(recorder === undefined ? {} : { recorder }) });
   return {
+    debugEnabled: logger.isLevelEnabled('debug'),
     debug: (fields, message) => logger.debug(fields, message),
     info: (fields, message) => logger.info(fields, message),
     warn: (fields, message) => logger.warn(fields, message),
