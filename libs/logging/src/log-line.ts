@@ -1,29 +1,9 @@
-/** Severity order of LOG_LEVEL's names (most severe first). */
-export const LOG_LINE_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
-export type LogLineLevel = (typeof LOG_LINE_LEVELS)[number];
+import { LOG_LINE_LEVELS, type LogLine, type LogLineLevel, type LogPlane } from '@gateway/events';
+
+export { LOG_LINE_LEVELS, type LogLine, type LogLineLevel, type LogPlane };
 
 /** pino's numeric levels, the `level` of every JSON line on stdout. */
 export const PINO_LEVELS: Readonly<Record<LogLineLevel, number>> = { fatal: 60, error: 50, warn: 40, info: 30, debug: 20, trace: 10 };
-
-/** Which part of the gateway wrote a line (the `plane` field of every line). */
-export type LogPlane = 'control' | 'data' | 'cli';
-
-/** One structured log line as `GET /api/logs` and `gateway logs` return it. */
-export interface LogLine {
-  time: string;
-  level: LogLineLevel;
-  /** The plane that wrote it; lines from another data plane carry its instance id in `instance`. */
-  plane: LogPlane;
-  /** The component (a NestJS context such as `Auth` or `HTTP`, or `redis-bus`); null when none. */
-  context: string | null;
-  /** The request the line is about, when it is about one (the X-Correlation-ID of its response). */
-  correlationId: string | null;
-  message: string;
-  /** Every other field of the line (already redacted). */
-  fields: Record<string, unknown>;
-  /** The data plane that wrote it, when it came over the bus from another process. */
-  instance?: string;
-}
 
 /** Fields of a JSON line that LogLine carries in its own properties, or that say nothing about the event. */
 const ENVELOPE_FIELDS = new Set(['level', 'time', 'msg', 'plane', 'component', 'context', 'correlationId', 'service', 'pid', 'hostname']);
@@ -54,5 +34,33 @@ export function logLineOf(record: unknown): LogLine | undefined {
     correlationId: typeof fields['correlationId'] === 'string' ? fields['correlationId'] : null,
     message: typeof fields['msg'] === 'string' ? fields['msg'] : '',
     fields: rest,
+  };
+}
+
+/** Bounds of a line received from another process (a data plane's reply on the bus). */
+const MAX_WIRE_TEXT = 8192;
+const MAX_WIRE_FIELDS_CHARS = 16_384;
+
+/**
+ * A LogLine from untrusted input (another process's reply): undefined unless it has the shape;
+ * long text is cut and oversized `fields` are dropped, so one reply cannot flood the buffer.
+ */
+export function readLogLine(value: unknown): LogLine | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const m = value as Record<string, unknown>;
+  const { time, level, plane, context, correlationId, message, fields } = m;
+  if (typeof time !== 'string' || Number.isNaN(Date.parse(time)) || time.length > 64) return undefined;
+  if (!(LOG_LINE_LEVELS as readonly unknown[]).includes(level) || !isPlane(plane) || typeof message !== 'string') return undefined;
+  if ((context !== null && typeof context !== 'string') || (correlationId !== null && typeof correlationId !== 'string')) return undefined;
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return undefined;
+  const fieldsFit = JSON.stringify(fields).length <= MAX_WIRE_FIELDS_CHARS;
+  return {
+    time,
+    level: level as LogLineLevel,
+    plane,
+    context: context === null ? null : context.slice(0, MAX_WIRE_TEXT),
+    correlationId: correlationId === null ? null : correlationId.slice(0, MAX_WIRE_TEXT),
+    message: message.slice(0, MAX_WIRE_TEXT),
+    fields: fieldsFit ? (fields as Record<string, unknown>) : { truncated: true },
   };
 }

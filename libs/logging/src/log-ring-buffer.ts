@@ -11,6 +11,8 @@ export interface LogQuery {
 }
 
 export const DEFAULT_LOG_BUFFER_CAPACITY = 1000;
+/** The most lines one query returns (GET /api/logs `limit`, a data plane's reply). */
+export const LOGS_MAX_LIMIT = 1000;
 
 /**
  * The recent log lines of this process, bounded (oldest dropped first). It is a pino destination
