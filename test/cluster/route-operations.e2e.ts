@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMANDS_CHANNEL, EVENTS_CHANNEL, type CircuitBreakerOpenedEvent, type CommandMessage } from '@gateway/events';
+import { COMMANDS_CHANNEL, EVENTS_CHANNEL, type CircuitBreakerOpenedEvent, type RouteCommandMessage } from '@gateway/events';
 import type { SignedBus } from '@gateway/events';
 import { request, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
 import { ADMIN, ADMIN_ENV, caller, login, type Call } from '../api/auth-fixtures';
@@ -45,7 +45,7 @@ describe('route operations across two data planes (real control plane, real Redi
   let userToken: string;
   let events: SignedBus;
   const opened: CircuitBreakerOpenedEvent[] = [];
-  const commands: CommandMessage[] = [];
+  const commands: RouteCommandMessage[] = [];
   const planes: DataPlane[] = [];
   /** What the upstream's /health answers (the health-check route's target). */
   let healthStatus = 200;
@@ -66,7 +66,7 @@ describe('route operations across two data planes (real control plane, real Redi
     });
     events = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
     await events.subscribe<CircuitBreakerOpenedEvent>(EVENTS_CHANNEL, (e) => opened.push(e));
-    await events.subscribe<CommandMessage>(COMMANDS_CHANNEL, (c) => commands.push(c));
+    await events.subscribe<RouteCommandMessage>(COMMANDS_CHANNEL, (c) => commands.push(c));
     // The admin tier below the general one, so a response's X-RateLimit-Limit says which tier counted it.
     cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, REDIS_URL, CLUSTER_TOKEN, REDIS_CHANNEL_PREFIX: prefix, API_RATE_LIMIT_ADMIN_MAX: '5000' } });
     call = caller(cp);

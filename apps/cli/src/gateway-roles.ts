@@ -67,6 +67,8 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       apiKeys: await apiKeyVerifier(controlPlane.apiKeySecret),
       mount: { prefixes: MANAGEMENT_PATH_PREFIXES, handler: controlPlane.handler },
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
+      // GET /api/logs and `gateway logs` show the data plane's lines too.
+      logRecorder: controlPlane.logRecorder,
     });
     return {
       host: dataPlane.host,
@@ -146,7 +148,7 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   }
 }
 
-type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys'>;
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder'>;
 
 /** The control plane's rule for secrets (MIN_SECRET_LENGTH), for the data plane's copy of API_KEY_SECRET. */
 const MIN_API_KEY_SECRET_LENGTH = 32;

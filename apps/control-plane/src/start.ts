@@ -7,6 +7,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { BusDropCounter, InProcessBus, SignedBus, type MessageBus } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
+import { LogRingBuffer } from '@gateway/logging';
+import { createGatewayPino } from '@gateway/logging/gateway-pino';
 import type { FieldError } from '@gateway/route-model';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
@@ -21,8 +23,7 @@ import { corsOptions, endRefusedPreflight } from './cors/cors-options';
 import { storeLocation } from './database/store-location';
 import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
-import { LogRingBuffer } from './logs/log-ring-buffer';
-import { RecordingLogger } from './logs/recording-logger';
+import { PinoNestLogger } from './logs/pino-nest-logger';
 import { requestLog } from './logs/request-log.middleware';
 import { setupOpenApi } from './openapi/openapi';
 
@@ -55,14 +56,14 @@ export class InvalidProxyFileError extends Error {
  */
 function createBus(config: ControlPlaneConfig): MessageBus {
   const logger = new Logger('Bus');
-  const warn = (message: string, fields?: Record<string, unknown>): void => logger.warn(`${message} ${JSON.stringify(fields ?? {})}`);
+  const warn = (message: string, fields?: Record<string, unknown>): void => logger.warn({ ...fields, msg: message });
   const drops = new BusDropCounter({ logger: { warn } });
   const transport =
     config.redisUrl === undefined
       ? new InProcessBus()
       : new RedisBus(config.redisUrl, {
           channelPrefix: config.channelPrefix,
-          logger: { warn, info: (message) => logger.log(message) },
+          logger: { warn, info: (message, fields) => logger.log({ ...fields, msg: message }) },
           onUndecodable: (channel, reason) => drops.record(reason, channel),
         });
   if (config.bus.tokenSource === 'ephemeral' && config.redisUrl !== undefined) {
@@ -93,14 +94,15 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
-  // Secrets the log buffer must never hold, whatever a message says (GET /api/logs).
+  // Secrets no line may hold, whatever a message says (stdout and GET /api/logs alike).
   const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
+  const logger = new PinoNestLogger(createGatewayPino({ plane: 'control', level: config.logLevel, recorder: logs, secrets: logs.secrets }));
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {
       bodyParser: false,
       abortOnError: false,
-      logger: new RecordingLogger(config.logLevel, logs),
+      logger,
     });
   } catch (error) {
     await bus.close();
@@ -154,6 +156,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     port,
     snapshot: () => snapshots.build(),
     apiKeySecret: config.apiKeys.secret,
+    logRecorder: logs,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     store: storeLocation(config.database),
     reservedPathPrefixes: config.reservedPathPrefixes,

@@ -36,6 +36,11 @@ export interface DataPlaneOptions {
   port?: number;
   /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
   logLevel?: string;
+  /**
+   * Also receives every log line of at least info, as JSON (a pino destination): in one process,
+   * the control plane's ring buffer behind `GET /api/logs`.
+   */
+  logRecorder?: { write(line: string): void };
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
   /** Default `{ kind: 'file' }`. */
