@@ -17,6 +17,7 @@ const PLANE_ENTRY_POINTS = [
   '@gateway/control-plane/start',
   '@gateway/control-plane/migrate',
   '@gateway/control-plane/create-admin',
+  '@gateway/control-plane/secret-file',
   '@gateway/control-plane/control-plane-options',
   '@gateway/control-plane/preview-reconcile',
 ];

@@ -105,3 +105,70 @@ export async function auditedLogins(api: ManagementApi): Promise<number> {
     if (!page.pagination.hasMore) return count;
   }
 }
+
+/** Variables a first-run test must not inherit: `gateway start` would take them over `.env` and the data dir. */
+const FIRST_RUN_VARIABLES = ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'CONTROL_PLANE_URL', 'GATEWAY_URL', 'GATEWAY_TOKEN'];
+
+/** The environment of a user's shell on a first run: nothing set that `.env` or the data dir provide. */
+export function firstRunEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = cliEnv();
+  for (const name of FIRST_RUN_VARIABLES) delete env[name];
+  return { ...env, ...extra };
+}
+
+export interface StartedGateway {
+  readonly url: string;
+  readonly output: string[];
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `gateway` of this checkout as a command line, for startGatewayIn. */
+export const GATEWAY_CLI: readonly string[] = [process.execPath, ...GATEWAY_COMMAND];
+
+/**
+ * A gateway started by `command` (GATEWAY_CLI and `start` with options, or the README's `npx gateway start`)
+ * in `cwd` as a user would, so it loads that directory's `.env`; resolved once it logs "gateway
+ * listening". Unlike startGatewayProcess it owns no directory.
+ */
+export async function startGatewayIn(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<StartedGateway> {
+  const [executable, ...args] = command as [string, ...string[]];
+  const child = spawn(executable, args, {
+    cwd,
+    env: { LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // npx runs the gateway as its child: SIGTERM goes to the whole group.
+    detached: true,
+  });
+  const output: string[] = [];
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  const listening = new Promise<string>((resolve, reject) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          output.push(line);
+          if (line.includes('gateway listening')) resolve(line);
+        }
+      });
+    }
+    void exited.then(([code]) => reject(new Error(`gateway start exited (${code}) before listening:\n${output.join('\n')}`)));
+  });
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGTERM');
+    const [code] = await exited;
+    return code;
+  };
+  const timer = setTimeout(() => void stop(), 60_000);
+  try {
+    const port = (JSON.parse(await listening) as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}`, output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -92,3 +92,21 @@ test('route paths under /api, /admin, /internal are reserved in one-process mode
   const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
   assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
 });
+
+test('one-process mode: a set secret that differs from the one stored in the data dir is refused, naming the file; the same one is accepted', () => {
+  const stored = { file: '/data/api-key-secret', secret: 'b'.repeat(40) };
+  const input = (apiKey: string): ConfigInput =>
+    base({ JWT_SECRET: SECRET, API_KEY_SECRET: apiKey }, { standalone: false, storedSecret: (name) => (name === 'apiKey' ? stored : undefined) });
+  try {
+    parseControlPlaneConfig(input('c'.repeat(40)));
+    assert.fail('expected a ConfigError');
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    assert.deepEqual(error.problems.map((p) => p.variable), ['API_KEY_SECRET']);
+    assert.match(error.problems[0]!.message, /kept in \/data\/api-key-secret/);
+    assert.ok(!error.message.includes('c'.repeat(40)) && !error.message.includes(stored.secret), 'no secret in the message');
+  }
+  assert.equal(parseControlPlaneConfig(input(stored.secret)).apiKeys.secret, stored.secret);
+  // The control-plane role never reads the one-process files.
+  assert.equal(parseControlPlaneConfig({ ...input('c'.repeat(40)), standalone: true }).apiKeys.secretSource, 'env');
+});

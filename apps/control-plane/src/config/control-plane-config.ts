@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import type { PersistedSecretName } from './secret-file';
+import { sameSecret, type PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -120,6 +120,8 @@ export interface ConfigInput {
   env: NodeJS.ProcessEnv;
   /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
   persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+  /** What an earlier one-process start kept in the data dir, to refuse a silent switch to another secret. */
+  storedSecret?: (name: PersistedSecretName) => { file: string; secret: string } | undefined;
 }
 
 /**
@@ -131,10 +133,27 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
   const secret = nonEmpty(input.env, variable);
   if (secret !== undefined) {
     if (secret.length < MIN_SECRET_LENGTH) problems.push({ variable, message: `must be at least ${MIN_SECRET_LENGTH} characters` });
+    else if (!input.standalone) refuseSwitchFromStored(input, variable, persisted, secret, problems);
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
   return input.persistedSecret(persisted);
+}
+
+/**
+ * One-process mode with the variable set while an earlier start left a generated secret in the
+ * data dir: a different value would silently invalidate what the stored one signed (API keys stop
+ * matching their digests, sessions end), as with `init --force` before issue 11. Refused, with the
+ * ways out; the stored file is never touched.
+ */
+function refuseSwitchFromStored(input: ConfigInput, variable: string, persisted: PersistedSecretName, secret: string, problems: Problems): void {
+  const stored = input.storedSecret?.(persisted);
+  if (stored === undefined || sameSecret(stored.secret, secret)) return;
+  const loses = persisted === 'apiKey' ? 'API keys created before would stop working' : 'management sessions issued before would end';
+  problems.push({
+    variable,
+    message: `differs from the secret an earlier start generated and kept in ${stored.file} (${loses}): set ${variable} to that file's content, unset it, or remove the file to switch on purpose`,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -42,4 +42,21 @@ export function readOrCreateSecret(dataDir: string, name: PersistedSecretName): 
   }
   chmodSync(file, 0o600);
   return { secret, source: 'generated' };
+}
+
+/** The secret an earlier start kept in the data dir, or undefined when there is none (never creates one). */
+export function readStoredSecret(dataDir: string, name: PersistedSecretName): { file: string; secret: string } | undefined {
+  const file = path.join(dataDir, SECRET_FILES[name]);
+  try {
+    const secret = readFileSync(file, 'utf8').trim();
+    return secret === '' ? undefined : { file, secret };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Constant-time equality of two secrets of any length (both are hashed to equal-length digests first). */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
