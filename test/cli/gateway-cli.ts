@@ -26,8 +26,17 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `node apps/cli/bin/gateway.js <args>` to completion, as a user would. */
-export async function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [...GATEWAY_COMMAND, ...args], {
+export function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
+  return runToCompletion(process.execPath, [...GATEWAY_COMMAND, ...args], options);
+}
+
+/** Runs a shell command line (`sh -c`) to completion, as a user typing it would. */
+export function runShell(commandLine: string, options: CliRunOptions = {}): Promise<CliResult> {
+  return runToCompletion('sh', ['-c', commandLine], options);
+}
+
+async function runToCompletion(executable: string, args: readonly string[], options: CliRunOptions): Promise<CliResult> {
+  const child = spawn(executable, args, {
     cwd: options.cwd ?? process.cwd(),
     env: cliEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,10 +118,14 @@ export async function auditedLogins(api: ManagementApi): Promise<number> {
 /** Variables a first-run test must not inherit: `gateway start` would take them over `.env` and the data dir. */
 const FIRST_RUN_VARIABLES = ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'CONTROL_PLANE_URL', 'GATEWAY_URL', 'GATEWAY_TOKEN'];
 
-/** The environment of a user's shell on a first run: nothing set that `.env` or the data dir provide. */
+/**
+ * The environment of a user's shell on a first run: nothing set that `.env` or the data dir
+ * provide. The variables are present as undefined so they also unset the test's own when spread
+ * over it (spawn leaves undefined values out).
+ */
 export function firstRunEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = cliEnv();
-  for (const name of FIRST_RUN_VARIABLES) delete env[name];
+  for (const name of FIRST_RUN_VARIABLES) env[name] = undefined;
   return { ...env, ...extra };
 }
 
@@ -131,7 +144,7 @@ export const GATEWAY_CLI: readonly string[] = [process.execPath, ...GATEWAY_COMM
  * in `cwd` as a user would, so it loads that directory's `.env`; resolved once it logs "gateway
  * listening". Unlike startGatewayProcess it owns no directory.
  */
-export async function startGatewayIn(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv): Promise<StartedGateway> {
+export async function startGatewayIn(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv, startTimeoutMs = 60_000): Promise<StartedGateway> {
   const [executable, ...args] = command as [string, ...string[]];
   const child = spawn(executable, args, {
     cwd,
@@ -161,7 +174,7 @@ export async function startGatewayIn(cwd: string, command: readonly string[], en
     const [code] = await exited;
     return code;
   };
-  const timer = setTimeout(() => void stop(), 60_000);
+  const timer = setTimeout(() => void stop(), startTimeoutMs);
   try {
     const port = (JSON.parse(await listening) as { port: number }).port;
     return { url: `http://127.0.0.1:${port}`, output, stop };
