@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,8 @@ describe('Nx module boundaries', () => {
 
   before(() => {
     // The Nx rule reads the cached project graph (what `npm run lint` builds first) and is skipped without one.
-    const nx = path.resolve(path.dirname(require.resolve('nx/package.json', { paths: [REPO_ROOT] })), (require('nx/package.json') as { bin: { nx: string } }).bin.nx);
+    const nxPackage = require.resolve('nx/package.json', { paths: [REPO_ROOT] });
+    const nx = path.resolve(path.dirname(nxPackage), (JSON.parse(readFileSync(nxPackage, 'utf8')) as { bin: { nx: string } }).bin.nx);
     const graph = spawnSync(process.execPath, [nx, 'show', 'projects'], {
       cwd: REPO_ROOT,
       env: { ...process.env, NX_DAEMON: 'false' },
