@@ -15,7 +15,7 @@ import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
-import { readOrCreateSecret } from './config/secret-file';
+import { readOrCreateSecret, readStoredSecret } from './config/secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
@@ -90,6 +90,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     standalone: options.listen !== undefined,
     env: options.env ?? process.env,
     persistedSecret: (name) => readOrCreateSecret(options.dataDir, name),
+    storedSecret: (name) => readStoredSecret(options.dataDir, name),
   });
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });

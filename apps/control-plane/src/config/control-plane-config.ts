@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import type { PersistedSecret, PersistedSecretName } from './secret-file';
+import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -133,6 +133,8 @@ export interface ConfigInput {
   env: NodeJS.ProcessEnv;
   /** One-process mode's fallback for JWT_SECRET, API_KEY_SECRET and the bus's CLUSTER_TOKEN (read or created in the data dir by the caller). */
   persistedSecret?: (name: PersistedSecretName) => PersistedSecret;
+  /** What an earlier one-process start kept in the data dir, to refuse a silent switch to another secret. */
+  storedSecret?: (name: PersistedSecretName) => { file: string; secret: string } | undefined;
 }
 
 /**
@@ -146,14 +148,15 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
   const secret = nonEmpty(input.env, variable);
   if (secret !== undefined) {
     if (secret.length < MIN_SECRET_LENGTH) problems.push({ variable, message: `must be at least ${MIN_SECRET_LENGTH} characters` });
+    else if (!input.standalone) refuseSwitchFromStored(input, variable, persisted, secret, problems);
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
-  return storedSecret(input.persistedSecret, variable, persisted, problems);
+  return checkedPersistedSecret(input.persistedSecret, variable, persisted, problems);
 }
 
 /** A secret kept in the data dir; one below the minimum is reported, never used or replaced. */
-function storedSecret(
+function checkedPersistedSecret(
   persistedSecret: NonNullable<ConfigInput['persistedSecret']>,
   variable: string,
   persisted: PersistedSecretName,
@@ -174,10 +177,26 @@ function storedSecret(
 function busToken(input: ConfigInput, clusterToken: string | undefined, problems: Problems): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
   if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
   if (!input.standalone && input.persistedSecret !== undefined) {
-    const persisted = storedSecret(input.persistedSecret, 'CLUSTER_TOKEN', 'cluster', problems);
+    const persisted = checkedPersistedSecret(input.persistedSecret, 'CLUSTER_TOKEN', 'cluster', problems);
     return { clusterToken: persisted.secret, tokenSource: persisted.source };
   }
   return { clusterToken: randomBytes(32).toString('base64url'), tokenSource: 'ephemeral' };
+}
+
+/**
+ * One-process mode with the variable set while an earlier start left a generated secret in the
+ * data dir: a different value would silently invalidate what the stored one signed (API keys stop
+ * matching their digests, sessions end), as with `init --force` before issue 11. Refused, with the
+ * ways out; the stored file is never touched.
+ */
+function refuseSwitchFromStored(input: ConfigInput, variable: string, persisted: PersistedSecretName, secret: string, problems: Problems): void {
+  const stored = input.storedSecret?.(persisted);
+  if (stored === undefined || sameSecret(stored.secret, secret)) return;
+  const loses = persisted === 'apiKey' ? 'API keys created before would stop working' : 'management sessions issued before would end';
+  problems.push({
+    variable,
+    message: `differs from the secret an earlier start generated and kept in ${stored.file} (${loses}): set ${variable} to that file's content, unset it, or remove the file to switch on purpose`,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
@@ -66,4 +66,16 @@ function readIfPresent(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** The secret an earlier start kept in the data dir, or undefined when there is none (never creates one). */
+export function readStoredSecret(dataDir: string, name: PersistedSecretName): { file: string; secret: string } | undefined {
+  const file = path.join(dataDir, SECRET_FILES[name]);
+  const secret = readIfPresent(file);
+  return secret === undefined || secret === '' ? undefined : { file, secret };
+}
+
+/** Constant-time equality of two secrets of any length (both are hashed to equal-length digests first). */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
