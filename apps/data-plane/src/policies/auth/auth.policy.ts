@@ -252,9 +252,12 @@ export const authPolicy: PolicyFactory = {
             if (limited !== undefined) return limited;
             return validator.validate(presented.token, digest).then((outcome) => {
               if (outcome.kind === 'invalid') return refuse(exchange, 'session', 'invalid_session');
-              // Right, or not judged at all: not a failed credential.
-              if (!joining) defences.failures.refund(address);
-              if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              if (outcome.kind === 'unavailable') {
+                // Not judged at all: not a failed credential.
+                if (!joining) defences.failures.refund(address);
+                return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              }
+              if (!joining) defences.failures.succeeded(address);
               const { id, email, role } = outcome.user;
               setIdentity(exchange, 'session', { userId: id, email, role });
               return undefined;
@@ -277,7 +280,7 @@ export const authPolicy: PolicyFactory = {
               // A credential the gateway had no capacity to check keeps its attempt counted (see FailedCredentialLimit).
               if (verdict === 'busy') return refuse(exchange, 'basic', 'overloaded', 'AUTH_OVERLOADED', 1);
               if (verdict === 'refused') return refuse(exchange, 'basic', 'invalid_credentials');
-              if (!joining) defences.failures.refund(address);
+              if (!joining) defences.failures.succeeded(address);
               setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             });
