@@ -164,7 +164,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
  * The identity goes upstream in the X-Gateway-* headers (engine/identity-headers.ts), whose client
  * copies the engine removed, and stays on `exchange.identity` for the rate limiter's `user` scope.
  * 401 answers carry WWW-Authenticate; the session service down answers 503.
- * Refusals cost little (issue 11, docs/auth-and-limits.md "Refusals"): a basic or session
+ * Refusals cost little (issue 11, docs/auth-and-limits.md "Refusals in the data plane"): a basic or session
  * credential not verified recently is checked only while its client address is under the failed-
  * credential limit (else 429 TOO_MANY_FAILED_CREDENTIALS, before scrypt or the session call);
  * scrypt work is capped (503 AUTH_OVERLOADED); just-refused credentials are answered from memory.
