@@ -144,8 +144,9 @@ describe('refusals cost little: failed-credential limit, negative cache, single-
     const all = await Promise.all(Array.from({ length: 50 }, (_, i) => get('/slow-basic/a', from(`203.0.113.${i + 1}`, basicHeader('bob', `guess ${i}`)))));
     const overloaded = all.filter((r) => r.status === 503);
     assert.equal(all.filter((r) => r.status === 401).length + overloaded.length, 50);
-    // Two derivations at once and 32 waiting at most: at least 16 of 50 cannot be queued.
-    assert.ok(overloaded.length >= 16, `${overloaded.length} answered 503`);
+    // One derivation at a time and 8 waiting: 41 of 50 cannot be queued when they arrive together; a
+    // slot freed while the burst is still arriving admits a few more, hence the margin.
+    assert.ok(overloaded.length >= 20, `${overloaded.length} answered 503`);
     for (const res of overloaded) {
       assert.equal(res.json().message, 'Too many credential checks in progress');
       assert.equal(res.headers['retry-after'], '1');

@@ -164,7 +164,7 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
  * The identity goes upstream in the X-Gateway-* headers (engine/identity-headers.ts), whose client
  * copies the engine removed, and stays on `exchange.identity` for the rate limiter's `user` scope.
  * 401 answers carry WWW-Authenticate; the session service down answers 503.
- * Refusals cost little (issue 11, docs/auth-and-limits.md "Refusals"): a basic or session
+ * Refusals cost little (issue 11, docs/auth-and-limits.md "Refusals in the data plane"): a basic or session
  * credential not verified recently is checked only while its client address is under the failed-
  * credential limit (else 429 TOO_MANY_FAILED_CREDENTIALS, before scrypt or the session call);
  * scrypt work is capped (503 AUTH_OVERLOADED); just-refused credentials are answered from memory.
@@ -252,9 +252,12 @@ export const authPolicy: PolicyFactory = {
             if (limited !== undefined) return limited;
             return validator.validate(presented.token, digest).then((outcome) => {
               if (outcome.kind === 'invalid') return refuse(exchange, 'session', 'invalid_session');
-              // Right, or not judged at all: not a failed credential.
-              if (!joining) defences.failures.refund(address);
-              if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              if (outcome.kind === 'unavailable') {
+                // Not judged at all: not a failed credential.
+                if (!joining) defences.failures.refund(address);
+                return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              }
+              if (!joining) defences.failures.succeeded(address);
               const { id, email, role } = outcome.user;
               setIdentity(exchange, 'session', { userId: id, email, role });
               return undefined;
@@ -277,7 +280,7 @@ export const authPolicy: PolicyFactory = {
               // A credential the gateway had no capacity to check keeps its attempt counted (see FailedCredentialLimit).
               if (verdict === 'busy') return refuse(exchange, 'basic', 'overloaded', 'AUTH_OVERLOADED', 1);
               if (verdict === 'refused') return refuse(exchange, 'basic', 'invalid_credentials');
-              if (!joining) defences.failures.refund(address);
+              if (!joining) defences.failures.succeeded(address);
               setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             });

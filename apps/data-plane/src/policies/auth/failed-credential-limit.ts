@@ -16,6 +16,8 @@ export const FAILED_CREDENTIAL_DEFAULTS: FailedCredentialLimitSettings = { maxFa
 
 interface Window {
   attempts: number;
+  /** Attempts this window allows: maxFailures, or 1 after a window the address used up (probation). */
+  allowance: number;
   resetAt: number;
 }
 
@@ -25,6 +27,9 @@ interface Window {
  * back only when the credential turns out right (or could not be judged: the session service was
  * down), so concurrent checks from one address cannot overshoot the limit while they are in flight,
  * and a credential the gateway had no capacity to check (503) still costs the address an attempt.
+ * An address that used up a window is on probation: one attempt per window until a credential of
+ * it is right, so a sustained flood from many addresses costs one check per address and window,
+ * not `maxFailures`, while a person who mistyped ten times still gets a try every window.
  */
 export class FailedCredentialLimit {
   private readonly windows: GenerationalCache<string, Window>;
@@ -40,11 +45,15 @@ export class FailedCredentialLimit {
   attempt(address: string): number {
     const now = this.now();
     let window = this.windows.get(address);
-    if (window === undefined || window.resetAt <= now) {
-      window = { attempts: 0, resetAt: now + this.settings.windowMs };
+    if (window === undefined) {
+      window = { attempts: 0, allowance: this.settings.maxFailures, resetAt: now + this.settings.windowMs };
       this.windows.set(address, window);
+    } else if (window.resetAt <= now) {
+      window.allowance = window.attempts >= window.allowance ? 1 : this.settings.maxFailures;
+      window.attempts = 0;
+      window.resetAt = now + this.settings.windowMs;
     }
-    if (window.attempts >= this.settings.maxFailures) return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
+    if (window.attempts >= window.allowance) return Math.max(1, Math.ceil((window.resetAt - now) / 1000));
     window.attempts += 1;
     return 0;
   }
@@ -53,5 +62,12 @@ export class FailedCredentialLimit {
   refund(address: string): void {
     const window = this.windows.get(address);
     if (window !== undefined && window.attempts > 0) window.attempts -= 1;
+  }
+
+  /** A credential from the address was right: probation ends. */
+  succeeded(address: string): void {
+    this.refund(address);
+    const window = this.windows.get(address);
+    if (window !== undefined) window.allowance = this.settings.maxFailures;
   }
 }

@@ -1,7 +1,7 @@
 /** At most this many scrypt derivations run at once (each holds a libuv pool thread and ~16 MiB). */
-export const SCRYPT_CONCURRENCY = 2;
+export const SCRYPT_CONCURRENCY = 1;
 /** Derivations waiting for a slot at most; one more is refused (503 AUTH_OVERLOADED) at once. */
-export const SCRYPT_MAX_WAITING = 32;
+export const SCRYPT_MAX_WAITING = 8;
 
 /**
  * A cap on concurrent scrypt work for the whole data plane: a flood of wrong passwords can keep
