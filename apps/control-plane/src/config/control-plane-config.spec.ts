@@ -92,3 +92,11 @@ test('route paths under /api, /admin, /internal are reserved in one-process mode
   const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: SECRET, source: 'generated', file: `/data/${name}` }) }));
   assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
 });
+
+test('TRUSTED_PROXIES: comma-separated IPs and CIDRs (IPv4 and IPv6), empty by default; a bad entry is named', () => {
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).trustedProxies, []);
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.5,,fd00::/8 ' })).trustedProxies, ['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+  for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0.0/8 10.1.0.0/16']) {
+    assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: bad })), ['TRUSTED_PROXIES'], bad);
+  }
+});

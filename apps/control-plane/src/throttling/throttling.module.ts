@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerStorageService } from '@nestjs/throttler';
+import { compileClientAddress } from '@gateway/client-address';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { FailoverThrottlerStorage } from './failover-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
-import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
+import { CLIENT_ADDRESS, THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
 
 /**
  * Storage for decision 21's limits: Redis when REDIS_URL is set (shared by every control plane, keys
@@ -14,6 +15,8 @@ import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
 @Module({
   providers: [
     { provide: THROTTLING_CONFIG, inject: [CONTROL_PLANE_CONFIG], useFactory: (config: ControlPlaneConfig) => config.throttling },
+    // Compiled once at boot (TRUSTED_PROXIES), by the data plane's rule for proxy.trustedProxies.
+    { provide: CLIENT_ADDRESS, inject: [CONTROL_PLANE_CONFIG], useFactory: (config: ControlPlaneConfig) => compileClientAddress(config.trustedProxies) },
     {
       provide: THROTTLE_STORAGE,
       inject: [CONTROL_PLANE_CONFIG],
@@ -25,6 +28,6 @@ import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
       },
     },
   ],
-  exports: [THROTTLE_STORAGE, THROTTLING_CONFIG],
+  exports: [THROTTLE_STORAGE, THROTTLING_CONFIG, CLIENT_ADDRESS],
 })
 export class ThrottlingModule {}
