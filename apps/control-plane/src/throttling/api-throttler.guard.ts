@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { ClientAddress } from '@gateway/client-address';
 import { normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
+import type { ClientAddress } from '@gateway/client-address';
 import type { Request, Response } from 'express';
 import { REQUIRED_ROLES } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';

@@ -9,8 +9,9 @@ import { CLIENT_ADDRESS, THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttlin
 
 /**
  * Storage for decision 21's limits: Redis when REDIS_URL is set (shared by every control plane, keys
- * under REDIS_CHANNEL_PREFIX, counted in memory while Redis is away), in memory otherwise. The guard itself is registered by AuthModule,
- * ahead of the authentication guard, so that unauthenticated requests are counted too.
+ * under REDIS_CHANNEL_PREFIX; counted in memory while Redis is away), in memory otherwise. The
+ * guard itself is registered by AuthModule, ahead of the authentication guard, so that
+ * unauthenticated requests are counted too.
  */
 @Module({
   providers: [
