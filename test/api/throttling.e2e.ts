@@ -100,6 +100,52 @@ describe('API limits (decision 21, in memory)', () => {
   });
 });
 
+describe('API limits through a trusted load balancer (TRUSTED_PROXIES)', () => {
+  const running: ControlPlaneProcess[] = [];
+  after(async () => {
+    await Promise.all(running.map((cp) => cp.stop()));
+  });
+  const wrongLogin = (call: ReturnType<typeof caller>, forwardedFor: string) =>
+    call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' }, headers: { 'x-forwarded-for': forwardedFor } });
+
+  test('admins behind one trusted load balancer each get their own login budget, named by X-Forwarded-For', async () => {
+    // The test's own socket (127.0.0.1) is the load balancer.
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' } });
+    running.push(cp);
+    const call = caller(cp);
+    for (let i = 0; i < 3; i++) assert.equal((await wrongLogin(call, '203.0.113.1')).status, 401);
+    assertRateLimited(await wrongLogin(call, '203.0.113.1'), 3, 'credentials');
+    // Entries the client wrote itself (left of the one the balancer appended) are not believed.
+    assertRateLimited(await wrongLogin(call, '198.51.100.77, 203.0.113.1'), 3, 'credentials');
+    // Another admin behind the same balancer still has the whole budget.
+    const other = await wrongLogin(call, '203.0.113.2');
+    assert.equal(other.status, 401);
+    assert.equal(other.headers['x-ratelimit-remaining'], '2');
+    // Trusted hops to the right of the client (10.0.0.5: a second, inner balancer) are skipped.
+    assert.equal((await wrongLogin(call, '203.0.113.2, 10.0.0.5')).headers['x-ratelimit-remaining'], '1');
+  });
+
+  test('a spoofed X-Forwarded-For from an untrusted peer changes nothing: one budget per socket address', async () => {
+    // 127.0.0.1 is not among the trusted proxies here.
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, TRUSTED_PROXIES: '10.0.0.0/8' } });
+    running.push(cp);
+    const call = caller(cp);
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await wrongLogin(call, `203.0.113.${10 + i}`);
+      assert.equal(res.status, 401);
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    assert.deepEqual(remaining, ['2', '1', '0']);
+    assertRateLimited(await wrongLogin(call, '203.0.113.99'), 3, 'credentials');
+    assertRateLimited(await call('POST', '/api/auth/login', { body: ADMIN }), 3, 'credentials');
+  });
+
+  test('a bad TRUSTED_PROXIES entry stops the start and names the variable', async () => {
+    await assert.rejects(startControlPlaneProcess({ env: { ...ADMIN_ENV, TRUSTED_PROXIES: '10.0.0.0/8, not-an-ip' } }), /TRUSTED_PROXIES.*not-an-ip/);
+  });
+});
+
 describe('API limits on Redis: one limit across two control planes', () => {
   const running: ControlPlaneProcess[] = [];
   after(async () => {

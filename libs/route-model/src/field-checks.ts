@@ -102,7 +102,8 @@ export function ipOrCidrCheck(value: string, label: string): Issue | undefined {
   return isIpOrCidr(value) ? undefined : { message: `${label} must be an IP address or CIDR range` };
 }
 
-function isIpOrCidr(value: string): boolean {
+/** The rule behind ipOrCidrCheck, for settings read outside the schema (the control plane's TRUSTED_PROXIES). */
+export function isIpOrCidr(value: string): boolean {
   const slash = value.indexOf('/');
   const address = slash === -1 ? value : value.slice(0, slash);
   const bits = slash === -1 ? undefined : value.slice(slash + 1);

@@ -19,5 +19,5 @@ export { diffRoutes, type RouteDiff } from './route-diff';
 export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 export { createRouteMatcher, type RouteMatch, type RouteMatcher } from './route-matcher';
 export { rewriteUpstreamPath } from './upstream-path';
-export { HEADER_TEMPLATE_VARIABLES, type HeaderTemplateVariable } from './field-checks';
+export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';

@@ -124,3 +124,11 @@ test('one-process mode: a set secret that differs from the one stored in the dat
   // The control-plane role never reads the one-process files.
   assert.equal(parseControlPlaneConfig({ ...input('c'.repeat(40)), standalone: true }).apiKeys.secretSource, 'env');
 });
+
+test('TRUSTED_PROXIES: comma-separated IPs and CIDRs (IPv4 and IPv6), empty by default; a bad entry is named', () => {
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).trustedProxies, []);
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.5,,fd00::/8 ' })).trustedProxies, ['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+  for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0.0/8 10.1.0.0/16']) {
+    assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: bad })), ['TRUSTED_PROXIES'], bad);
+  }
+});

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
+import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
 import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
@@ -78,6 +78,11 @@ export interface ControlPlaneConfig {
   allowedOrigins: string[];
   /** API_RATE_LIMIT_<TIER>_MAX / _WINDOW_SECONDS (docs/auth-and-limits.md). */
   throttling: ThrottlingConfig;
+  /**
+   * TRUSTED_PROXIES: peers (IPs or CIDRs) whose X-Forwarded-For names the client the management
+   * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
+   */
+  trustedProxies: readonly string[];
   logLevel: LogLevel;
 }
 
@@ -249,6 +254,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
+  const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
 
   const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
@@ -271,8 +277,18 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     initialAdmin,
     allowedOrigins,
     throttling,
+    trustedProxies,
     logLevel: logLevel as LogLevel,
   };
+}
+
+/** Comma-separated IPs or CIDRs, by the rule of the data plane's proxy.trustedProxies. */
+function parseTrustedProxies(raw: string | undefined, problems: Problems): string[] {
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.filter((entry) => !isIpOrCidr(entry));
+  if (bad.length > 0) problems.push({ variable: 'TRUSTED_PROXIES', message: `must be a comma-separated list of IP addresses or CIDR ranges (not: ${bad.map((entry) => JSON.stringify(entry.slice(0, 64))).join(', ')})` });
+  return [...new Set(entries)];
 }
 
 function parseOrigins(raw: string | undefined, problems: Problems): string[] {

@@ -1,11 +1,12 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
+import type { ClientAddress } from '@gateway/client-address';
 import type { Request, Response } from 'express';
 import { REQUIRED_ROLES } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
 import type { UserRole } from '../users/user.entity';
-import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
+import { CLIENT_ADDRESS, THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
 import { THROTTLE_TIERS, type ThrottleTier, type ThrottlingConfig } from './throttling-config';
 
 /** Spec 8's admin resources; handlers that require the admin role count as admin resources too. */
@@ -28,6 +29,7 @@ export class ApiThrottlerGuard implements CanActivate {
   constructor(
     @Inject(THROTTLE_STORAGE) private readonly storage: ThrottlerStorage,
     @Inject(THROTTLING_CONFIG) private readonly config: ThrottlingConfig,
+    @Inject(CLIENT_ADDRESS) private readonly clientAddress: ClientAddress,
     private readonly reflector: Reflector,
   ) {}
 
@@ -40,7 +42,9 @@ export class ApiThrottlerGuard implements CanActivate {
     if (!under(path, '/api')) return true;
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, [context.getHandler(), context.getClass()]);
     const tiers = this.tiersOf(req.method, path, roles);
-    const client = normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    // The socket peer, or through TRUSTED_PROXIES the client their X-Forwarded-For names; never
+    // express's req.ip, whose 'trust proxy' setting is not ours to keep in step.
+    const client = normalizeIp(this.clientAddress(req.socket.remoteAddress ?? 'unknown', req.headers['x-forwarded-for']));
 
     // The storage never fails open: with Redis away it counts in memory (FailoverThrottlerStorage).
     const counts = await Promise.all(
