@@ -62,6 +62,7 @@ function createBus(config: ControlPlaneConfig): MessageBus {
       ? new InProcessBus()
       : new RedisBus(config.redisUrl, {
           channelPrefix: config.channelPrefix,
+          ...(config.redisTlsCa === undefined ? {} : { tlsCa: config.redisTlsCa }),
           logger: { warn, info: (message) => logger.log(message) },
           onUndecodable: (channel, reason) => drops.record(reason, channel),
         });

@@ -106,3 +106,9 @@ test('the bus key: CLUSTER_TOKEN; one-process mode without it the persisted one;
   assert.notEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).bus.clusterToken, alone.bus.clusterToken);
   assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, CLUSTER_TOKEN: token, CLUSTER_TOKEN_PREVIOUS: 'short' })), ['CLUSTER_TOKEN_PREVIOUS']);
 });
+
+test('REDIS_TLS_CA_FILE: named when unreadable or set without a rediss:// REDIS_URL', () => {
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TLS_CA_FILE: '/etc/hostname' })), ['REDIS_TLS_CA_FILE']);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://127.0.0.1:6380', REDIS_TLS_CA_FILE: '/nonexistent/ca.pem' })), ['REDIS_TLS_CA_FILE']);
+  assert.equal(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://u:p@127.0.0.1:6380' })).redisTlsCa, undefined);
+});

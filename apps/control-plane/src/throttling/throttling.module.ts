@@ -18,7 +18,7 @@ import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
       inject: [CONTROL_PLANE_CONFIG],
       useFactory: async (config: ControlPlaneConfig) => {
         if (config.redisUrl === undefined) return new ThrottlerStorageService();
-        const storage = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix);
+        const storage = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix, config.redisTlsCa);
         await storage.connect();
         return storage;
       },
