@@ -121,8 +121,10 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
       ? undefined
       : { warn: (msg: string, fields?: Record<string, unknown>) => log.warn({ component: 'bus', ...fields }, msg), info: (msg: string, fields?: Record<string, unknown>) => log.info({ component: 'bus', ...fields }, msg) };
   const drops = new BusDropCounter(logger === undefined ? {} : { logger });
+  const tlsCa = await redisTlsCaOf(settings.env);
   const transport = new RedisBus(redisUrl, {
     channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']),
+    ...(tlsCa === undefined ? {} : { tlsCa }),
     onUndecodable: (channel, reason) => drops.record(reason, channel),
     ...(logger === undefined ? {} : { logger }),
   });
@@ -173,6 +175,7 @@ async function apiKeyVerifier(secret: string | undefined) {
 
 async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
   const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+  const redisTlsCa = await redisTlsCaOf(settings.env);
   try {
     return await start({
       configPath: settings.configPath,
@@ -184,6 +187,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       env: settings.env,
       redisUrl: nonBlank(settings.env['REDIS_URL']),
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
+      ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
       ...extras,
     });
   } catch (error) {
@@ -220,6 +224,18 @@ function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): R
   const out: Record<string, 'UP' | 'DOWN'> = {};
   for (const [name, state] of Object.entries(checks)) if (state !== undefined) out[name] = state;
   return out;
+}
+
+/** REDIS_TLS_CA_FILE for the data plane's Redis connections (the control plane reads its own, in its configuration). */
+async function redisTlsCaOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const file = nonBlank(env['REDIS_TLS_CA_FILE']);
+  if (file === undefined) return undefined;
+  const { readRedisTlsCa } = await import('@gateway/events');
+  try {
+    return readRedisTlsCa(file, nonBlank(env['REDIS_URL']));
+  } catch (error) {
+    throw new CommandFailure(`gateway start: ${(error as Error).message}`);
+  }
 }
 
 /** What a data plane following CONTROL_PLANE_URL needs besides it; every missing variable is named at once. */

@@ -63,6 +63,7 @@ function createBus(config: ControlPlaneConfig): MessageBus {
       ? new InProcessBus()
       : new RedisBus(config.redisUrl, {
           channelPrefix: config.channelPrefix,
+          ...(config.redisTlsCa === undefined ? {} : { tlsCa: config.redisTlsCa }),
           logger: { warn, info: (message, fields) => logger.log({ ...fields, msg: message }) },
           onUndecodable: (channel, reason) => drops.record(reason, channel),
         });

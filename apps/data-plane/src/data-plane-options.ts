@@ -54,6 +54,8 @@ export interface DataPlaneOptions {
   extraReadiness?: () => Promise<Record<string, ReadinessCheckStatus>>;
   /** Redis for shared rate-limit counters (contract: REDIS_URL); unset: in-memory counters. */
   redisUrl?: string;
+  /** REDIS_TLS_CA_FILE's PEM: trusted for a rediss:// `redisUrl` (a private CA or self-signed server). */
+  redisTlsCa?: string;
   /** Prefix of the data plane's Redis keys. Default `gateway:`. */
   redisKeyPrefix?: string;
   /**

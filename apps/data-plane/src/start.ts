@@ -82,6 +82,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       : new RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
+          ...(options.redisTlsCa === undefined ? {} : { tlsCa: options.redisTlsCa }),
           fallback: localCounters,
           logger,
         });

@@ -9,3 +9,4 @@ export * from './api-key-digest';
 export * from './bus-drop-counter';
 export * from './bus-signing-key';
 export * from './signed-bus';
+export * from './redis-connection';

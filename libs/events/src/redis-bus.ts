@@ -1,5 +1,6 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import type { MessageBus } from './message-bus';
+import { redisConnectionOptions } from './redis-connection';
 
 export interface RedisBusLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -24,6 +25,8 @@ export interface RedisBusOptions {
    * (a SignedBus counter records it: a flood of garbage must not become a flood of log lines).
    */
   onUndecodable?: (channel: string, reason: 'malformed' | 'too_large') => void;
+  /** REDIS_TLS_CA_FILE's PEM, trusted for a rediss:// URL (redisConnectionOptions). */
+  tlsCa?: string;
   /** Longer messages (in characters) are dropped unparsed. Default 4 Mi (a route upsert is a few Ki). */
   maxMessageLength?: number;
 }
@@ -67,6 +70,7 @@ export class RedisBus implements MessageBus {
       options.onUndecodable ?? ((channel, reason) => this.logger.warn(reason === 'too_large' ? 'dropped a message over the size bound' : 'dropped a message that is not JSON', { channel }));
     const maxDelay = options.maxReconnectDelayMs ?? 500;
     const common: RedisOptions = {
+      ...redisConnectionOptions(redisUrl, options.tlsCa),
       connectTimeout: options.connectTimeoutMs ?? 2000,
       retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
       // Stay connected forever: never give up reconnecting (READONLY etc. are not expected here).

@@ -172,6 +172,7 @@ test('drops are logged as a summary at most once per interval, never a line per 
   await tick();
   assert.equal(lines.length, 2);
   assert.deepEqual(lines[1]!.fields?.['reasons'], { unknown_key: 499, unsigned: 501 });
-  assert.deepEqual({ ...receiver.dropCounts() }, { ...receiver.dropCounts(), unknown_key: 500, unsigned: 501 });
+  assert.equal(receiver.dropCounts().unknown_key, 500);
+  assert.equal(receiver.dropCounts().unsigned, 501);
   await receiver.close();
 });

@@ -132,3 +132,9 @@ test('TRUSTED_PROXIES: comma-separated IPs and CIDRs (IPv4 and IPv6), empty by d
     assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: bad })), ['TRUSTED_PROXIES'], bad);
   }
 });
+
+test('REDIS_TLS_CA_FILE: named when unreadable or set without a rediss:// REDIS_URL', () => {
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TLS_CA_FILE: '/etc/hostname' })), ['REDIS_TLS_CA_FILE']);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://127.0.0.1:6380', REDIS_TLS_CA_FILE: '/nonexistent/ca.pem' })), ['REDIS_TLS_CA_FILE']);
+  assert.equal(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://u:p@127.0.0.1:6380' })).redisTlsCa, undefined);
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { readRedisTlsCa } from '@gateway/events';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
@@ -42,6 +43,8 @@ export interface ControlPlaneConfig {
   reservedPathPrefixes: readonly string[];
   database: DatabaseConfig;
   redisUrl?: string;
+  /** REDIS_TLS_CA_FILE's PEM: the trust for a rediss:// REDIS_URL (bus and throttler). */
+  redisTlsCa?: string;
   /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
   channelPrefix: string;
   clusterToken?: string;
@@ -179,6 +182,16 @@ function checkedPersistedSecret(
   return { secret: stored.secret, source: stored.source };
 }
 
+function parseRedisTlsCa(file: string | undefined, redisUrl: string | undefined, problems: Problems): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readRedisTlsCa(file, redisUrl);
+  } catch (error) {
+    problems.push({ variable: 'REDIS_TLS_CA_FILE', message: (error as Error).message.replace(/^REDIS_TLS_CA_FILE:? ?/, '') });
+    return undefined;
+  }
+}
+
 function busToken(input: ConfigInput, clusterToken: string | undefined, problems: Problems): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
   if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
   if (!input.standalone && input.persistedSecret !== undefined) {
@@ -215,6 +228,8 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
 
   const redisRaw = nonEmpty(env, 'REDIS_URL');
   const redisUrl = redisRaw === undefined ? undefined : parseUrl(redisRaw, ['redis:', 'rediss:'], 'REDIS_URL', problems);
+
+  const redisTlsCa = parseRedisTlsCa(nonEmpty(env, 'REDIS_TLS_CA_FILE'), redisUrl, problems);
 
   const channelPrefix = nonEmpty(env, 'REDIS_CHANNEL_PREFIX') ?? '';
   if (!/^[A-Za-z0-9:._-]{0,64}$/.test(channelPrefix)) {
@@ -269,6 +284,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     reservedPathPrefixes: input.standalone ? [] : MANAGEMENT_PATH_PREFIXES,
     database,
     redisUrl,
+    ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
     channelPrefix,
     clusterToken,
     bus: { ...bus, ...(previousClusterToken === undefined ? {} : { previousClusterToken }) },

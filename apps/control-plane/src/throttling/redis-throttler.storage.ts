@@ -2,6 +2,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
+import { redisConnectionOptions } from '@gateway/events';
 
 /**
  * One round trip, atomic: count the hit and start the window on the first one. A fixed window
@@ -28,9 +29,11 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   constructor(
     redisUrl: string,
     private readonly keyPrefix: string,
+    /** REDIS_TLS_CA_FILE's PEM, for a rediss:// URL. */
+    tlsCa?: string,
   ) {
     // No offline queue: while Redis is away a command fails at once instead of holding the request.
-    this.redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) as ThrottleRedis;
+    this.redis = new Redis(redisUrl, { ...redisConnectionOptions(redisUrl, tlsCa), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) as ThrottleRedis;
     this.redis.defineCommand('throttleIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
     this.redis.on('error', (error: Error) => this.logger.warn(`redis: ${error.message}`));
   }

@@ -23,7 +23,7 @@ import { CLIENT_ADDRESS, THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttlin
       inject: [CONTROL_PLANE_CONFIG],
       useFactory: async (config: ControlPlaneConfig) => {
         if (config.redisUrl === undefined) return new ThrottlerStorageService();
-        const redis = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix);
+        const redis = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix, config.redisTlsCa);
         await redis.connect();
         return new FailoverThrottlerStorage(redis);
       },
