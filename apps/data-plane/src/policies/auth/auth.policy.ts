@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { compileClientAddress } from '@gateway/client-address';
 import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
 import type { GatewayErrorCode } from '../../engine/error-catalogue';
 import type { CallerIdentity, Exchange } from '../../engine/exchange';
 import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
-import { compileClientAddress } from '../rate-limit/client-address';
 import { AUTH_DEFENCES } from './auth-defences';
 import { BasicCredentials, type BasicVerdict } from './basic-credentials';
 import type { JwtOutcome, JwtVerify } from './jwt-verifier';
@@ -246,7 +246,7 @@ export const authPolicy: PolicyFactory = {
               setIdentity(exchange, 'session', { userId: known.user.id, email: known.user.email, role: known.user.role });
               return undefined;
             }
-            const address = clientAddress(exchange);
+            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
             const joining = validator.checking(digest);
             const limited = overLimit(exchange, 'session', address, joining);
             if (limited !== undefined) return limited;
@@ -272,7 +272,7 @@ export const authPolicy: PolicyFactory = {
               setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             }
-            const address = clientAddress(exchange);
+            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
             const joining = basic.checking(digest);
             const limited = overLimit(exchange, 'basic', address, joining);
             if (limited !== undefined) return limited;
