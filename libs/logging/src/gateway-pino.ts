@@ -59,7 +59,8 @@ export function createGatewayPino(options: GatewayPinoOptions): Logger {
         },
       },
     },
-    pino.multistream(streams),
+    // One destination needs no fan-out (the data plane alone on stdout: the common case).
+    streams.length === 1 ? (streams[0]!.stream as DestinationStream) : pino.multistream(streams),
   );
 }
 
