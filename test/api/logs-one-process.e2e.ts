@@ -20,6 +20,7 @@ const SECRETS = {
   apiKey: 'api-key-value-0c8b5e',
   password: 'password-value-5a6f1d',
   bearer: 'Bearer bearer-value-9e4c2a',
+  proxyAuthorization: 'Custom proxy-authorization-value-3b7d0f',
 };
 
 describe('one logger on the one-process gateway', () => {
@@ -48,7 +49,7 @@ routes:
     call = caller(gateway);
     token = await login(call, ADMIN);
 
-    const credentials = { authorization: SECRETS.authorization, cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey };
+    const credentials = { authorization: SECRETS.authorization, 'proxy-authorization': SECRETS.proxyAuthorization, cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey };
     const proxied = await request(`${gateway.url}/open/orders?page=2`, {
       method: 'POST',
       headers: { ...credentials, 'content-type': 'application/json', 'x-correlation-id': 'corr-open-1' },
@@ -100,7 +101,7 @@ routes:
     assert.deepEqual(new Set(parsed.map((l) => l['plane'])), new Set(['cli', 'control', 'data']), 'every line is JSON of the one format');
     const access = parsed.find((l) => l['correlationId'] === 'corr-open-1' && l['msg'] === 'request') as { req: { headers: Record<string, string> } } | undefined;
     assert.ok(access !== undefined, 'the data plane logged the request at debug');
-    for (const header of ['authorization', 'cookie', 'x-api-key']) assert.equal(access.req.headers[header], '[REDACTED]', header);
+    for (const header of ['authorization', 'proxy-authorization', 'cookie', 'x-api-key']) assert.equal(access.req.headers[header], '[REDACTED]', header);
     assert.ok(parsed.every((l) => typeof l['level'] === 'number' && typeof l['time'] === 'string' && typeof l['msg'] === 'string' && l['service'] === 'gateway'));
   });
 });
