@@ -4,6 +4,8 @@
 //   scope:control-plane the NestJS management plane: shared libs only (never the data plane)
 //   scope:cli       the composition root: may use the planes and shared libs
 //   scope:tools / scope:e2e: shared libs (they drive the apps as processes)
+//   type:testing    libs/testing: test code only (TEST_CODE below), never production code
+// test/workspace/module-boundaries.e2e.ts lints fixtures with this file to prove the rules go red.
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
@@ -17,13 +19,22 @@ const PLANE_ENTRY_POINTS = [
   '@gateway/control-plane/start',
   '@gateway/control-plane/migrate',
   '@gateway/control-plane/create-admin',
+  '@gateway/control-plane/secret-file',
   '@gateway/control-plane/control-plane-options',
   '@gateway/control-plane/preview-reconcile',
 ];
 const NEST = ['@nestjs/*', '@nestjs/**', 'typeorm', 'passport', 'passport-*', '@node-saml/*'];
 
-/** The Nx boundary rule; `modelMayUse` is what a `type:model` lib may import. */
-function moduleBoundaries(modelMayUse) {
+// Test code: the only files that may import libs/testing (@gateway/testing, tag type:testing).
+// apps/*/src/testing holds fixtures that only specs import (apps/control-plane's database fixtures).
+const TEST_CODE = ['**/*.spec.ts', '**/*.e2e.ts', 'test/**/*.ts', 'tools/bench/**/*.ts', 'libs/testing/**/*.ts', 'apps/*/src/testing/**/*.ts'];
+
+/**
+ * The Nx boundary rule; `modelMayUse` is what a `type:model` lib may import, and production code
+ * (everything but TEST_CODE) may not import a `type:testing` lib: loopback servers, temp dirs and
+ * private redis-servers have no place in a running gateway.
+ */
+function moduleBoundaries(modelMayUse, { production }) {
   return [
     'error',
     {
@@ -40,6 +51,8 @@ function moduleBoundaries(modelMayUse) {
         { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
         { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
         { sourceTag: 'type:model', onlyDependOnLibsWithTags: modelMayUse },
+        // Direct imports only (notDependOnLibsWithTags would also follow the libs' own spec imports).
+        ...(production ? [{ sourceTag: '*', onlyDependOnLibsWithTags: ['/^type:(?!testing$)/'] }] : []),
       ],
     },
   ];
@@ -60,8 +73,12 @@ export default [
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import/no-cycle': ['error', { maxDepth: 10 }],
-      '@nx/enforce-module-boundaries': moduleBoundaries(['type:model']),
+      '@nx/enforce-module-boundaries': moduleBoundaries(['type:model'], { production: true }),
     },
+  },
+  {
+    files: TEST_CODE,
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(['type:model'], { production: false }) },
   },
   {
     // Holds even before NestJS is installed (the Nx rule only knows packages in the lockfile).
@@ -105,7 +122,7 @@ export default [
     // A model lib's unit specs may use the test helpers (libs/testing: loopback servers, a private
     // redis-server); the lib itself still depends on models only.
     files: ['libs/**/*.spec.ts'],
-    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(['type:model', 'type:testing']) },
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(['type:model', 'type:testing'], { production: false }) },
   },
   {
     // Tests may use non-null assertions on values they just asserted.

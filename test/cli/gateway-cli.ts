@@ -26,8 +26,17 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `node apps/cli/bin/gateway.js <args>` to completion, as a user would. */
-export async function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [...GATEWAY_COMMAND, ...args], {
+export function runGateway(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
+  return runToCompletion(process.execPath, [...GATEWAY_COMMAND, ...args], options);
+}
+
+/** Runs a shell command line (`sh -c`) to completion, as a user typing it would. */
+export function runShell(commandLine: string, options: CliRunOptions = {}): Promise<CliResult> {
+  return runToCompletion('sh', ['-c', commandLine], options);
+}
+
+async function runToCompletion(executable: string, args: readonly string[], options: CliRunOptions): Promise<CliResult> {
+  const child = spawn(executable, args, {
     cwd: options.cwd ?? process.cwd(),
     env: cliEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,5 +112,76 @@ export async function auditedLogins(api: ManagementApi): Promise<number> {
     const page = (await api.expect(200, 'GET', `/api/audit-log?limit=100&offset=${offset}`)).json<{ data: Array<{ action: string }>; pagination: { hasMore: boolean } }>();
     count += page.data.filter((entry) => entry.action === 'auth.login').length;
     if (!page.pagination.hasMore) return count;
+  }
+}
+
+/** Variables a first-run test must not inherit: `gateway start` would take them over `.env` and the data dir. */
+const FIRST_RUN_VARIABLES = ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'CONTROL_PLANE_URL', 'GATEWAY_URL', 'GATEWAY_TOKEN'];
+
+/**
+ * The environment of a user's shell on a first run: nothing set that `.env` or the data dir
+ * provide. The variables are present as undefined so they also unset the test's own when spread
+ * over it (spawn leaves undefined values out).
+ */
+export function firstRunEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = cliEnv();
+  for (const name of FIRST_RUN_VARIABLES) env[name] = undefined;
+  return { ...env, ...extra };
+}
+
+export interface StartedGateway {
+  readonly url: string;
+  readonly output: string[];
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `gateway` of this checkout as a command line, for startGatewayIn. */
+export const GATEWAY_CLI: readonly string[] = [process.execPath, ...GATEWAY_COMMAND];
+
+/**
+ * A gateway started by `command` (GATEWAY_CLI and `start` with options, or the README's `npx gateway start`)
+ * in `cwd` as a user would, so it loads that directory's `.env`; resolved once it logs "gateway
+ * listening". Unlike startGatewayProcess it owns no directory.
+ */
+export async function startGatewayIn(cwd: string, command: readonly string[], env: NodeJS.ProcessEnv, startTimeoutMs = 60_000): Promise<StartedGateway> {
+  const [executable, ...args] = command as [string, ...string[]];
+  const child = spawn(executable, args, {
+    cwd,
+    env: { LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // npx runs the gateway as its child: SIGTERM goes to the whole group.
+    detached: true,
+  });
+  const output: string[] = [];
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  const listening = new Promise<string>((resolve, reject) => {
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          output.push(line);
+          if (line.includes('gateway listening')) resolve(line);
+        }
+      });
+    }
+    void exited.then(([code]) => reject(new Error(`gateway start exited (${code}) before listening:\n${output.join('\n')}`)));
+  });
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGTERM');
+    const [code] = await exited;
+    return code;
+  };
+  const timer = setTimeout(() => void stop(), startTimeoutMs);
+  try {
+    const port = (JSON.parse(await listening) as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}`, output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -45,6 +45,9 @@ describe('gateway init', () => {
     }
     assert.equal(new Set(Object.values(secrets)).size, SECRETS.length, 'every secret is different');
     for (const name of PLACEHOLDERS) assert.match(envText, new RegExp(`^# ${name}=`, 'm'));
+    // A route's JWT secret is its own variable, never the management JWT_SECRET.
+    assert.match(envText, /^# ROUTE_JWT_SECRET=$/m);
+    assert.doesNotMatch(envText, /^#.*\broutes? with auth type jwt\b.*\n(?:#.*\n)*JWT_SECRET=/im);
 
     // Tells what it wrote, never the secrets themselves.
     assert.match(result.stdout, /proxy\.yml/);
@@ -70,47 +73,54 @@ describe('gateway init', () => {
     }
   });
 
-  test('refuses to overwrite existing files without --force, naming each, changing nothing', async () => {
-    const dir = path.join(temp.path, 'refuse');
-    assert.equal((await runGateway(['init', '--dir', dir])).code, 0);
-    const yamlBefore = readFileSync(path.join(dir, 'proxy.yml'), 'utf8');
-    const envBefore = readFileSync(path.join(dir, '.env'), 'utf8');
+  test('keeps existing files, says so for each, still creates the admin and exits 0', async () => {
+    const dir = path.join(temp.path, 'keep');
+    assert.equal((await runGateway(['init', '--dir', dir, '--skip-admin'])).code, 0);
+    writeFileSync(path.join(dir, 'proxy.yml'), 'version: "1.0.0"\nroutes: []\n');
+    const envBefore = `${readFileSync(path.join(dir, '.env'), 'utf8')}REDIS_URL=redis://127.0.0.1:6379\n`;
+    writeFileSync(path.join(dir, '.env'), envBefore);
+
     const result = await runGateway(['init', '--dir', dir]);
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, /proxy\.yml already exists; use --force/);
-    assert.match(result.stderr, /\.env already exists; use --force/);
-    assert.equal(readFileSync(path.join(dir, 'proxy.yml'), 'utf8'), yamlBefore);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Kept .*proxy\.yml: it exists/);
+    assert.match(result.stdout, /Kept .*\.env: it exists; its secrets and settings stay as they are/);
+    assert.match(result.stdout, /Created the admin account admin@localhost with the password: \S{16,}/);
+    assert.equal(readFileSync(path.join(dir, 'proxy.yml'), 'utf8'), 'version: "1.0.0"\nroutes: []\n');
     assert.equal(readFileSync(path.join(dir, '.env'), 'utf8'), envBefore);
   });
 
-  test('refuses when only one of the two files exists, and writes neither', async () => {
+  test('only .env exists: it is kept and proxy.yml is written', async () => {
     const dir = makeTempDir('gateway-cli-init-one-');
     try {
       writeFileSync(path.join(dir.path, '.env'), 'KEEP=me\n');
-      const result = await runGateway(['init'], { cwd: dir.path });
-      assert.equal(result.code, 1);
-      assert.match(result.stderr, /\.env already exists/);
-      assert.doesNotMatch(result.stderr, /proxy\.yml/);
-      assert.throws(() => statSync(path.join(dir.path, 'proxy.yml')), /ENOENT/);
+      const result = await runGateway(['init', '--skip-admin'], { cwd: dir.path });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Kept \.env: it exists/);
+      assert.match(result.stdout, /Wrote proxy\.yml/);
+      assert.ok(statSync(path.join(dir.path, 'proxy.yml')).isFile());
       assert.equal(readFileSync(path.join(dir.path, '.env'), 'utf8'), 'KEEP=me\n');
     } finally {
       dir.remove();
     }
   });
 
-  test('--force overwrites both, with new secrets and mode 0600', async () => {
+  test('--force writes both again with mode 0600, keeps the secrets of the previous .env and saves it as .env.bak', async () => {
     const dir = path.join(temp.path, 'force');
-    assert.equal((await runGateway(['init', '--dir', dir])).code, 0);
+    assert.equal((await runGateway(['init', '--dir', dir, '--skip-admin'])).code, 0);
     const envFile = path.join(dir, '.env');
-    const first = secretsOf(readFileSync(envFile, 'utf8'));
+    const firstText = `${readFileSync(envFile, 'utf8')}REDIS_URL=redis://127.0.0.1:6379\n`;
+    writeFileSync(envFile, firstText);
+    const first = secretsOf(firstText);
     writeFileSync(path.join(dir, 'proxy.yml'), 'edited: true\n');
     chmodSync(envFile, 0o644);
 
-    const result = await runGateway(['init', '--dir', dir, '--force']);
+    const result = await runGateway(['init', '--dir', dir, '--force', '--skip-admin']);
     assert.equal(result.code, 0, result.stderr);
     assert.match(readFileSync(path.join(dir, 'proxy.yml'), 'utf8'), /^routes:/m);
     assert.equal(statSync(envFile).mode & 0o777, 0o600);
-    const second = secretsOf(readFileSync(envFile, 'utf8'));
-    for (const name of SECRETS) assert.notEqual(second[name], first[name], `${name} was not regenerated`);
+    assert.deepEqual(secretsOf(readFileSync(envFile, 'utf8')), first, 'no secret was replaced');
+    for (const name of SECRETS) assert.match(result.stdout, new RegExp(`^  ${name}: kept from the previous \\.env$`, 'm'));
+    assert.equal(readFileSync(`${envFile}.bak`, 'utf8'), firstText);
+    assert.equal(statSync(`${envFile}.bak`).mode & 0o777, 0o600);
   });
 });

@@ -112,15 +112,23 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   const { clusterToken, redisUrl } = followerSettings(settings.env);
   const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
   const { RedisBus } = await import('@gateway/events/redis-bus');
+  const { BusDropCounter, SignedBus } = await import('@gateway/events');
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
   const log = settings.log;
-  const bus = new RedisBus(redisUrl, {
+  // In the process's one JSON log shape (the buses have their own stderr fallback otherwise).
+  const logger =
+    log === undefined
+      ? undefined
+      : { warn: (msg: string, fields?: Record<string, unknown>) => log.warn({ component: 'bus', ...fields }, msg), info: (msg: string, fields?: Record<string, unknown>) => log.info({ component: 'bus', ...fields }, msg) };
+  const drops = new BusDropCounter(logger === undefined ? {} : { logger });
+  const transport = new RedisBus(redisUrl, {
     channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']),
-    // In the process's one JSON log shape (RedisBus has its own stderr fallback otherwise).
-    ...(log === undefined
-      ? {}
-      : { logger: { warn: (msg, fields) => log.warn({ component: 'redis-bus', ...fields }, msg), info: (msg, fields) => log.info({ component: 'redis-bus', ...fields }, msg) } }),
+    onUndecodable: (channel, reason) => drops.record(reason, channel),
+    ...(logger === undefined ? {} : { logger }),
   });
+  // Only what the control plane signed with the cluster key reaches the data plane (docs/control-plane.md).
+  const previousClusterToken = nonBlank(settings.env['CLUSTER_TOKEN_PREVIOUS']);
+  const bus = new SignedBus(transport, { clusterToken, drops, ...(previousClusterToken === undefined ? {} : { previousClusterToken }), ...(logger === undefined ? {} : { logger }) });
   try {
     const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot }, apiKeys });
     return {

@@ -51,6 +51,9 @@ routes:
 
 /** Secrets init generates: 32 random bytes each, base64url. */
 export const GENERATED_SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET'] as const;
+export type GeneratedSecretName = (typeof GENERATED_SECRETS)[number];
+/** The control plane's MIN_SECRET_LENGTH: a shorter stored secret is not carried into .env. */
+export const MIN_GENERATED_SECRET_LENGTH = 32;
 /** Settings init cannot guess: written commented out. */
 export const PLACEHOLDERS = ['ADMIN_EMAIL', 'DATABASE_URL', 'REDIS_URL', 'ALLOWED_ORIGINS'] as const;
 
@@ -58,23 +61,28 @@ export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-export function renderDotEnv(secret: () => string = newSecret): string {
+export function renderDotEnv(secret: (name: GeneratedSecretName) => string = newSecret): string {
   return `# Gateway secrets and settings, written by \`gateway init\`. Keep this file out of version
 # control (it is created with mode 0600). \`gateway start\` loads it from the working directory;
 # a variable already set in the environment wins over this file.
 
-# Signs and verifies JSON Web Tokens (management API sessions, routes with auth type jwt).
-JWT_SECRET=${secret()}
+# Signs and verifies the management API's session tokens, and nothing else.
+JWT_SECRET=${secret('JWT_SECRET')}
 # Shared token that gateway instances of one cluster present to each other.
-CLUSTER_TOKEN=${secret()}
+CLUSTER_TOKEN=${secret('CLUSTER_TOKEN')}
 # Key for deriving and checking API keys.
-API_KEY_SECRET=${secret()}
+API_KEY_SECRET=${secret('API_KEY_SECRET')}
 
 # Fill these in for the control plane:
 # ADMIN_EMAIL=admin@example.com
 # DATABASE_URL=postgres://gateway:change-me@127.0.0.1:5432/gateway
 # REDIS_URL=redis://127.0.0.1:6379
 # ALLOWED_ORIGINS=https://admin.example.com
+
+# A route with auth type jwt names its own variable in auth.jwt.secretEnv, never one of the
+# secrets above (the configuration refuses them: route and management tokens would vouch for
+# each other):
+# ROUTE_JWT_SECRET=
 
 # Optional defaults for the gateway command:
 # GATEWAY_CONFIG=proxy.yml

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { InProcessBus, type MessageBus } from '@gateway/events';
+import { BusDropCounter, InProcessBus, SignedBus, type MessageBus } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
 import { LogRingBuffer } from '@gateway/logging';
 import { createGatewayPino } from '@gateway/logging/gateway-pino';
@@ -15,7 +15,7 @@ import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
-import { readOrCreateSecret } from './config/secret-file';
+import { readOrCreateSecret, readStoredSecret } from './config/secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
 import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-options';
@@ -49,12 +49,31 @@ export class InvalidProxyFileError extends Error {
   }
 }
 
+/**
+ * The bus, in process or over Redis, always behind a SignedBus: every message the control plane
+ * publishes is signed with the cluster key and every one it receives (presence, command replies,
+ * events) is verified, so both transports take the same path (docs/control-plane.md).
+ */
 function createBus(config: ControlPlaneConfig): MessageBus {
-  if (config.redisUrl === undefined) return new InProcessBus();
-  const logger = new Logger('RedisBus');
-  return new RedisBus(config.redisUrl, {
-    channelPrefix: config.channelPrefix,
-    logger: { warn: (message, fields) => logger.warn({ ...fields, msg: message }), info: (message, fields) => logger.log({ ...fields, msg: message }) },
+  const logger = new Logger('Bus');
+  const warn = (message: string, fields?: Record<string, unknown>): void => logger.warn({ ...fields, msg: message });
+  const drops = new BusDropCounter({ logger: { warn } });
+  const transport =
+    config.redisUrl === undefined
+      ? new InProcessBus()
+      : new RedisBus(config.redisUrl, {
+          channelPrefix: config.channelPrefix,
+          logger: { warn, info: (message, fields) => logger.log({ ...fields, msg: message }) },
+          onUndecodable: (channel, reason) => drops.record(reason, channel),
+        });
+  if (config.bus.tokenSource === 'ephemeral' && config.redisUrl !== undefined) {
+    logger.warn('CLUSTER_TOKEN is not set: bus messages are signed with a key of this process alone, so no data plane can follow it');
+  }
+  return new SignedBus(transport, {
+    clusterToken: config.bus.clusterToken,
+    ...(config.bus.previousClusterToken === undefined ? {} : { previousClusterToken: config.bus.previousClusterToken }),
+    drops,
+    logger: { warn },
   });
 }
 
@@ -71,12 +90,13 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     standalone: options.listen !== undefined,
     env: options.env ?? process.env,
     persistedSecret: (name) => readOrCreateSecret(options.dataDir, name),
+    storedSecret: (name) => readStoredSecret(options.dataDir, name),
   });
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   // Secrets no line may hold, whatever a message says (stdout and GET /api/logs alike).
-  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
   const logger = new PinoNestLogger(createGatewayPino({ plane: 'control', level: config.logLevel, recorder: logs, secrets: logs.secrets }));
   let app: NestExpressApplication;
   try {

@@ -70,6 +70,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const ownLogs = options.logRecorder === undefined && source.kind === 'control-plane' ? new LogRingBuffer() : undefined;
   const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', options.logRecorder ?? ownLogs);
   const metrics = new PromMetrics();
+  const busDropCounts = source.kind === 'control-plane' ? source.bus.dropCounts?.bind(source.bus) : undefined;
+  if (busDropCounts !== undefined) metrics.busDropCounts(busDropCounts);
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
   const state = new PolicyState();

@@ -6,3 +6,6 @@ export * from './gateway-event.types';
 export * from './message-bus';
 export * from './in-process-bus';
 export * from './api-key-digest';
+export * from './bus-drop-counter';
+export * from './bus-signing-key';
+export * from './signed-bus';

@@ -7,6 +7,7 @@ export { ROUTE_DEFAULTS } from './route-defaults';
 export { PROXY_DEFAULTS, UPSTREAM_BREAKER_DEFAULTS, SESSION_CACHE_TTL_DEFAULT } from './proxy-defaults';
 export { ROUTE_MODEL_ERROR_CODES, type RouteModelErrorCode } from './error-codes';
 export { MANAGEMENT_PATH_PREFIXES, reservedPathError } from './management-paths';
+export { MANAGEMENT_SECRET_VARIABLES, isManagementSecretVariable } from './management-secrets';
 export { normalizeRoute, type NormalizeOptions } from './normalize-route';
 export { validateRoute } from './validate-route';
 export { canonicalRouteInput } from './breaker-threshold';

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import type { PersistedSecretName } from './secret-file';
+import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -44,6 +45,18 @@ export interface ControlPlaneConfig {
   /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
   channelPrefix: string;
   clusterToken?: string;
+  /**
+   * What the bus signs and verifies with (SignedBus, docs/control-plane.md "Bus authentication"):
+   * CLUSTER_TOKEN; in one-process mode without it, one generated once into the data dir; in the
+   * control-plane role without it, a random one for this process alone (no data plane can follow
+   * it then anyway: the snapshot endpoint needs CLUSTER_TOKEN too).
+   */
+  bus: {
+    clusterToken: string;
+    /** CLUSTER_TOKEN_PREVIOUS: still accepted on received messages during a rotation. */
+    previousClusterToken?: string;
+    tokenSource: SecretSource | 'ephemeral';
+  };
   auth: {
     jwtSecret: string;
     /** Where the secret came from, for the boot log (never the secret itself). */
@@ -118,23 +131,72 @@ export interface ConfigInput {
   version: string;
   standalone: boolean;
   env: NodeJS.ProcessEnv;
-  /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
-  persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+  /** One-process mode's fallback for JWT_SECRET, API_KEY_SECRET and the bus's CLUSTER_TOKEN (read or created in the data dir by the caller). */
+  persistedSecret?: (name: PersistedSecretName) => PersistedSecret;
+  /** What an earlier one-process start kept in the data dir, to refuse a silent switch to another secret. */
+  storedSecret?: (name: PersistedSecretName) => { file: string; secret: string } | undefined;
 }
 
 /**
  * A secret variable: at least MIN_SECRET_LENGTH characters when set. Unset: one-process mode takes
  * the persisted one (generated once in the data dir); a separate control plane never invents one,
- * because several instances (and, for API keys, the data planes) must share it.
+ * because several instances (and, for API keys, the data planes) must share it. A stored secret
+ * below the minimum fails the start naming its file: it is neither used (a weak HMAC key) nor
+ * replaced (which would silently invalidate every token or API key issued with it).
  */
 function parseSecret(input: ConfigInput, variable: string, persisted: PersistedSecretName, problems: Problems): { secret?: string; source: SecretSource | 'unset' } {
   const secret = nonEmpty(input.env, variable);
   if (secret !== undefined) {
     if (secret.length < MIN_SECRET_LENGTH) problems.push({ variable, message: `must be at least ${MIN_SECRET_LENGTH} characters` });
+    else if (!input.standalone) refuseSwitchFromStored(input, variable, persisted, secret, problems);
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
-  return input.persistedSecret(persisted);
+  return checkedPersistedSecret(input.persistedSecret, variable, persisted, problems);
+}
+
+/** A secret kept in the data dir; one below the minimum is reported, never used or replaced. */
+function checkedPersistedSecret(
+  persistedSecret: NonNullable<ConfigInput['persistedSecret']>,
+  variable: string,
+  persisted: PersistedSecretName,
+  problems: Problems,
+): { secret: string; source: 'file' | 'generated' } {
+  const stored = persistedSecret(persisted);
+  if (stored.secret.length < MIN_SECRET_LENGTH) {
+    problems.push({
+      variable,
+      message:
+        `the stored secret file ${stored.file} is shorter than the minimum of ${MIN_SECRET_LENGTH} characters; ` +
+        `it is neither used nor replaced: set ${variable}, or remove the file to generate a new one (what was issued with the old one stops working)`,
+    });
+  }
+  return { secret: stored.secret, source: stored.source };
+}
+
+function busToken(input: ConfigInput, clusterToken: string | undefined, problems: Problems): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
+  if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
+  if (!input.standalone && input.persistedSecret !== undefined) {
+    const persisted = checkedPersistedSecret(input.persistedSecret, 'CLUSTER_TOKEN', 'cluster', problems);
+    return { clusterToken: persisted.secret, tokenSource: persisted.source };
+  }
+  return { clusterToken: randomBytes(32).toString('base64url'), tokenSource: 'ephemeral' };
+}
+
+/**
+ * One-process mode with the variable set while an earlier start left a generated secret in the
+ * data dir: a different value would silently invalidate what the stored one signed (API keys stop
+ * matching their digests, sessions end), as with `init --force` before issue 11. Refused, with the
+ * ways out; the stored file is never touched.
+ */
+function refuseSwitchFromStored(input: ConfigInput, variable: string, persisted: PersistedSecretName, secret: string, problems: Problems): void {
+  const stored = input.storedSecret?.(persisted);
+  if (stored === undefined || sameSecret(stored.secret, secret)) return;
+  const loses = persisted === 'apiKey' ? 'API keys created before would stop working' : 'management sessions issued before would end';
+  problems.push({
+    variable,
+    message: `differs from the secret an earlier start generated and kept in ${stored.file} (${loses}): set ${variable} to that file's content, unset it, or remove the file to switch on purpose`,
+  });
 }
 
 /**
@@ -158,6 +220,12 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   if (clusterToken !== undefined && clusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
     problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
   }
+
+  const previousClusterToken = nonEmpty(env, 'CLUSTER_TOKEN_PREVIOUS');
+  if (previousClusterToken !== undefined && previousClusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
+    problems.push({ variable: 'CLUSTER_TOKEN_PREVIOUS', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
+  }
+  const bus = busToken(input, clusterToken, problems);
 
   const jwt = parseSecret(input, 'JWT_SECRET', 'jwt', problems);
   if (jwt.source === 'unset') {
@@ -197,6 +265,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     redisUrl,
     channelPrefix,
     clusterToken,
+    bus: { ...bus, ...(previousClusterToken === undefined ? {} : { previousClusterToken }) },
     auth: { jwtSecret: jwt.secret as string, jwtSecretSource: jwt.source as SecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     apiKeys: { ...(apiKey.secret === undefined ? {} : { secret: apiKey.secret }), secretSource: apiKey.source },
     initialAdmin,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -25,8 +25,6 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
  */
 @Injectable()
 export class ApiThrottlerGuard implements CanActivate {
-  private readonly logger = new Logger('Throttling');
-
   constructor(
     @Inject(THROTTLE_STORAGE) private readonly storage: ThrottlerStorage,
     @Inject(THROTTLING_CONFIG) private readonly config: ThrottlingConfig,
@@ -44,16 +42,10 @@ export class ApiThrottlerGuard implements CanActivate {
     const tiers = this.tiersOf(req.method, path, roles);
     const client = normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
 
-    let counts: Array<{ tier: ThrottleTier; totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number }>;
-    try {
-      counts = await Promise.all(
-        tiers.map(async (tier) => ({ tier, ...(await this.storage.increment(`${tier}:${client}`, this.config[tier].windowMs, this.config[tier].max, this.config[tier].windowMs, tier)) })),
-      );
-    } catch (error) {
-      // The store (Redis) is away: serve rather than refuse every management call; the log says so.
-      this.logger.warn(`rate limit store unavailable, request not counted: ${error instanceof Error ? error.message : String(error)}`);
-      return true;
-    }
+    // The storage never fails open: with Redis away it counts in memory (FailoverThrottlerStorage).
+    const counts = await Promise.all(
+      tiers.map(async (tier) => ({ tier, ...(await this.storage.increment(`${tier}:${client}`, this.config[tier].windowMs, this.config[tier].max, this.config[tier].windowMs, tier)) })),
+    );
 
     const nowSeconds = Math.floor(Date.now() / 1000);
     const blocked = counts.filter((c) => c.isBlocked).sort((a, b) => b.timeToBlockExpire - a.timeToBlockExpire)[0];

@@ -37,13 +37,14 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
 
   /**
    * Connects before the first request is served, so the first hits are counted too. Redis being
-   * away does not stop the start: ioredis keeps reconnecting, and meanwhile requests go uncounted.
+   * away does not stop the start: ioredis keeps reconnecting, and meanwhile increment() fails at
+   * once (FailoverThrottlerStorage then counts in memory).
    */
   async connect(): Promise<void> {
     try {
       await this.redis.connect();
     } catch (error) {
-      this.logger.warn(`redis unavailable at start, API limits not enforced until it is back: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`redis unavailable at start, API limits counted in memory until it is back: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { FailoverThrottlerStorage } from './failover-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
 
 /**
  * Storage for decision 21's limits: Redis when REDIS_URL is set (shared by every control plane, keys
- * under REDIS_CHANNEL_PREFIX), in memory otherwise. The guard itself is registered by AuthModule,
+ * under REDIS_CHANNEL_PREFIX, counted in memory while Redis is away), in memory otherwise. The guard itself is registered by AuthModule,
  * ahead of the authentication guard, so that unauthenticated requests are counted too.
  */
 @Module({
@@ -18,9 +19,9 @@ import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
       inject: [CONTROL_PLANE_CONFIG],
       useFactory: async (config: ControlPlaneConfig) => {
         if (config.redisUrl === undefined) return new ThrottlerStorageService();
-        const storage = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix);
-        await storage.connect();
-        return storage;
+        const redis = new RedisThrottlerStorage(config.redisUrl, config.channelPrefix);
+        await redis.connect();
+        return new FailoverThrottlerStorage(redis);
       },
     },
   ],

@@ -1,0 +1,36 @@
+import { parseEnv } from 'node:util';
+import { readStoredSecret, type PersistedSecretName } from '@gateway/control-plane/secret-file';
+import { CommandFailure } from './command';
+import { GENERATED_SECRETS, MIN_GENERATED_SECRET_LENGTH, newSecret, type GeneratedSecretName } from './init-templates';
+
+/** The data-dir file a one-process start generates when the variable is unset (CLUSTER_TOKEN has none). */
+const STORED_AS: Partial<Record<GeneratedSecretName, PersistedSecretName>> = { JWT_SECRET: 'jwt', API_KEY_SECRET: 'apiKey' };
+
+export type SecretOrigin = { kind: 'env-file' } | { kind: 'data-dir'; file: string } | { kind: 'new' };
+
+export interface InitSecret {
+  name: GeneratedSecretName;
+  value: string;
+  origin: SecretOrigin;
+}
+
+/**
+ * The value `init` writes for each secret: the one the existing .env holds, else the one an
+ * earlier start generated into the data dir, else a new one. What a previous start signed with a
+ * secret (API-key digests, sessions) must keep working after `init --force` (issue 11).
+ */
+export function chooseSecrets(existingEnvText: string | undefined, dataDir: string): InitSecret[] {
+  const existing = existingEnvText === undefined ? {} : parseEnv(existingEnvText);
+  return GENERATED_SECRETS.map((name): InitSecret => {
+    const fromEnvFile = existing[name]?.trim();
+    if (fromEnvFile !== undefined && fromEnvFile !== '') return { name, value: fromEnvFile, origin: { kind: 'env-file' } };
+    const storedAs = STORED_AS[name];
+    const stored = storedAs === undefined ? undefined : readStoredSecret(dataDir, storedAs);
+    if (stored === undefined) return { name, value: newSecret(), origin: { kind: 'new' } };
+    // A start refuses such a file too; copying it into .env would only move the problem.
+    if (stored.secret.length < MIN_GENERATED_SECRET_LENGTH) {
+      throw new CommandFailure(`gateway init: ${stored.file} holds fewer than ${MIN_GENERATED_SECRET_LENGTH} characters, too short for ${name}: fix or remove it`);
+    }
+    return { name, value: stored.secret, origin: { kind: 'data-dir', file: stored.file } };
+  });
+}
