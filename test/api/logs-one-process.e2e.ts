@@ -56,6 +56,9 @@ routes:
       body: JSON.stringify({ password: SECRETS.password }),
     });
     assert.equal(proxied.status, 200, proxied.text);
+    // A configured secret where no pattern would see one (the admin password in a path): the
+    // access-log line writes the path, the value-based layer removes it.
+    assert.equal((await request(`${gateway.url}/open/${ADMIN.password}`, { headers: { 'x-correlation-id': 'corr-path-1' } })).status, 200);
     const refused = await request(`${gateway.url}/keyed/orders`, { headers: { ...credentials, 'x-correlation-id': 'corr-keyed-1' } });
     assert.equal(refused.status, 401, refused.text);
     const login401 = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: SECRETS.password }, headers: { cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey, 'x-correlation-id': 'corr-login-1' } });
@@ -73,7 +76,7 @@ routes:
     assert.equal(res.status, 200, res.text);
     return res.json<{ data: LogLine[] }>().data;
   };
-  const secretValues = Object.values(SECRETS).map((value) => value.replace(/^(Custom|Bearer) /, '').replace(/^session=/, ''));
+  const secretValues = [...Object.values(SECRETS).map((value) => value.replace(/^(Custom|Bearer) /, '').replace(/^session=/, '')), ADMIN.password];
 
   test('GET /api/logs holds the data plane\'s lines, with the correlation id of their request', async () => {
     await eventually(async () => (await logs()).some((l) => l.plane === 'data' && l.correlationId === 'corr-keyed-1'), 'the data plane\'s refusal line');
@@ -102,6 +105,7 @@ routes:
     const access = parsed.find((l) => l['correlationId'] === 'corr-open-1' && l['msg'] === 'request') as { req: { headers: Record<string, string> } } | undefined;
     assert.ok(access !== undefined, 'the data plane logged the request at debug');
     for (const header of ['authorization', 'proxy-authorization', 'cookie', 'x-api-key']) assert.equal(access.req.headers[header], '[REDACTED]', header);
+    assert.equal(parsed.find((l) => l['correlationId'] === 'corr-path-1' && l['msg'] === 'request')?.['path'], '/open/[REDACTED]');
     assert.ok(parsed.every((l) => typeof l['level'] === 'number' && typeof l['time'] === 'string' && typeof l['msg'] === 'string' && l['service'] === 'gateway'));
   });
 });

@@ -69,6 +69,7 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
       // GET /api/logs and `gateway logs` show the data plane's lines too.
       logRecorder: controlPlane.logRecorder,
+      logSecrets: controlPlane.logSecrets,
     });
     return {
       host: dataPlane.host,
@@ -148,7 +149,7 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   }
 }
 
-type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder'>;
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder' | 'logSecrets'>;
 
 /** The control plane's rule for secrets (MIN_SECRET_LENGTH), for the data plane's copy of API_KEY_SECRET. */
 const MIN_API_KEY_SECRET_LENGTH = 32;
