@@ -78,7 +78,7 @@ routes:
   };
   const secretValues = [...Object.values(SECRETS).map((value) => value.replace(/^(Custom|Bearer) /, '').replace(/^session=/, '')), ADMIN.password];
 
-  test('GET /api/logs holds the data plane\'s lines, with the correlation id of their request', async () => {
+  test('GET /api/logs holds the data plane\'s and the CLI\'s lines, the data plane\'s with the correlation id of their request', async () => {
     await eventually(async () => (await logs()).some((l) => l.plane === 'data' && l.correlationId === 'corr-keyed-1'), 'the data plane\'s refusal line');
     const lines = await logs();
     const refusal = lines.find((l) => l.plane === 'data' && l.correlationId === 'corr-keyed-1' && l.level === 'warn');
@@ -88,8 +88,9 @@ routes:
     const access = lines.find((l) => l.plane === 'data' && l.correlationId === 'corr-open-1' && l.message === 'request');
     assert.ok(access !== undefined, 'the access-log line of the proxied request');
     assert.equal(access.fields['path'], '/open/orders');
-    // Both planes in one buffer, the control plane's request line with its id too.
+    // Both planes in one buffer, the control plane's request line with its id too, and the CLI's own lines.
     assert.ok(lines.some((l) => l.plane === 'control' && l.context === 'HTTP' && l.correlationId === 'corr-login-1'));
+    assert.ok(lines.some((l) => l.plane === 'cli' && l.message === 'pid file written'), 'the CLI\'s lines');
     const text = JSON.stringify(lines);
     for (const secret of secretValues) assert.ok(!text.includes(secret), `${secret} reached GET /api/logs`);
   });
