@@ -55,8 +55,8 @@ export class LogRingBuffer {
   }
 }
 
-/** The filter of a query (level and since), for the buffer and for lines gathered from elsewhere. */
-export function matches(query: Omit<LogQuery, 'limit'>): (line: LogLine) => boolean {
+/** The filter of a query: level and since. */
+function matches(query: Omit<LogQuery, 'limit'>): (line: LogLine) => boolean {
   const depth = query.level === undefined ? LOG_LINE_LEVELS.length - 1 : LOG_LINE_LEVELS.indexOf(query.level);
   const since = query.since?.getTime();
   return (line) => LOG_LINE_LEVELS.indexOf(line.level) <= depth && (since === undefined || Date.parse(line.time) > since);
