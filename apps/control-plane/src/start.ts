@@ -159,6 +159,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     snapshot: () => snapshots.build(),
     apiKeySecret: config.apiKeys.secret,
     logRecorder: logs,
+    logSecrets: logs.secrets,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     store: storeLocation(config.database),
     reservedPathPrefixes: config.reservedPathPrefixes,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BreakerRecord, HealthCheckStatus, MessageBus, RateLimitUsage, RouteBreakerView, RouteSnapshot } from '@gateway/events';
+import type { SecretText } from '@gateway/logging';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
 import type { BreakerOpenedEvent } from './engine/ports';
 
@@ -41,6 +42,11 @@ export interface DataPlaneOptions {
    * the control plane's ring buffer behind `GET /api/logs`.
    */
   logRecorder?: { write(line: string): void };
+  /**
+   * Configured secret values replaced in every log line. Default: CLUSTER_TOKEN,
+   * CLUSTER_TOKEN_PREVIOUS and API_KEY_SECRET of `env`; in one process, the control plane's set.
+   */
+  logSecrets?: SecretText;
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
   /** Default `{ kind: 'file' }`. */

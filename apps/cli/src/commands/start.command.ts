@@ -80,6 +80,7 @@ export const startCommand: Command = {
 
     const plane = await startPlanes(role, paths, context, host, port, log);
     if (plane === undefined) return EXIT.failure;
+    if (plane.logOutputs !== undefined) log.recordTo(plane.logOutputs);
     // The data plane logs its own 'gateway listening'; a control plane alone says where it is here.
     if (role === 'control-plane') log.info({ role, host: plane.host, port: plane.port }, 'control plane listening');
     if (signals.stopping) return signals.serve(plane, () => undefined);
