@@ -138,9 +138,15 @@ const badChunks = fc.constantFrom(
   ` 3${CRLF}abc${CRLF}0${CRLF}${CRLF}`,
 );
 
+/** A whole request as a body: what an upstream must never parse as a request of its own. */
+const smugglingBodies = fc
+  .constantFrom('GET /smuggled HTTP/1.1\r\nHost: upstream\r\n\r\n', 'POST /smuggled HTTP/1.1\r\nHost: upstream\r\nContent-Length: 0\r\n\r\n', 'HEAD /smuggled HTTP/1.0\r\n\r\n')
+  .map((text) => new Uint8Array(Buffer.from(text, 'latin1')));
+
 function bodyArbitrary(shape: RequestShape): fc.Arbitrary<Buffer> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }) },
+    { weight: 1, arbitrary: smugglingBodies },
     { weight: 1, arbitrary: fc.integer({ min: shape.maxBodySize - 8, max: shape.maxBodySize * 3 }).map((n) => new Uint8Array(n).fill(0x62)) },
   ).map((bytes) => Buffer.from(bytes));
 }
@@ -160,7 +166,7 @@ function validDimensions(shape: RequestShape) {
       { maxLength: 3 },
     ),
     framing: fc.constantFrom<Framing>('none', 'none', 'length', 'chunked'),
-    body: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    body: fc.oneof({ weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }) }, { weight: 1, arbitrary: smugglingBodies }).map((bytes) => Buffer.from(bytes)),
     pieces: fc.integer({ min: 1, max: 4 }),
     badChunk: badChunks,
     invalidLength: fc.constant(''),
