@@ -28,10 +28,11 @@ export interface ClientStep {
 }
 
 /**
- * How the client leaves: half-close and wait for the gateway to close, an abrupt end, or (for a
+ * How the client leaves: half-close and wait for the gateway to close, an abrupt end, stop halfway
+ * through the last step and wait for the gateway's header or request timeout (stall), or (for a
  * request sent with `Connection: close`) wait for the gateway to close without closing first.
  */
-export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last' | 'await-close';
+export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last' | 'stall' | 'await-close';
 
 export interface ClientSequence {
   readonly steps: readonly ClientStep[];
@@ -317,6 +318,10 @@ export function stepArbitrary(shape: RequestShape): fc.Arbitrary<ClientStep> {
 export function sequenceArbitrary(shape: RequestShape): fc.Arbitrary<ClientSequence> {
   return fc.record({
     steps: fc.array(stepArbitrary(shape), { minLength: 1, maxLength: 5 }),
-    ending: fc.constantFrom<ClientEnding>('half-close', 'half-close', 'reset', 'destroy', 'truncate-last'),
+    ending: fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom<ClientEnding>('half-close', 'half-close', 'reset', 'destroy', 'truncate-last') },
+      // Rare: each one waits for a server timeout (1 to 2.5 s with the fuzz gateway's settings).
+      { weight: 1, arbitrary: fc.constant<ClientEnding>('stall') },
+    ),
   });
 }
