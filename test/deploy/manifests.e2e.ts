@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { clusterSecrets, controlPlaneEnv, EMPTY_PROXY_CONFIG, REPO_ROOT, request, startGatewayProcess, type GatewayProcess } from '@gateway/testing';
@@ -16,6 +17,13 @@ const OVERLAYS = ['default', 'production'] as const;
 
 function rendered(overlay: string): KubernetesObject[] {
   return renderKustomization(path.join(REPO_ROOT, 'deploy', 'overlays', overlay));
+}
+
+/** Metric names in the dashboard's PromQL (every selector is written `name{...}`). */
+function dashboardMetrics(json: string): string[] {
+  const dashboard = JSON.parse(json) as { panels: Array<{ targets: Array<{ expr: string }> }> };
+  const names = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => [...target.expr.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\{/g)].map((m) => m[1] as string)));
+  return [...new Set(names)].sort();
 }
 
 function deploymentCopy(objects: readonly KubernetesObject[], name: string): KubernetesObject & { spec: { template: { spec: { containers: Array<Record<string, unknown>> } } } } {
@@ -98,7 +106,7 @@ describe('deploy/ manifests', () => {
     });
   });
 
-  describe('probe paths answer 200 on a running gateway of the probed role', () => {
+  describe('against running gateways of each role', () => {
     const uses = probeUses(rendered('default'));
     const planes = new Map<string, GatewayProcess>();
 
@@ -113,7 +121,7 @@ describe('deploy/ manifests', () => {
       await Promise.all([...planes.values()].map((plane) => plane.stop()));
     });
 
-    it('every liveness, readiness and startup probe', async () => {
+    it('every liveness, readiness and startup probe path answers 200 on its role', async () => {
       assert.equal(uses.length, 6);
       const answers = await Promise.all(uses.map(async (use) => {
         const plane = planes.get(use.role) as GatewayProcess;
@@ -122,6 +130,21 @@ describe('deploy/ manifests', () => {
       assert.deepEqual(answers, uses.map((use) => `${use.workload} ${use.probe} ${use.path} 200`));
       // A path the gateway does not serve would not answer 200: the check can fail.
       assert.notEqual((await request(`${(planes.get('data-plane') as GatewayProcess).url}/health/servin`, { timeoutMs: 5000 })).status, 200);
+    });
+
+    it('every metric the Grafana dashboard queries is exposed by a plane', async () => {
+      const exposed = new Set<string>();
+      for (const plane of planes.values()) {
+        const text = (await request(`${plane.url}/metrics`, { timeoutMs: 5000 })).text;
+        for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+          const [, name, type] = match as unknown as [string, string, string];
+          exposed.add(name);
+          if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exposed.add(`${name}${suffix}`);
+        }
+      }
+      const queried = dashboardMetrics(readFileSync(path.join(REPO_ROOT, 'deploy', 'components', 'grafana-dashboard', 'gateway-dashboard.json'), 'utf8'));
+      assert.ok(queried.length >= 15, queried.join(', '));
+      assert.deepEqual(queried.filter((name) => !exposed.has(name)), []);
     });
   });
 });
