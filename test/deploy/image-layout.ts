@@ -275,7 +275,7 @@ function run(instruction: DockerInstruction, cwd: string, hostPath: (p: string) 
     const what = `Dockerfile line ${instruction.line}: ${command.join(' ')}`;
     if (program === 'npm' && args[0] === 'ci') {
       // The same command, from the npm cache when it can (CI machines may have no registry).
-      const result = spawnSync('npm', [...args, '--prefer-offline'], { cwd, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+      const result = spawnSync('npm', [...args, '--prefer-offline'], { cwd, encoding: 'utf8', env: { ...npmFreeEnv(), NODE_ENV: 'production' } });
       if (result.status !== 0) throw new Error(`${what} failed (${result.status}):\n${result.stderr}`);
     } else if (program === 'npm' && args[0] === 'rebuild' && args.length === 2) {
       prebuiltNativeAddon(args[1] as string, cwd, context, what);
@@ -291,6 +291,17 @@ function run(instruction: DockerInstruction, cwd: string, hostPath: (p: string) 
       throw new Error(`${what}: the layout test does not reproduce this command`);
     }
   }
+}
+
+/** npm settings that say where npm finds packages; nothing else of a calling npm script's configuration. */
+const NPM_LOCATION_SETTINGS = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig']);
+
+/**
+ * The environment without the variables npm sets for a script it runs (`npm test`): they would
+ * carry the caller's configuration (a workspace, `omit`, `include`) into the stage's `npm ci`.
+ */
+function npmFreeEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_') || NPM_LOCATION_SETTINGS.has(key.toLowerCase())));
 }
 
 /**
