@@ -13,6 +13,12 @@ const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 /** Spec 4.2's /health/ready follows upstream breakers and dependencies: never a kubelet probe (docs/deployment.md). */
 const DEPENDENCY_HEALTH_PATH = '/health/ready';
 
+/**
+ * A failed startup or liveness probe restarts the container, and a restart fixes no dependency:
+ * both ask only whether the event loop answers.
+ */
+const RESTARTING_PROBE_PATH = '/health/live';
+
 type Json = Record<string, unknown>;
 
 interface Container extends Json {
@@ -92,7 +98,8 @@ function workloadProblems(object: KubernetesObject): string[] {
         continue;
       }
       if (typeof httpGet.port === 'string' && !portNames.has(httpGet.port)) problems.push(`${where}: ${probe} uses port ${httpGet.port}, which the container does not declare`);
-      if (probe !== 'startupProbe' && httpGet.path === DEPENDENCY_HEALTH_PATH) problems.push(`${where}: ${probe} must not be ${DEPENDENCY_HEALTH_PATH} (it follows dependencies; use /health/serving or /health/live)`);
+      if (probe === 'readinessProbe' && httpGet.path === DEPENDENCY_HEALTH_PATH) problems.push(`${where}: readinessProbe must not be ${DEPENDENCY_HEALTH_PATH} (it follows dependencies and would empty the Service in an outage; use /health/serving)`);
+      if (probe !== 'readinessProbe' && httpGet.path !== RESTARTING_PROBE_PATH) problems.push(`${where}: ${probe} must be ${RESTARTING_PROBE_PATH} (it restarts the container, which fixes no dependency)`);
     }
     for (const kind of ['limits', 'requests'] as const) {
       for (const resource of ['cpu', 'memory']) {
@@ -144,9 +151,17 @@ function referenceProblems(objects: readonly KubernetesObject[]): string[] {
     const name = describeObject(object);
     const spec = (object['spec'] ?? {}) as Json;
     switch (object.kind) {
-      case 'Service':
-        if (!selectsSomePod(spec['selector'] as Record<string, string>)) problems.push(`${name}: its selector matches no pod template`);
+      case 'Service': {
+        const selector = spec['selector'] as Record<string, string>;
+        if (!selectsSomePod(selector)) problems.push(`${name}: its selector matches no pod template`);
+        const selected = pods.filter((pod) => Object.entries(selector).every(([key, value]) => pod.labels[key] === value));
+        for (const port of (spec['ports'] ?? []) as Array<{ port: number; targetPort?: string | number }>) {
+          const target = port.targetPort ?? port.port;
+          const declared = selected.every((pod) => pod.spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === target || p.containerPort === target)));
+          if (!declared) problems.push(`${name}: targetPort ${target} is not a container port of the pods it selects`);
+        }
         break;
+      }
       case 'PodDisruptionBudget':
       case 'NetworkPolicy': {
         const selector = object.kind === 'NetworkPolicy' ? spec['podSelector'] : spec['selector'];

@@ -41,7 +41,7 @@ describe('deploy/ manifests', () => {
         const kinds = objects.map(describeObject).sort();
         for (const expected of [
           'Deployment/gateway-control-plane', 'Deployment/gateway-data-plane', 'Service/gateway-control-plane', 'Service/gateway-data-plane',
-          'HorizontalPodAutoscaler/gateway-data-plane', 'PodDisruptionBudget/gateway-data-plane', 'NetworkPolicy/gateway-control-plane',
+          'HorizontalPodAutoscaler/gateway-data-plane', 'PodDisruptionBudget/gateway-data-plane', 'PodDisruptionBudget/gateway-control-plane', 'NetworkPolicy/gateway-control-plane',
           'ServiceAccount/gateway-control-plane', 'Role/gateway-control-plane', 'RoleBinding/gateway-control-plane',
         ]) assert.ok(kinds.includes(expected), `${expected} in ${kinds.join(', ')}`);
         // proxy.yml as a generated ConfigMap: the hash suffix rolls the control plane on a change.
@@ -90,6 +90,25 @@ describe('deploy/ manifests', () => {
       const broken = deploymentCopy(objects, 'gateway-control-plane') as unknown as KubernetesObject & { spec: { replicas: unknown } };
       broken.spec.replicas = 'two';
       assert.match(schemaProblems(broken).join('\n'), /\/spec\/replicas must be integer/);
+    });
+
+    it('on a readiness probe on /health/ready and a startup probe on /health/serving', () => {
+      const broken = deploymentCopy(objects, 'gateway-data-plane');
+      const container = broken.spec.template.spec.containers[0] as Record<string, { httpGet: { path: string } }>;
+      (container['readinessProbe'] as { httpGet: { path: string } }).httpGet.path = '/health/ready';
+      (container['startupProbe'] as { httpGet: { path: string } }).httpGet.path = '/health/serving';
+      assert.deepEqual(policyProblems([...objects.filter((o) => describeObject(o) !== describeObject(broken)), broken]), [
+        'Deployment/gateway-data-plane container data-plane: readinessProbe must not be /health/ready (it follows dependencies and would empty the Service in an outage; use /health/serving)',
+        'Deployment/gateway-data-plane container data-plane: startupProbe must be /health/live (it restarts the container, which fixes no dependency)',
+      ]);
+    });
+
+    it('on a Service whose targetPort no selected container declares', () => {
+      const service = structuredClone(objects.find((o) => describeObject(o) === 'Service/gateway-data-plane')) as KubernetesObject & { spec: { ports: Array<{ targetPort: string }> } };
+      (service.spec.ports[0] as { targetPort: string }).targetPort = 'proxy';
+      assert.deepEqual(policyProblems([...objects.filter((o) => describeObject(o) !== describeObject(service)), service]), [
+        'Service/gateway-data-plane: targetPort proxy is not a container port of the pods it selects',
+      ]);
     });
 
     it('on a Secret with inline values, and on a secret variable given inline', () => {
