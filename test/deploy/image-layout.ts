@@ -96,7 +96,7 @@ function selfContained(stage: DockerStage): boolean {
  * Docker's layer cache, for a self-contained stage: its result is kept under the OS temp dir,
  * keyed by the base image, the stage's instructions and the content of every file it copies
  * from the context, and reused while none of them changes (the production dependencies' `npm ci`
- * is most of this test's time). Only the newest entry is kept.
+ * is most of this test's time). Only the newest entry of a checkout is kept.
  */
 function cachedStage(stage: DockerStage, sources: LayoutSources, ignore: string[], build: (rootfs: string) => ImageLayout): ImageLayout {
   const hash = createHash('sha256').update(`${stage.image}\n`);
@@ -107,13 +107,14 @@ function cachedStage(stage: DockerStage, sources: LayoutSources, ignore: string[
       for (const file of filesUnder(contextPath(sources.context, source, ignore, instruction), sources.context, ignore)) hash.update(`${file}\0`).update(readFileSync(file));
     }
   }
-  const cacheRoot = path.join(tmpdir(), 'gateway-image-layers');
+  // One cache per checkout: pruning it never touches another worktree's entry in use.
+  const cacheRoot = path.join(tmpdir(), 'gateway-image-layers', createHash('sha256').update(sources.context).digest('hex').slice(0, 12));
   const entry = path.join(cacheRoot, `${stage.name}-${hash.digest('hex').slice(0, 24)}`);
   const complete = path.join(entry, '.layer-complete.json');
   if (existsSync(complete)) return { ...(JSON.parse(readFileSync(complete, 'utf8')) as Omit<ImageLayout, 'hostPath'>), hostPath: (p) => rebase(path.join(entry, 'rootfs'), p) };
   rmSync(cacheRoot, { recursive: true, force: true });
   mkdirSync(entry, { recursive: true, mode: 0o755 });
-  chmodSync(cacheRoot, 0o755);
+  for (let dir = cacheRoot; dir !== tmpdir(); dir = path.dirname(dir)) chmodSync(dir, 0o755);
   const layout = build(path.join(entry, 'rootfs'));
   const { hostPath: _hostPath, ...recorded } = layout;
   writeFileSync(complete, JSON.stringify(recorded));
