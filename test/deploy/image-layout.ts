@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { dockerignorePatterns, isIgnored } from './dockerignore';
 import { parseDockerfile, parseEnvAssignments, parseExecForm, type DockerInstruction, type DockerStage } from './dockerfile';
 
 /**
@@ -68,8 +69,9 @@ function rebase(rootfs: string, containerPath: string): string {
 function repositoryAsStage(stage: DockerStage, context: string): ImageLayout {
   const workdirs = stage.instructions.filter((i) => i.keyword === 'WORKDIR').map((i) => i.args);
   const copies = stage.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-  if (workdirs.length !== 1 || copies.length !== 1 || copies[0] !== '. .') {
-    throw new Error(`stage ${stage.name}: the repository stands for it only if it has one WORKDIR and copies the whole context (COPY . .)`);
+  const builds = stage.instructions.some((i) => i.keyword === 'RUN' && /(^|&&)\s*npm run build\s*($|&&)/.test(i.args));
+  if (workdirs.length !== 1 || copies.length !== 1 || copies[0] !== '. .' || !builds) {
+    throw new Error(`stage ${stage.name}: the built repository stands for it only if it has one WORKDIR, copies the whole context (COPY . .) and runs npm run build`);
   }
   const workdir = workdirs[0] as string;
   return {
@@ -226,47 +228,8 @@ function contextPath(context: string, source: string, ignore: string[], instruct
   return path.join(context, relative);
 }
 
-function dockerignorePatterns(context: string): string[] {
-  const file = path.join(context, '.dockerignore');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      if (line.startsWith('!')) throw new Error(`.dockerignore: exceptions (${line}) are not reproduced by the layout test`);
-      return line.replace(/^\/+|\/+$/g, '');
-    });
-}
 
-/** A path is excluded when it or one of its parent directories matches a pattern. */
-function isIgnored(relative: string, patterns: string[]): boolean {
-  if (relative === '') return false;
-  const parts = relative.split(path.sep);
-  for (let end = 1; end <= parts.length; end += 1) {
-    const prefix = parts.slice(0, end).join('/');
-    if (patterns.some((pattern) => globPattern(pattern).test(prefix))) return true;
-  }
-  return false;
-}
 
-/** A .dockerignore pattern as a regular expression: `**` any directories, `*` and `?` within one. */
-function globPattern(pattern: string): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i += 1) {
-    const char = pattern[i] as string;
-    if (pattern.startsWith('**/', i)) {
-      source += '(?:.*/)?';
-      i += 2;
-    } else if (pattern.startsWith('**', i)) {
-      source += '.*';
-      i += 1;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
-}
 
 /** RUN: `&&`-joined commands of the few kinds our Dockerfile uses. */
 function run(instruction: DockerInstruction, cwd: string, hostPath: (p: string) => string, context: string): void {
