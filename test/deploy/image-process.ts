@@ -31,6 +31,8 @@ export interface ImageRunOptions {
  */
 export async function startFromImage(layout: ImageLayout, options: ImageRunOptions = {}): Promise<ImageProcess> {
   const port = await refusedPort();
+  // PATH finds this machine's node for the shebang's `env -S node`; a HOME that does not exist
+  // shows the gateway needs none (a read-only root has no writable home).
   const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'], HOME: '/nonexistent', LOG_LEVEL: 'info' };
   for (const [key, value] of Object.entries({ ...layout.env, ...options.env })) {
     if (value === undefined) continue;
