@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
@@ -65,6 +66,8 @@ export interface ControlPlaneConfig {
   allowedOrigins: string[];
   /** API_RATE_LIMIT_<TIER>_MAX / _WINDOW_SECONDS (docs/auth-and-limits.md). */
   throttling: ThrottlingConfig;
+  /** OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md). */
+  outboundAllowCidrs: Cidr[];
   logLevel: LogLevel;
 }
 
@@ -200,6 +203,8 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
+  const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
+  if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
   const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
@@ -221,6 +226,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     initialAdmin,
     allowedOrigins,
     throttling,
+    outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
     logLevel: logLevel as LogLevel,
   };
 }
