@@ -101,6 +101,12 @@ describe('first run: init after a start keeps the secrets the start generated', 
     assert.notEqual(changed, original);
     writeFileSync(envFile, changed);
     try {
+      // init, which keeps that .env, says so before the start does.
+      const init = await runGateway(['init', '--skip-admin'], { cwd: dir.path, env: firstRunEnv() });
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stderr, /^gateway init: API_KEY_SECRET in \.env differs from the one an earlier start kept in \.gateway\/api-key-secret; gateway start will refuse it/m);
+      assert.doesNotMatch(init.stderr, /JWT_SECRET/);
+
       const result = await runGateway(START_ARGS, { cwd: dir.path, env: firstRunEnv() });
       assert.equal(result.code, 1, result.stdout + result.stderr);
       assert.match(result.stderr, /API_KEY_SECRET: differs from the secret an earlier start generated and kept in .*\.gateway\/api-key-secret \(API keys created before would stop working\)/);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CommandFailure } from './command';
-import { chooseSecrets } from './init-secrets';
+import { chooseSecrets, secretsDifferingFromStored } from './init-secrets';
 
 function withDataDir(files: Record<string, string>, run: (dataDir: string) => void): void {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'init-secrets-'));
@@ -42,5 +42,13 @@ test('without a .env or stored secrets every secret is new and different', () =>
 test('a stored secret shorter than 32 characters is an error naming the file, not copied into .env', () => {
   withDataDir({ 'jwt-secret': 'short\n' }, (dataDir) => {
     assert.throws(() => chooseSecrets(undefined, dataDir), (error: unknown) => error instanceof CommandFailure && error.message.includes(path.join(dataDir, 'jwt-secret')) && /fewer than 32 characters/.test(error.message));
+  });
+});
+
+test('secretsDifferingFromStored names what a kept .env would make the start refuse', () => {
+  withDataDir({ 'jwt-secret': `${STORED_JWT}\n`, 'api-key-secret': `${STORED_API_KEY}\n` }, (dataDir) => {
+    const envText = `JWT_SECRET=${STORED_JWT}\nAPI_KEY_SECRET=${'x'.repeat(40)}\nCLUSTER_TOKEN=${'c'.repeat(40)}\n`;
+    assert.deepEqual(secretsDifferingFromStored(envText, dataDir), [{ name: 'API_KEY_SECRET', file: path.join(dataDir, 'api-key-secret') }]);
+    assert.deepEqual(secretsDifferingFromStored('', dataDir), []);
   });
 });

@@ -1,5 +1,5 @@
 import { parseEnv } from 'node:util';
-import { readStoredSecret, type PersistedSecretName } from '@gateway/control-plane/secret-file';
+import { readStoredSecret, sameSecret, type PersistedSecretName } from '@gateway/control-plane/secret-file';
 import { CommandFailure } from './command';
 import { GENERATED_SECRETS, MIN_GENERATED_SECRET_LENGTH, newSecret, type GeneratedSecretName } from './init-templates';
 
@@ -33,4 +33,21 @@ export function chooseSecrets(existingEnvText: string | undefined, dataDir: stri
     }
     return { name, value: stored.secret, origin: { kind: 'data-dir', file: stored.file } };
   });
+}
+
+/**
+ * The secrets of a kept .env that differ from the ones an earlier start stored in the data dir:
+ * `gateway start` refuses them (docs/cli.md), so init says so now rather than leave it to the start.
+ */
+export function secretsDifferingFromStored(envText: string, dataDir: string): Array<{ name: GeneratedSecretName; file: string }> {
+  const values = parseEnv(envText);
+  const differing: Array<{ name: GeneratedSecretName; file: string }> = [];
+  for (const name of GENERATED_SECRETS) {
+    const value = values[name]?.trim();
+    const storedAs = STORED_AS[name];
+    if (value === undefined || value === '' || storedAs === undefined) continue;
+    const stored = readStoredSecret(dataDir, storedAs);
+    if (stored !== undefined && !sameSecret(stored.secret, value)) differing.push({ name, file: stored.file });
+  }
+  return differing;
 }
