@@ -16,6 +16,27 @@ const ADMIN = { email: 'first@example.com', password: 'first-run-admin-password'
 const START_ARGS = ['start', '--config', 'proxy.yml', '--port', '0', '--host', '127.0.0.1'];
 const START = [...GATEWAY_CLI, ...START_ARGS];
 
+describe('a start whose .env secret changed since the previous start says so', () => {
+  const dir = makeTempDir('gateway-secret-switch-');
+  after(() => dir.remove());
+
+  test('init first (secrets only in .env), start, change JWT_SECRET in .env, start: a warning names it', async () => {
+    assert.equal((await runGateway(['init', '--skip-admin'], { cwd: dir.path, env: firstRunEnv() })).code, 0);
+    const first = await startGatewayIn(dir.path, START, firstRunEnv());
+    assert.equal(await first.stop(), 0);
+    assert.ok(!first.output.some((line) => line.includes('is not the one the previous start used')), first.output.join('\n'));
+
+    const envFile = path.join(dir.path, '.env');
+    writeFileSync(envFile, readFileSync(envFile, 'utf8').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${'n'.repeat(43)}`));
+    const second = await startGatewayIn(dir.path, START, firstRunEnv());
+    assert.equal(await second.stop(), 0);
+    const warnings = second.output.filter((line) => line.includes('is not the one the previous start used'));
+    assert.equal(warnings.length, 1, second.output.join('\n'));
+    assert.match(warnings[0]!, /JWT_SECRET is not the one the previous start used \(management sessions issued before no longer verify\)/);
+    assert.ok(!second.output.join('\n').includes('n'.repeat(43)), 'the secret is not logged');
+  });
+});
+
 describe('first run: init after a start keeps the secrets the start generated', () => {
   const dir = makeTempDir('gateway-first-run-');
   let upstream: LoopbackUpstream;
