@@ -2,13 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, ADMIN_ENV, JWT_SECRET, caller, eventually, login, type Call } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
-
-interface LogLine {
-  time: string;
-  level: string;
-  context: string | null;
-  message: string;
-}
+import type { LogLine } from '@gateway/logging';
 
 describe('GET /api/logs: recent structured log lines (admin)', () => {
   let cp: ControlPlaneProcess;
@@ -30,14 +24,14 @@ describe('GET /api/logs: recent structured log lines (admin)', () => {
     return res.json<{ success: boolean; data: LogLine[]; pagination: { total: number; limit: number; offset: number; hasMore: boolean } }>();
   };
 
-  test('lines are {time, level, context, message}, oldest first, with boot, auth and request lines', async () => {
-    await call('POST', '/api/auth/login', { body: { email: 'intruder@example.com', password: 'guessing password 1' } });
+  test('lines are {time, level, plane, context, correlationId, message, fields}, oldest first, with boot, auth and request lines', async () => {
+    await call('POST', '/api/auth/login', { body: { email: 'intruder@example.com', password: 'guessing password 1' }, headers: { 'x-correlation-id': 'corr-failed-login-1' } });
     await eventually(async () => (await logs()).data.some((l) => l.message.includes('login failed')), 'the failed login line');
     const json = await logs('?limit=1000');
     assert.equal(json.success, true);
     assert.ok(json.data.length > 0);
     for (const line of json.data) {
-      assert.deepEqual(Object.keys(line).sort(), ['context', 'level', 'message', 'time']);
+      assert.deepEqual(Object.keys(line).sort(), ['context', 'correlationId', 'fields', 'level', 'message', 'plane', 'time']);
       assert.ok(['fatal', 'error', 'warn', 'info', 'debug', 'trace'].includes(line.level));
     }
     const times = json.data.map((l) => Date.parse(l.time));
@@ -45,6 +39,12 @@ describe('GET /api/logs: recent structured log lines (admin)', () => {
     const failed = json.data.find((l) => l.message.includes('login failed'))!;
     assert.equal(failed.level, 'warn');
     assert.equal(failed.context, 'Auth');
+    assert.equal(failed.plane, 'control');
+    // Logged by the auth service, which never sees the id: the request's context carries it.
+    assert.equal(failed.correlationId, 'corr-failed-login-1');
+    const answered = json.data.find((l) => l.context === 'HTTP' && l.correlationId === 'corr-failed-login-1');
+    assert.ok(answered !== undefined && /^POST \/api\/auth\/login 401 /.test(answered.message), 'the request line carries the correlation id');
+    assert.equal(answered.fields['status'], 401);
     assert.ok(json.data.some((l) => l.level === 'info' && l.context === 'Auth' && l.message.includes(`login of ${ADMIN.email}`)));
     assert.ok(json.data.some((l) => l.context === 'HTTP' && /^POST \/api\/auth\/login 401 /.test(l.message)));
   });

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_CHANGES_CHANNEL, type RouteChangeMessage } from '@gateway/events';
-import { RedisBus } from '@gateway/events/redis-bus';
+import type { SignedBus } from '@gateway/events';
 import { request } from '@gateway/testing';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { signedRedisBus } from './signed-redis-bus';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const CLUSTER_TOKEN = 'cluster-token-redis-0123456789';
@@ -27,11 +28,11 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10
 describe('control plane over Redis (REDIS_URL set)', () => {
   const prefix = `e2e:${process.pid}:${randomBytes(4).toString('hex')}:`;
   let cp: ControlPlaneProcess;
-  let bus: RedisBus;
+  let bus: SignedBus;
   const messages: RouteChangeMessage[] = [];
 
   before(async () => {
-    bus = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: { warn: () => undefined, info: () => undefined } });
+    bus = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
     await bus.subscribe<RouteChangeMessage>(ROUTE_CHANGES_CHANNEL, (m) => messages.push(m));
     cp = await startControlPlaneProcess({
       config: config('http://127.0.0.1:9201'),

@@ -2,12 +2,14 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_CHANGES_CHANNEL, type RouteChangeMessage } from '@gateway/events';
-import { RedisBus } from '@gateway/events/redis-bus';
+import type { SignedBus } from '@gateway/events';
 import { request } from '@gateway/testing';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { signedRedisBus } from './signed-redis-bus';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const JWT_SECRET = 'routes-propagation-secret-0123456789abcdefgh';
+const CLUSTER_TOKEN = 'routes-propagation-cluster-token-0123';
 
 function adminToken(): string {
   const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -29,14 +31,14 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10
 describe('routes API changes reach the bus (Redis)', () => {
   const prefix = `e2e-routes:${process.pid}:${randomBytes(4).toString('hex')}:`;
   let cp: ControlPlaneProcess;
-  let bus: RedisBus;
+  let bus: SignedBus;
   const messages: RouteChangeMessage[] = [];
   const token = adminToken();
 
   before(async () => {
-    bus = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: { warn: () => undefined, info: () => undefined } });
+    bus = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
     await bus.subscribe<RouteChangeMessage>(ROUTE_CHANGES_CHANNEL, (m) => messages.push(m));
-    cp = await startControlPlaneProcess({ env: { JWT_SECRET, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix } });
+    cp = await startControlPlaneProcess({ env: { JWT_SECRET, CLUSTER_TOKEN, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix } });
   });
   after(async () => {
     await cp?.stop();

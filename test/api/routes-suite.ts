@@ -247,6 +247,22 @@ export function routesApiSuite(db: RoutesSuiteDatabase): void {
       }
     });
 
+    test("auth.jwt.secretEnv naming one of the gateway's own secrets is 400 naming the field, on POST and PATCH; a route's own variable is accepted", async () => {
+      for (const name of ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN']) {
+        const res = await call('POST', '/api/routes', { body: { path: `/jwt-${uid()}`, upstream: 'http://x.example', auth: { type: 'jwt', jwt: { secretEnv: name } } } });
+        assert.equal(res.status, 400, name);
+        assert.equal(res.json()['code'], 'VALIDATION_ERROR', name);
+        assert.deepEqual(fields(res).map((f) => f.field), ['auth.jwt.secretEnv'], name);
+        assert.match(fields(res)[0]!.message, new RegExp(`may not name ${name}`), name);
+      }
+      const own = await create({ path: `/jwt-${uid()}`, upstream: 'http://x.example', auth: { type: 'jwt', jwt: { secretEnv: 'ROUTE_JWT_SECRET' } } });
+      assert.equal((own['auth'] as { jwt: { secretEnv: string } }).jwt.secretEnv, 'ROUTE_JWT_SECRET');
+      const patched = await call('PATCH', `/api/routes/${own.id}`, { body: { auth: { type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } } } });
+      assert.equal(patched.status, 400);
+      assert.deepEqual(fields(patched).map((f) => f.field), ['auth.jwt.secretEnv']);
+      assert.equal((data(await call('GET', `/api/routes/${own.id}`))['auth'] as { jwt: { secretEnv: string } }).jwt.secretEnv, 'ROUTE_JWT_SECRET', 'the refused change was not stored');
+    });
+
     test('409 "Path already exists" among enabled live routes; disabled drafts may share a path', async () => {
       const p = `/dup-${uid()}`;
       const first = await create({ path: p, upstream: 'http://127.0.0.1:9001' });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClientResponse } from '@gateway/testing';
-import { ADMIN, ADMIN_ENV, caller, login } from './auth-fixtures';
+import { startRedisServer, type ClientResponse, type RedisServer } from '@gateway/testing';
+import { ADMIN, ADMIN_ENV, caller, eventually, login } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -100,6 +100,52 @@ describe('API limits (decision 21, in memory)', () => {
   });
 });
 
+describe('API limits through a trusted load balancer (TRUSTED_PROXIES)', () => {
+  const running: ControlPlaneProcess[] = [];
+  after(async () => {
+    await Promise.all(running.map((cp) => cp.stop()));
+  });
+  const wrongLogin = (call: ReturnType<typeof caller>, forwardedFor: string) =>
+    call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' }, headers: { 'x-forwarded-for': forwardedFor } });
+
+  test('admins behind one trusted load balancer each get their own login budget, named by X-Forwarded-For', async () => {
+    // The test's own socket (127.0.0.1) is the load balancer.
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' } });
+    running.push(cp);
+    const call = caller(cp);
+    for (let i = 0; i < 3; i++) assert.equal((await wrongLogin(call, '203.0.113.1')).status, 401);
+    assertRateLimited(await wrongLogin(call, '203.0.113.1'), 3, 'credentials');
+    // Entries the client wrote itself (left of the one the balancer appended) are not believed.
+    assertRateLimited(await wrongLogin(call, '198.51.100.77, 203.0.113.1'), 3, 'credentials');
+    // Another admin behind the same balancer still has the whole budget.
+    const other = await wrongLogin(call, '203.0.113.2');
+    assert.equal(other.status, 401);
+    assert.equal(other.headers['x-ratelimit-remaining'], '2');
+    // Trusted hops to the right of the client (10.0.0.5: a second, inner balancer) are skipped.
+    assert.equal((await wrongLogin(call, '203.0.113.2, 10.0.0.5')).headers['x-ratelimit-remaining'], '1');
+  });
+
+  test('a spoofed X-Forwarded-For from an untrusted peer changes nothing: one budget per socket address', async () => {
+    // 127.0.0.1 is not among the trusted proxies here.
+    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, TRUSTED_PROXIES: '10.0.0.0/8' } });
+    running.push(cp);
+    const call = caller(cp);
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await wrongLogin(call, `203.0.113.${10 + i}`);
+      assert.equal(res.status, 401);
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    assert.deepEqual(remaining, ['2', '1', '0']);
+    assertRateLimited(await wrongLogin(call, '203.0.113.99'), 3, 'credentials');
+    assertRateLimited(await call('POST', '/api/auth/login', { body: ADMIN }), 3, 'credentials');
+  });
+
+  test('a bad TRUSTED_PROXIES entry stops the start and names the variable', async () => {
+    await assert.rejects(startControlPlaneProcess({ env: { ...ADMIN_ENV, TRUSTED_PROXIES: '10.0.0.0/8, not-an-ip' } }), /TRUSTED_PROXIES.*not-an-ip/);
+  });
+});
+
 describe('API limits on Redis: one limit across two control planes', () => {
   const running: ControlPlaneProcess[] = [];
   after(async () => {
@@ -125,17 +171,37 @@ describe('API limits on Redis: one limit across two control planes', () => {
   });
 });
 
-describe('API limits when Redis is unreachable', () => {
-  test('the control plane starts and serves, uncounted, and says so in its log', async () => {
-    const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...LOW_LIMITS, REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'warn' } });
+describe('API limits when Redis is away', () => {
+  let redis: RedisServer | undefined;
+  after(async () => {
+    await redis?.stop();
+  });
+
+  test('the limits are counted in memory: the 6th login attempt in the window is 429, and Redis counts again once it is back', async () => {
+    // A private redis-server, stopped before the control plane starts: REDIS_URL names a real
+    // Redis that is down, not a port nothing ever listened on.
+    redis = await startRedisServer();
+    await redis.kill();
+    // Decision 21's default credentials tier: 5 per 15 minutes.
+    const cp = await startControlPlaneProcess({
+      env: { ...ADMIN_ENV, REDIS_URL: redis.url, REDIS_CHANNEL_PREFIX: `test-throttle-${randomUUID()}:`, API_RATE_LIMIT_CREDENTIALS_MAX: '5', API_RATE_LIMIT_CREDENTIALS_WINDOW_SECONDS: '900', LOG_LEVEL: 'info' },
+    });
     try {
       const call = caller(cp);
+      const attempt = () => call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
       for (let i = 0; i < 5; i++) {
-        const res = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
+        const res = await attempt();
         assert.equal(res.status, 401, res.text);
-        assert.equal(res.headers['x-ratelimit-limit'], undefined);
+        assert.equal(res.headers['x-ratelimit-remaining'], String(4 - i));
       }
-      assert.ok(cp.output.some((line) => line.includes('API limits not enforced') || line.includes('request not counted')), cp.output.join('\n'));
+      assertRateLimited(await attempt(), 5, 'credentials');
+      // Even the right password: the budget is spent.
+      assertRateLimited(await call('POST', '/api/auth/login', { body: ADMIN }), 5, 'credentials');
+      assert.ok(cp.output.some((line) => line.includes('counted in memory')), cp.output.join('\n'));
+
+      await redis.restart();
+      // The storage logs the switch back once a hit has been counted in Redis.
+      await eventually(async () => (await call('GET', '/api/auth/session')).status === 401 && cp.output.some((line) => line.includes('counted in Redis again')), `the throttler to count in Redis again: ${cp.output.join('\n')}`, 15_000);
     } finally {
       await cp.stop();
     }

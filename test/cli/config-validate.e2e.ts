@@ -87,6 +87,13 @@ describe('gateway config:validate', () => {
     assert.match(result.stderr, /^invalid\.yml: invalid \(\d+ errors\)$/m);
   });
 
+  test("a route whose auth.jwt.secretEnv names the management JWT_SECRET: exit 1 naming the field and line", async () => {
+    const yaml = 'version: "1.0.0"\nroutes:\n  - path: /private/*\n    upstream: http://127.0.0.1:9000\n    auth:\n      type: jwt\n      jwt:\n        secretEnv: JWT_SECRET\n';
+    const result = await runGateway(['config:validate', '--config', file('route-jwt.yml', yaml)], { cwd: temp.path });
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /^route-jwt\.yml:8 routes\[0\]\.auth\.jwt\.secretEnv: .*may not name JWT_SECRET/m);
+  });
+
   test('a YAML syntax error carries its line', async () => {
     const result = await runGateway(['config:validate', '--config', file('broken.yml', 'version: "1.0.0"\nroutes:\n  - path: /a\n    upstream: [unclosed\n')], { cwd: temp.path });
     assert.equal(result.code, 1);

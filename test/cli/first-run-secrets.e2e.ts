@@ -82,7 +82,7 @@ describe('first run: init after a start keeps the secrets the start generated', 
     assert.match(result.stdout, /Kept proxy\.yml: it exists/);
     assert.match(result.stdout, /^ {2}JWT_SECRET: the one an earlier start generated in \.gateway\/jwt-secret/m);
     assert.match(result.stdout, /^ {2}API_KEY_SECRET: the one an earlier start generated in \.gateway\/api-key-secret/m);
-    assert.match(result.stdout, /^ {2}CLUSTER_TOKEN: new$/m);
+    assert.match(result.stdout, /^ {2}CLUSTER_TOKEN: the one an earlier start generated in \.gateway\/cluster-token/m);
     const password = /Created the admin account admin@localhost with the password: (\S+)/.exec(result.stdout)?.[1];
     assert.ok(password !== undefined, result.stdout);
 

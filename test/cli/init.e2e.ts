@@ -45,6 +45,9 @@ describe('gateway init', () => {
     }
     assert.equal(new Set(Object.values(secrets)).size, SECRETS.length, 'every secret is different');
     for (const name of PLACEHOLDERS) assert.match(envText, new RegExp(`^# ${name}=`, 'm'));
+    // A route's JWT secret is its own variable, never the management JWT_SECRET.
+    assert.match(envText, /^# ROUTE_JWT_SECRET=$/m);
+    assert.doesNotMatch(envText, /^#.*\broutes? with auth type jwt\b.*\n(?:#.*\n)*JWT_SECRET=/im);
 
     // Tells what it wrote, never the secrets themselves.
     assert.match(result.stdout, /proxy\.yml/);

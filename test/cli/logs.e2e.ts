@@ -4,13 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { GATEWAY_COMMAND, loginToManagementApi, request, type ClusterSecrets, type GatewayProcess, type ManagementApi } from '@gateway/testing';
 import { auditedLogins, cliEnv, runGateway, startAdminGateway, waitFor } from './gateway-cli';
-
-interface LogLine {
-  time: string;
-  level: string;
-  context: string | null;
-  message: string;
-}
+import type { LogLine } from '@gateway/logging';
 
 const parseLines = (stdout: string): LogLine[] =>
   stdout
@@ -39,7 +33,7 @@ describe('gateway logs', () => {
     assert.equal(result.code, 0, result.stderr);
     const lines = parseLines(result.stdout);
     assert.equal(lines.length, 5);
-    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['context', 'level', 'message', 'time']);
+    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['context', 'correlationId', 'fields', 'level', 'message', 'plane', 'time']);
     const times = lines.map((line) => Date.parse(line.time));
     assert.deepEqual(times, [...times].sort((a, b) => a - b));
     // The newest lines the gateway held then: in the whole buffer only later requests follow them.

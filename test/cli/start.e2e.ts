@@ -92,6 +92,24 @@ describe('gateway start', () => {
     assert.match(result.stderr, /proxy\.yml: cannot read .*ENOENT/);
   });
 
+  test('a stored secret file shorter than the minimum: exit 1 naming the file and the minimum, the file left as it was', async () => {
+    const dir = path.join(temp.path, 'short-secret');
+    const dataDir = path.join(dir, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path.join(dir, 'proxy.yml'), configFor(`  - path: /blue\n    upstream: "${blue.origin}"\n`));
+    const secretFile = path.join(dataDir, 'jwt-secret');
+    writeFileSync(secretFile, 'too-short-secret\n', { mode: 0o600 });
+    // JWT_SECRET unset (empty counts as unset): one-process mode falls back to the stored file.
+    const result = await runGateway(['start', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { cwd: dir, env: { JWT_SECRET: '', API_KEY_SECRET: '' } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok(result.stderr.includes(secretFile), result.stderr);
+    assert.match(result.stderr, /JWT_SECRET: .*minimum of 32 characters/);
+    assert.doesNotMatch(result.stderr + result.stdout, /too-short-secret/);
+    assert.doesNotMatch(result.stdout, /gateway listening/);
+    assert.equal(readFileSync(secretFile, 'utf8'), 'too-short-secret\n', 'the stored secret was replaced');
+    assert.equal(existsSync(path.join(dataDir, 'gateway.pid')), false);
+  });
+
   test('writes the pid file once listening; SIGTERM drains, removes it and exits 0', async () => {
     const gateway = await startGatewayProcess({ config: configFor(`  - { path: /app/*, upstream: "${blue.origin}" }\n`) });
     try {

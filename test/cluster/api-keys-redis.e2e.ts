@@ -3,29 +3,29 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RedisBus } from '@gateway/events/redis-bus';
+import type { SignedBus } from '@gateway/events';
 import { createHttpSnapshotFetcher } from '@gateway/data-plane/cluster-source';
 import { HmacApiKeyVerifier, type RunningDataPlane } from '@gateway/data-plane/data-plane-options';
 import { start } from '@gateway/data-plane/start';
 import { makeTempDir, request, startGatewayProcess, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
 import { caller, eventually, managementToken, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
+import { signedRedisBus } from '../api/signed-redis-bus';
 
 /*
  * API keys through a real control plane (its own process, SQLite) and data planes following it
  * over a real Redis (unique channel prefix) and its snapshot endpoint: in-process start() with a
- * RedisBus, createHttpSnapshotFetcher and an HmacApiKeyVerifier, and `gateway start --role
+ * SignedBus over a RedisBus, createHttpSnapshotFetcher and an HmacApiKeyVerifier, and `gateway start --role
  * data-plane` for the CLI's reading of API_KEY_SECRET. Redis down: these fail.
  */
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const JWT_SECRET = 'api-keys-cluster-jwt-secret-0123456789abc';
 const API_KEY_SECRET = 'api-keys-cluster-server-key-0123456789abc';
 const CLUSTER_TOKEN = 'api-keys-cluster-token-0123456789';
-const quiet = { warn: () => undefined, info: () => undefined };
 
 interface Plane {
   plane: RunningDataPlane;
-  bus: RedisBus;
+  bus: SignedBus;
   url: string;
   close(): Promise<void>;
 }
@@ -41,7 +41,7 @@ describe('API keys: control plane and data planes over real Redis', () => {
   const admin = managementToken(JWT_SECRET, 'admin');
 
   const startPlane = async (dataDir: string, verifier: HmacApiKeyVerifier): Promise<Plane> => {
-    const bus = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: quiet });
+    const bus = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
     const running = await start({
       configPath: path.join(dataDir, 'absent-proxy.yml'),
       dataDir,

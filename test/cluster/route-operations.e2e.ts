@@ -1,25 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMANDS_CHANNEL, EVENTS_CHANNEL, type CircuitBreakerOpenedEvent, type CommandMessage } from '@gateway/events';
-import { RedisBus } from '@gateway/events/redis-bus';
+import { COMMANDS_CHANNEL, EVENTS_CHANNEL, type CircuitBreakerOpenedEvent, type RouteCommandMessage } from '@gateway/events';
+import type { SignedBus } from '@gateway/events';
 import { request, startUpstream, type ClientResponse, type LoopbackUpstream } from '@gateway/testing';
 import { ADMIN, ADMIN_ENV, caller, login, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
+import { signedRedisBus } from '../api/signed-redis-bus';
 import { startFollowingDataPlane, type FollowingDataPlane } from './following-data-plane';
 import { eventually } from './stand-in-control-plane';
 
 /*
  * Issues 4 and 5 end to end: the REAL control plane (its start() with `listen`, in a child process,
  * REDIS_URL + CLUSTER_TOKEN + JWT_SECRET + a unique channel prefix) and two real data planes
- * (in-process start() with a RedisBus and the HTTP snapshot fetcher) following it over the real
+ * (in-process start() with a signed RedisBus and the HTTP snapshot fetcher) following it over the real
  * Redis. Every /api/routes/:id/... operation goes through the bus to both data planes.
  */
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const CLUSTER_TOKEN = 'route-operations-cluster-token-0123456789';
-const quiet = { warn: () => undefined, info: () => undefined };
 
-type DataPlane = FollowingDataPlane<RedisBus>;
+type DataPlane = FollowingDataPlane<SignedBus>;
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string; details?: Record<string, unknown> };
 type BreakerView = { name: string; kind: string; state: string; failures: number; successes: number; lastFailureTime: string | null };
@@ -43,9 +43,9 @@ describe('route operations across two data planes (real control plane, real Redi
   let call: Call;
   let token: string;
   let userToken: string;
-  let events: RedisBus;
+  let events: SignedBus;
   const opened: CircuitBreakerOpenedEvent[] = [];
-  const commands: CommandMessage[] = [];
+  const commands: RouteCommandMessage[] = [];
   const planes: DataPlane[] = [];
   /** What the upstream's /health answers (the health-check route's target). */
   let healthStatus = 200;
@@ -64,9 +64,9 @@ describe('route operations across two data planes (real control plane, real Redi
         res.end('ok');
       },
     });
-    events = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: quiet });
+    events = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
     await events.subscribe<CircuitBreakerOpenedEvent>(EVENTS_CHANNEL, (e) => opened.push(e));
-    await events.subscribe<CommandMessage>(COMMANDS_CHANNEL, (c) => commands.push(c));
+    await events.subscribe<RouteCommandMessage>(COMMANDS_CHANNEL, (c) => commands.push(c));
     // The admin tier below the general one, so a response's X-RateLimit-Limit says which tier counted it.
     cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, REDIS_URL, CLUSTER_TOKEN, REDIS_CHANNEL_PREFIX: prefix, API_RATE_LIMIT_ADMIN_MAX: '5000' } });
     call = caller(cp);
@@ -88,7 +88,7 @@ describe('route operations across two data planes (real control plane, real Redi
     assert.equal((await api('DELETE', '/api/routes/gone')).res.status, 204);
 
     for (let i = 0; i < 2; i += 1) {
-      const bus = new RedisBus(REDIS_URL, { channelPrefix: prefix, logger: quiet, connectionName: `route-ops-${i}` });
+      const bus = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN, `route-ops-${i}`);
       planes.push(await startFollowingDataPlane(bus, cp.url, CLUSTER_TOKEN, `dp-${i}`));
     }
     await eventually(async () => (await Promise.all(planes.map((dp) => proxy(dp, '/plain/x')))).every((r) => r.status === 200), 'both data planes serve the routes', 5000);

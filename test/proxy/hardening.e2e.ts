@@ -3,13 +3,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { rawRequest, rawStatus, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { startHostileUpstream, type HostileUpstream } from './fuzz/hostile-upstream';
 
 describe('request hardening', () => {
   let upstream: LoopbackUpstream;
   let gateway: GatewayProcess;
+  let hostile: HostileUpstream;
 
   before(async () => {
     upstream = await startUpstream();
+    hostile = await startHostileUpstream();
     gateway = await startGatewayProcess({
       config: `
 version: "1.0.0"
@@ -24,6 +27,7 @@ routes:
   - { path: /svc/*, upstream: "${upstream.origin}/inner" }
   - { path: /x, upstream: "${upstream.origin}/x-target" }
   - { path: /slow-body, upstream: "${upstream.origin}", timeout: { request: 60000 } }
+  - { path: /hostile/*, upstream: "http://127.0.0.1:${hostile.port}", timeout: { request: 60000 } }
 `,
     });
   });
@@ -31,6 +35,7 @@ routes:
   after(async () => {
     await gateway?.stop();
     await upstream?.close();
+    await hostile?.close();
   });
 
   const raw = (text: string) => rawRequest(gateway.port, text);
@@ -200,5 +205,33 @@ routes:
     assert.equal(gateway.child.exitCode, null, 'the gateway process exited');
     const reply = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     assert.equal(rawStatus(reply), 405);
+  });
+
+  test('a chunked body on a GET, DELETE or OPTIONS reaches the upstream framed, never as a second request', async () => {
+    // node sends a body of these methods unframed unless told; the upstream then parsed it as a
+    // request of its own that no route or policy had checked (found by keep-alive-fuzz).
+    const hidden = 'GET /smuggled HTTP/1.1\r\nHost: upstream\r\n\r\n';
+    const before = upstream.requests.length;
+    for (const method of ['GET', 'DELETE', 'OPTIONS']) {
+      const reply = await raw(`${method} /x HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${hidden.length.toString(16)}\r\n${hidden}\r\n0\r\n\r\n`);
+      assert.equal(rawStatus(reply), 200, method);
+    }
+    const seen = upstream.requests.slice(before);
+    assert.deepEqual(seen.map((r) => `${r.method} ${r.url} ${r.body.toString('latin1')}`), ['GET', 'DELETE', 'OPTIONS'].map((m) => `${m} /x-target ${hidden}`));
+  });
+
+  test('an upstream that answers 101 to a request that asked for no upgrade gives 502 at once, not a held connection', async () => {
+    // node destroys such a socket and emits only 'close' on the request (found by upstream-fuzz).
+    hostile.register('switch', {
+      label: 'unsolicited 101',
+      parts: ['HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x05hello'],
+      gapMs: 0,
+      finish: 'end',
+    });
+    // The route allows 60 s: only the gateway noticing the closed request answers within the client's 5 s.
+    const res = await request(`${gateway.url}/hostile/switch`, { timeoutMs: 5000 });
+    assert.equal(res.status, 502);
+    assert.equal(res.json<{ message: string }>().message, 'Upstream error');
+    assert.equal(gateway.child.exitCode, null, 'the gateway process exited');
   });
 });

@@ -70,6 +70,8 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       apiKeys: await apiKeyVerifier(controlPlane.apiKeySecret),
       mount: { prefixes: MANAGEMENT_PATH_PREFIXES, handler: controlPlane.handler },
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
+      // GET /api/logs and `gateway logs` show the data plane's lines too.
+      logRecorder: controlPlane.logRecorder,
     });
     return {
       host: dataPlane.host,
@@ -113,15 +115,25 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   const { clusterToken, redisUrl } = followerSettings(settings.env);
   const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
   const { RedisBus } = await import('@gateway/events/redis-bus');
+  const { BusDropCounter, SignedBus } = await import('@gateway/events');
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
   const log = settings.log;
-  const bus = new RedisBus(redisUrl, {
+  // In the process's one JSON log shape (the buses have their own stderr fallback otherwise).
+  const logger =
+    log === undefined
+      ? undefined
+      : { warn: (msg: string, fields?: Record<string, unknown>) => log.warn({ component: 'bus', ...fields }, msg), info: (msg: string, fields?: Record<string, unknown>) => log.info({ component: 'bus', ...fields }, msg) };
+  const drops = new BusDropCounter(logger === undefined ? {} : { logger });
+  const tlsCa = await redisTlsCaOf(settings.env);
+  const transport = new RedisBus(redisUrl, {
     channelPrefix: nonBlank(settings.env['REDIS_CHANNEL_PREFIX']),
-    // In the process's one JSON log shape (RedisBus has its own stderr fallback otherwise).
-    ...(log === undefined
-      ? {}
-      : { logger: { warn: (msg, fields) => log.warn({ component: 'redis-bus', ...fields }, msg), info: (msg, fields) => log.info({ component: 'redis-bus', ...fields }, msg) } }),
+    ...(tlsCa === undefined ? {} : { tlsCa }),
+    onUndecodable: (channel, reason) => drops.record(reason, channel),
+    ...(logger === undefined ? {} : { logger }),
   });
+  // Only what the control plane signed with the cluster key reaches the data plane (docs/control-plane.md).
+  const previousClusterToken = nonBlank(settings.env['CLUSTER_TOKEN_PREVIOUS']);
+  const bus = new SignedBus(transport, { clusterToken, drops, ...(previousClusterToken === undefined ? {} : { previousClusterToken }), ...(logger === undefined ? {} : { logger }) });
   try {
     const dataPlane = await startDataPlane(settings, { routeSource: { kind: 'control-plane', bus, fetchSnapshot }, apiKeys });
     return {
@@ -141,7 +153,7 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   }
 }
 
-type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys'>;
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder'>;
 
 /** The control plane's rule for secrets (MIN_SECRET_LENGTH), for the data plane's copy of API_KEY_SECRET. */
 const MIN_API_KEY_SECRET_LENGTH = 32;
@@ -166,6 +178,7 @@ async function apiKeyVerifier(secret: string | undefined) {
 
 async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
   const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+  const redisTlsCa = await redisTlsCaOf(settings.env);
   try {
     return await start({
       configPath: settings.configPath,
@@ -177,6 +190,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       env: settings.env,
       redisUrl: nonBlank(settings.env['REDIS_URL']),
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
+      ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
       outboundAllowCidrs: settings.outboundAllowCidrs,
       ...extras,
     });
@@ -214,6 +228,18 @@ function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): R
   const out: Record<string, 'UP' | 'DOWN'> = {};
   for (const [name, state] of Object.entries(checks)) if (state !== undefined) out[name] = state;
   return out;
+}
+
+/** REDIS_TLS_CA_FILE for the data plane's Redis connections (the control plane reads its own, in its configuration). */
+async function redisTlsCaOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const file = nonBlank(env['REDIS_TLS_CA_FILE']);
+  if (file === undefined) return undefined;
+  const { readRedisTlsCa } = await import('@gateway/events');
+  try {
+    return readRedisTlsCa(file, nonBlank(env['REDIS_URL']));
+  } catch (error) {
+    throw new CommandFailure(`gateway start: ${(error as Error).message}`);
+  }
 }
 
 /** What a data plane following CONTROL_PLANE_URL needs besides it; every missing variable is named at once. */

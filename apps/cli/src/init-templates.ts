@@ -66,7 +66,7 @@ export function renderDotEnv(secret: (name: GeneratedSecretName) => string = new
 # control (it is created with mode 0600). \`gateway start\` loads it from the working directory;
 # a variable already set in the environment wins over this file.
 
-# Signs and verifies JSON Web Tokens (management API sessions, routes with auth type jwt).
+# Signs and verifies the management API's session tokens, and nothing else.
 JWT_SECRET=${secret('JWT_SECRET')}
 # Shared token that gateway instances of one cluster present to each other.
 CLUSTER_TOKEN=${secret('CLUSTER_TOKEN')}
@@ -78,6 +78,11 @@ API_KEY_SECRET=${secret('API_KEY_SECRET')}
 # DATABASE_URL=postgres://gateway:change-me@127.0.0.1:5432/gateway
 # REDIS_URL=redis://127.0.0.1:6379
 # ALLOWED_ORIGINS=https://admin.example.com
+
+# A route with auth type jwt names its own variable in auth.jwt.secretEnv, never one of the
+# secrets above (the configuration refuses them: route and management tokens would vouch for
+# each other):
+# ROUTE_JWT_SECRET=
 
 # Optional defaults for the gateway command:
 # GATEWAY_CONFIG=proxy.yml

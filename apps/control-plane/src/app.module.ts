@@ -12,7 +12,7 @@ import type { ControlPlaneConfig } from './config/control-plane-config';
 import { DatabaseModule } from './database/database.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
-import type { LogRingBuffer } from './logs/log-ring-buffer';
+import type { LogRingBuffer } from '@gateway/logging';
 import { LogsModule } from './logs/logs.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';

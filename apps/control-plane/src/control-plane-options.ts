@@ -39,6 +39,11 @@ export interface RunningControlPlane {
    * control-plane role without API_KEY_SECRET.
    */
   readonly apiKeySecret?: string;
+  /**
+   * The ring buffer behind `GET /api/logs`, a pino destination: in one process the data plane
+   * writes its lines here too, so the API shows both planes.
+   */
+  readonly logRecorder: { write(line: string): void };
   reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
   /** Where the store is, without credentials (`sqlite:<file>` or `postgres://host:port/db`). */
   readonly store: string;

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { InProcessBus, type MessageBus } from '@gateway/events';
+import { BusDropCounter, InProcessBus, SignedBus, type MessageBus } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
+import { LogRingBuffer } from '@gateway/logging';
+import { createGatewayPino } from '@gateway/logging/gateway-pino';
 import type { FieldError } from '@gateway/route-model';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
@@ -22,8 +24,7 @@ import { corsOptions, endRefusedPreflight } from './cors/cors-options';
 import { storeLocation } from './database/store-location';
 import { migrate } from './migrate';
 import { ReadinessService } from './health/readiness.service';
-import { LogRingBuffer } from './logs/log-ring-buffer';
-import { RecordingLogger } from './logs/recording-logger';
+import { PinoNestLogger } from './logs/pino-nest-logger';
 import { requestLog } from './logs/request-log.middleware';
 import { setupOpenApi } from './openapi/openapi';
 
@@ -49,12 +50,32 @@ export class InvalidProxyFileError extends Error {
   }
 }
 
+/**
+ * The bus, in process or over Redis, always behind a SignedBus: every message the control plane
+ * publishes is signed with the cluster key and every one it receives (presence, command replies,
+ * events) is verified, so both transports take the same path (docs/control-plane.md).
+ */
 function createBus(config: ControlPlaneConfig): MessageBus {
-  if (config.redisUrl === undefined) return new InProcessBus();
-  const logger = new Logger('RedisBus');
-  return new RedisBus(config.redisUrl, {
-    channelPrefix: config.channelPrefix,
-    logger: { warn: (message, fields) => logger.warn(`${message} ${JSON.stringify(fields ?? {})}`), info: (message) => logger.log(message) },
+  const logger = new Logger('Bus');
+  const warn = (message: string, fields?: Record<string, unknown>): void => logger.warn({ ...fields, msg: message });
+  const drops = new BusDropCounter({ logger: { warn } });
+  const transport =
+    config.redisUrl === undefined
+      ? new InProcessBus()
+      : new RedisBus(config.redisUrl, {
+          channelPrefix: config.channelPrefix,
+          ...(config.redisTlsCa === undefined ? {} : { tlsCa: config.redisTlsCa }),
+          logger: { warn, info: (message, fields) => logger.log({ ...fields, msg: message }) },
+          onUndecodable: (channel, reason) => drops.record(reason, channel),
+        });
+  if (config.bus.tokenSource === 'ephemeral' && config.redisUrl !== undefined) {
+    logger.warn('CLUSTER_TOKEN is not set: bus messages are signed with a key of this process alone, so no data plane can follow it');
+  }
+  return new SignedBus(transport, {
+    clusterToken: config.bus.clusterToken,
+    ...(config.bus.previousClusterToken === undefined ? {} : { previousClusterToken: config.bus.previousClusterToken }),
+    drops,
+    logger: { warn },
   });
 }
 
@@ -78,14 +99,15 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
-  // Secrets the log buffer must never hold, whatever a message says (GET /api/logs).
-  const logs = new LogRingBuffer([config.auth.jwtSecret, config.clusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
+  // Secrets no line may hold, whatever a message says (stdout and GET /api/logs alike).
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
+  const logger = new PinoNestLogger(createGatewayPino({ plane: 'control', level: config.logLevel, recorder: logs, secrets: logs.secrets }));
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {
       bodyParser: false,
       abortOnError: false,
-      logger: new RecordingLogger(config.logLevel, logs),
+      logger,
     });
   } catch (error) {
     await bus.close();
@@ -140,6 +162,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     port,
     snapshot: () => snapshots.build(),
     apiKeySecret: config.apiKeys.secret,
+    logRecorder: logs,
     reconcileFile: (opts) => reconciler.reconcile({ dryRun: opts?.dryRun ?? false }),
     store: storeLocation(config.database),
     reservedPathPrefixes: config.reservedPathPrefixes,

@@ -37,6 +37,11 @@ export interface DataPlaneOptions {
   port?: number;
   /** pino level: fatal, error, warn, info, debug, trace, silent. Default info. */
   logLevel?: string;
+  /**
+   * Also receives every log line of at least info, as JSON (a pino destination): in one process,
+   * the control plane's ring buffer behind `GET /api/logs`.
+   */
+  logRecorder?: { write(line: string): void };
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
   /** Default `{ kind: 'file' }`. */
@@ -50,6 +55,8 @@ export interface DataPlaneOptions {
   extraReadiness?: () => Promise<Record<string, ReadinessCheckStatus>>;
   /** Redis for shared rate-limit counters (contract: REDIS_URL); unset: in-memory counters. */
   redisUrl?: string;
+  /** REDIS_TLS_CA_FILE's PEM: trusted for a rediss:// `redisUrl` (a private CA or self-signed server). */
+  redisTlsCa?: string;
   /** Prefix of the data plane's Redis keys. Default `gateway:`. */
   redisKeyPrefix?: string;
   /**

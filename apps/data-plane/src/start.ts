@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { LogRingBuffer } from '@gateway/logging';
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
@@ -65,8 +66,13 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   if (source.kind === 'control-plane' && (typeof source.fetchSnapshot !== 'function' || typeof source.bus?.subscribe !== 'function')) {
     throw new TypeError('routeSource: a control-plane source needs a bus and a fetchSnapshot function');
   }
-  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info');
+  // A data plane that follows a control plane from another process keeps its own recent lines,
+  // which the control plane asks for over the bus (a logs-query command) for GET /api/logs.
+  const ownLogs = options.logRecorder === undefined && source.kind === 'control-plane' ? new LogRingBuffer() : undefined;
+  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', options.logRecorder ?? ownLogs);
   const metrics = new PromMetrics();
+  const busDropCounts = source.kind === 'control-plane' ? source.bus.dropCounts?.bind(source.bus) : undefined;
+  if (busDropCounts !== undefined) metrics.busDropCounts(busDropCounts);
   const health = new UpstreamHealthRegistry();
   const deadlines = new DeadlineWheel<Exchange>();
   const state = new PolicyState();
@@ -77,6 +83,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       : new RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
+          ...(options.redisTlsCa === undefined ? {} : { tlsCa: options.redisTlsCa }),
           fallback: localCounters,
           logger,
         });
@@ -221,7 +228,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     cluster.member = new ClusterMember({
       bus: source.bus,
       instanceId,
-      operations: { resilience, cache: purgeCache },
+      operations: { resilience, cache: purgeCache, ...(ownLogs === undefined ? {} : { logs: ownLogs }) },
       logger,
       startedAt: new Date(services.startedAt).toISOString(),
       presence: () => ({ configVersion: follower?.currentVersion ?? null, host: address.address, port: address.port }),

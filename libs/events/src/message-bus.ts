@@ -1,3 +1,5 @@
+import type { BusDropReason } from './bus-drop-counter';
+
 /** Publish/subscribe transport shared by the planes: in-process by default, Redis when configured. */
 export interface MessageBus {
   publish<T>(channel: string, message: T): Promise<void>;
@@ -9,5 +11,9 @@ export interface MessageBus {
    * Returns a function that removes the listener.
    */
   onReconnect?(listener: () => void): () => void;
+  /** True when the transport's server answers (readiness); buses without a server omit it. */
+  ping?(): Promise<boolean>;
+  /** Messages dropped before any listener saw them, by reason; buses that authenticate messages (SignedBus) have it. */
+  dropCounts?(): Readonly<Record<BusDropReason, number>>;
   close(): Promise<void>;
 }

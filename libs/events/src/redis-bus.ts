@@ -1,5 +1,6 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import type { MessageBus } from './message-bus';
+import { redisConnectionOptions } from './redis-connection';
 
 export interface RedisBusLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -19,6 +20,15 @@ export interface RedisBusOptions {
   connectionName?: string;
   /** Where connection changes and dropped messages are reported (default: stderr JSON lines). */
   logger?: RedisBusLogger;
+  /**
+   * Called, instead of a log line, for each message that is not JSON or is over `maxMessageLength`
+   * (a SignedBus counter records it: a flood of garbage must not become a flood of log lines).
+   */
+  onUndecodable?: (channel: string, reason: 'malformed' | 'too_large') => void;
+  /** REDIS_TLS_CA_FILE's PEM, trusted for a rediss:// URL (redisConnectionOptions). */
+  tlsCa?: string;
+  /** Longer messages (in characters) are dropped unparsed. Default 4 Mi (a route upsert is a few Ki). */
+  maxMessageLength?: number;
 }
 
 const stderrLogger: RedisBusLogger = {
@@ -48,13 +58,19 @@ export class RedisBus implements MessageBus {
   private subscribedWaiters: Array<() => void> = [];
   private publisherDown = false;
   private closed = false;
+  private readonly maxMessageLength: number;
+  private readonly undecodable: (channel: string, reason: 'malformed' | 'too_large') => void;
 
   constructor(redisUrl: string, options: RedisBusOptions = {}) {
     this.prefix = options.channelPrefix ?? '';
     this.logger = options.logger ?? stderrLogger;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
+    this.maxMessageLength = options.maxMessageLength ?? 4 * 1024 * 1024;
+    this.undecodable =
+      options.onUndecodable ?? ((channel, reason) => this.logger.warn(reason === 'too_large' ? 'dropped a message over the size bound' : 'dropped a message that is not JSON', { channel }));
     const maxDelay = options.maxReconnectDelayMs ?? 500;
     const common: RedisOptions = {
+      ...redisConnectionOptions(redisUrl, options.tlsCa),
       connectTimeout: options.connectTimeoutMs ?? 2000,
       retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay),
       // Stay connected forever: never give up reconnecting (READONLY etc. are not expected here).
@@ -189,13 +205,18 @@ export class RedisBus implements MessageBus {
 
   private dispatch(prefixedChannel: string, text: string): void {
     if (!prefixedChannel.startsWith(this.prefix)) return;
-    const listeners = this.listeners.get(prefixedChannel.slice(this.prefix.length));
+    const channel = prefixedChannel.slice(this.prefix.length);
+    const listeners = this.listeners.get(channel);
     if (listeners === undefined || listeners.size === 0) return;
+    if (text.length > this.maxMessageLength) {
+      this.undecodable(channel, 'too_large');
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      this.logger.warn('dropped a message that is not JSON', { channel: prefixedChannel });
+      this.undecodable(channel, 'malformed');
       return;
     }
     for (const listener of [...listeners]) {

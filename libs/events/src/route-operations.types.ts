@@ -1,3 +1,4 @@
+import type { LogLine, LogLineLevel } from './log-line.types';
 import type { BreakerKind, BreakerStatus, HealthCheckStatus, RateLimitUsage } from './resilience-status.types';
 
 /*
@@ -17,7 +18,15 @@ export type CommandMessage =
   /** Drop the route's response-cache entries. */
   | { kind: 'cache-purge'; id: string; routeId: string }
   /** Read-only: this data plane's status of the route. */
-  | { kind: 'status-query'; id: string; routeId: string; subject: StatusSubject };
+  | { kind: 'status-query'; id: string; routeId: string; subject: StatusSubject }
+  /**
+   * Read-only, not about a route: this data plane's recent log lines (GET /api/logs when the planes
+   * run apart), the newest `limit` of `level` and more severe, after `since` (ISO 8601) when set.
+   */
+  | { kind: 'logs-query'; id: string; limit: number; level?: LogLineLevel; since?: string };
+
+/** The commands about one route (every kind but logs-query). */
+export type RouteCommandMessage = Extract<CommandMessage, { routeId: string }>;
 
 export type CommandKind = CommandMessage['kind'];
 
@@ -37,7 +46,9 @@ export type CommandResult =
   /** Cache purge: entries dropped on this data plane. */
   | { subject: 'cache'; purged: number }
   | { subject: 'health'; check: HealthCheckStatus | null; breaker: RouteBreakerView | null }
-  | { subject: 'rate-limit'; usage: RateLimitUsage | null };
+  | { subject: 'rate-limit'; usage: RateLimitUsage | null }
+  /** A logs query: the newest matching lines of this data plane, and how many matched in all. */
+  | { subject: 'logs'; lines: LogLine[]; total: number };
 
 export type ResultSubject = CommandResult['subject'];
 export type ResultOf<S extends ResultSubject> = Extract<CommandResult, { subject: S }>;

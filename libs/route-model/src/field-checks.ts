@@ -1,6 +1,7 @@
 import type { Issue } from './field-spec';
 import { ROUTE_MODEL_ERROR_CODES } from './error-codes';
 import { checkHttpUrl, httpUrlMessage } from './http-url';
+import { isManagementSecretVariable } from './management-secrets';
 import { isValidRoutePath } from './path-format';
 import { ROUTE_ID_PATTERN } from './route-id';
 
@@ -36,6 +37,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 export function envNameCheck(value: string, label: string): Issue | undefined {
   return ENV_NAME.test(value) ? undefined : { message: `${label} must be an environment variable name (letters, digits, '_')` };
+}
+
+/** A route's own secret: a valid name that is not one of the gateway's (MANAGEMENT_SECRET_VARIABLES). */
+export function routeSecretEnvCheck(value: string, label: string): Issue | undefined {
+  const invalid = envNameCheck(value, label);
+  if (invalid !== undefined) return invalid;
+  if (!isManagementSecretVariable(value)) return undefined;
+  return {
+    message: `${label} may not name ${value}: it is one of the gateway's own secrets (management tokens and route tokens would vouch for each other); give the route its own variable, e.g. ROUTE_JWT_SECRET`,
+  };
 }
 
 /** RFC 9110 5.1: a field name is a token. */
@@ -91,7 +102,8 @@ export function ipOrCidrCheck(value: string, label: string): Issue | undefined {
   return isIpOrCidr(value) ? undefined : { message: `${label} must be an IP address or CIDR range` };
 }
 
-function isIpOrCidr(value: string): boolean {
+/** The rule behind ipOrCidrCheck, for settings read outside the schema (the control plane's TRUSTED_PROXIES). */
+export function isIpOrCidr(value: string): boolean {
   const slash = value.indexOf('/');
   const address = slash === -1 ? value : value.slice(0, slash);
   const bits = slash === -1 ? undefined : value.slice(slash + 1);

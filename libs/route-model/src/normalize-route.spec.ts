@@ -305,7 +305,7 @@ describe('normalizeRoute: headers', () => {
 
 describe('normalizeRoute: auth secrets', () => {
   it('refuses auth.jwt.secret and says to use secretEnv', () => {
-    const found = errors({ ...base, auth: { type: 'jwt', jwt: { secret: 'hunter2', secretEnv: 'JWT_SECRET' } } });
+    const found = errors({ ...base, auth: { type: 'jwt', jwt: { secret: 'hunter2', secretEnv: 'ROUTE_JWT_SECRET' } } });
     assert.equal(found.length, 1);
     assert.equal(found[0]!.field, 'auth.jwt.secret');
     assert.match(found[0]!.message, /secretEnv/);
@@ -319,6 +319,20 @@ describe('normalizeRoute: auth secrets', () => {
     );
     assert.equal(onlyError({ ...base, auth: { type: 'basic' } }).message, 'auth.basic.users is required when auth.type is basic');
     assert.equal(ok({ ...base, auth: { enabled: false, type: 'jwt' } }).auth?.enabled, false);
+  });
+
+  it("refuses a secretEnv naming one of the gateway's own secrets, whatever its case, with the field named", () => {
+    // A name that only contains one of them is the route's own.
+    const own = ok({ ...base, auth: { type: 'jwt', jwt: { secretEnv: 'ROUTE_JWT_SECRET' } } });
+    assert.equal(own.auth?.jwt?.secretEnv, 'ROUTE_JWT_SECRET');
+    for (const name of ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN', 'CLUSTER_TOKEN_PREVIOUS', 'ADMIN_PASSWORD', 'jwt_secret']) {
+      const found = onlyError({ ...base, auth: { type: 'jwt', jwt: { secretEnv: name } } });
+      assert.equal(found.field, 'auth.jwt.secretEnv', name);
+      assert.equal(found.code, 'VALIDATION_ERROR', name);
+      assert.match(found.message, new RegExp(`may not name ${name}: it is one of the gateway's own secrets`));
+      // validateRoute (stored and cluster routes) holds the same rule.
+      assert.deepEqual(validateRoute({ ...own, auth: { ...own.auth!, jwt: { ...own.auth!.jwt!, secretEnv: name } } }).map((e) => e.field), ['auth.jwt.secretEnv'], name);
+    }
   });
 
   it('refuses the none algorithm', () => {

@@ -18,7 +18,7 @@ import {
 } from './route.types';
 import { arr, bool, forbidden, int, map, num, obj, str, type ArraySpec, type MapSpec, type NumberSpec, type ObjectSpec } from './field-spec';
 import {
-  envNameCheck,
+  routeSecretEnvCheck,
   headerNameCheck,
   headerTemplateCheck,
   headerValueCheck,
@@ -240,7 +240,7 @@ const AUTH_SCHEMA = obj<AuthConfig>(
           doc: 'refused: use secretEnv',
           message: (label) => `${label} is not accepted: secrets never live in config; put the secret in an environment variable and give its name in auth.jwt.secretEnv`,
         }),
-        secretEnv: str({ doc: 'environment variable holding the secret; required for type jwt', check: envNameCheck }),
+        secretEnv: str({ doc: 'environment variable holding the route\'s secret; required for type jwt; not one of the gateway\'s own (MANAGEMENT_SECRET_VARIABLES)', check: routeSecretEnvCheck }),
         // `none` is left out on purpose: an unsigned token must never pass.
         algorithms: arr({ doc: 'accepted algorithms', items: str({ doc: 'algorithm', oneOf: JWT_ALGORITHMS }), default: D.auth.jwt.algorithms, minItems: 1, unique: true }),
         validateIssuer: bool({ doc: 'iss must equal issuer', default: D.auth.jwt.validateIssuer }),

@@ -25,7 +25,7 @@ describe('validateRoute', () => {
       circuitBreaker: { threshold: 0.5 },
       cache: {},
       headers: { request: { 'X-A': 'b' } },
-      auth: { type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } },
+      auth: { type: 'jwt', jwt: { secretEnv: 'ROUTE_JWT_SECRET' } },
     });
     assert.deepEqual(validateRoute(full), []);
   });

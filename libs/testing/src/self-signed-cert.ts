@@ -7,7 +7,7 @@ import { makeTempDir } from './temp-dir';
  * A throwaway certificate for 127.0.0.1/localhost, made by the system's openssl at test time so
  * no private key is ever committed. `certPath` can be handed to NODE_EXTRA_CA_CERTS.
  */
-export function makeSelfSignedCert(): { key: string; cert: string; certPath: string; remove(): void } {
+export function makeSelfSignedCert(): { key: string; cert: string; certPath: string; keyPath: string; remove(): void } {
   const dir = makeTempDir('gateway-cert-');
   const keyPath = path.join(dir.path, 'key.pem');
   const certPath = path.join(dir.path, 'cert.pem');
@@ -17,5 +17,5 @@ export function makeSelfSignedCert(): { key: string; cert: string; certPath: str
       '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
     { stdio: 'ignore' },
   );
-  return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8'), certPath, remove: dir.remove };
+  return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8'), certPath, keyPath, remove: dir.remove };
 }

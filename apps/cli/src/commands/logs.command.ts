@@ -26,12 +26,14 @@ export const logsCommand: Command = {
   usage: 'gateway logs [--follow] [--limit N] [--level LEVEL] [--url URL] [--token JWT] [--data-dir DIR]',
   description: [
     'Prints the recent structured log lines of a running gateway (GET /api/logs), one JSON object',
-    'per line, oldest first. With --follow it keeps asking for lines newer than the last one',
-    'printed, once a second. Needs an admin: --token, $GATEWAY_TOKEN, or $ADMIN_EMAIL and',
-    '$ADMIN_PASSWORD to log in (the token is kept in <data-dir>/cli-tokens.json and reused).',
+    'per line, oldest first: both planes in one process; with the planes apart, the control',
+    "plane's lines and its live data planes' (each naming its instance). With --follow it keeps",
+    'asking for lines newer than the last one printed, once a second. Needs an admin: --token,',
+    '$GATEWAY_TOKEN, or $ADMIN_EMAIL and $ADMIN_PASSWORD to log in (the token is kept in',
+    '<data-dir>/cli-tokens.json and reused).',
   ],
   options: OPTIONS,
-  examples: ['gateway logs', 'gateway logs --follow --level warn', 'gateway logs --limit 20 | jq .msg'],
+  examples: ['gateway logs', 'gateway logs --follow --level warn', 'gateway logs --limit 20 | jq .message'],
   run: async (argv, context) => {
     const { values } = parseCommandArgs('logs', argv, OPTIONS);
     const limit = parseLimit(values.limit);

@@ -55,7 +55,7 @@ test('every bad variable is named at once, and no secret value appears in the me
 
 test('JWT_SECRET is required in the control-plane role; one-process mode falls back to the persisted one', () => {
   assert.deepEqual(problemsOf(base({})), ['JWT_SECRET']);
-  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  const config = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: SECRET, source: 'generated', file: `/data/${name}` }) }));
   assert.equal(config.auth.jwtSecret, SECRET);
   assert.equal(config.auth.jwtSecretSource, 'generated');
 });
@@ -67,9 +67,9 @@ test('API_KEY_SECRET: at least 32 characters; optional in the control-plane role
   assert.deepEqual(fromEnv.apiKeys, { secret: 'b'.repeat(32), secretSource: 'env' });
   const asked: string[] = [];
   const persisted = parseControlPlaneConfig(
-    base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file' }) }),
+    base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'file', file: `/data/${name}` }) }),
   );
-  assert.deepEqual(asked.sort(), ['apiKey', 'jwt']);
+  assert.deepEqual(asked.sort(), ['apiKey', 'cluster', 'jwt']);
   assert.deepEqual(persisted.apiKeys, { secret: `apiKey-${SECRET}`, secretSource: 'file' });
   assert.equal(persisted.auth.jwtSecret, `jwt-${SECRET}`);
 });
@@ -89,8 +89,22 @@ test('DATABASE_URL selects PostgreSQL; REDIS_URL and origins are parsed', () => 
 
 test('route paths under /api, /admin, /internal are reserved in one-process mode only', () => {
   assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).reservedPathPrefixes, []);
-  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: () => ({ secret: SECRET, source: 'generated' }) }));
+  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: SECRET, source: 'generated', file: `/data/${name}` }) }));
   assert.deepEqual(oneProcess.reservedPathPrefixes, ['/api', '/admin', '/internal']);
+});
+
+test('the bus key: CLUSTER_TOKEN; one-process mode without it the persisted one; the control-plane role without it one of its own; CLUSTER_TOKEN_PREVIOUS checked like it', () => {
+  const token = 'c'.repeat(24);
+  const fromEnv = parseControlPlaneConfig(base({ JWT_SECRET: SECRET, CLUSTER_TOKEN: token, CLUSTER_TOKEN_PREVIOUS: 'p'.repeat(16) }));
+  assert.deepEqual(fromEnv.bus, { clusterToken: token, previousClusterToken: 'p'.repeat(16), tokenSource: 'env' });
+  const oneProcess = parseControlPlaneConfig(base({}, { standalone: false, persistedSecret: (name) => ({ secret: `${name}-${SECRET}`, source: 'file', file: `/data/${name}` }) }));
+  assert.deepEqual(oneProcess.bus, { clusterToken: `cluster-${SECRET}`, tokenSource: 'file' });
+  assert.equal(oneProcess.clusterToken, undefined, 'the generated key does not open the snapshot endpoint');
+  const alone = parseControlPlaneConfig(base({ JWT_SECRET: SECRET }));
+  assert.equal(alone.bus.tokenSource, 'ephemeral');
+  assert.ok(alone.bus.clusterToken.length >= 32);
+  assert.notEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).bus.clusterToken, alone.bus.clusterToken);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, CLUSTER_TOKEN: token, CLUSTER_TOKEN_PREVIOUS: 'short' })), ['CLUSTER_TOKEN_PREVIOUS']);
 });
 
 test('one-process mode: a set secret that differs from the one stored in the data dir is refused, naming the file; the same one is accepted', () => {
@@ -109,4 +123,18 @@ test('one-process mode: a set secret that differs from the one stored in the dat
   assert.equal(parseControlPlaneConfig(input(stored.secret)).apiKeys.secret, stored.secret);
   // The control-plane role never reads the one-process files.
   assert.equal(parseControlPlaneConfig({ ...input('c'.repeat(40)), standalone: true }).apiKeys.secretSource, 'env');
+});
+
+test('TRUSTED_PROXIES: comma-separated IPs and CIDRs (IPv4 and IPv6), empty by default; a bad entry is named', () => {
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).trustedProxies, []);
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: ' 10.0.0.0/8, 192.168.1.5,,fd00::/8 ' })).trustedProxies, ['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
+  for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0.0/8 10.1.0.0/16']) {
+    assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, TRUSTED_PROXIES: bad })), ['TRUSTED_PROXIES'], bad);
+  }
+});
+
+test('REDIS_TLS_CA_FILE: named when unreadable or set without a rediss:// REDIS_URL', () => {
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TLS_CA_FILE: '/etc/hostname' })), ['REDIS_TLS_CA_FILE']);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://127.0.0.1:6380', REDIS_TLS_CA_FILE: '/nonexistent/ca.pem' })), ['REDIS_TLS_CA_FILE']);
+  assert.equal(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://u:p@127.0.0.1:6380' })).redisTlsCa, undefined);
 });

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { readRedisTlsCa } from '@gateway/events';
 import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
-import { MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
+import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
-import { sameSecret, type PersistedSecretName } from './secret-file';
+import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -42,9 +44,23 @@ export interface ControlPlaneConfig {
   reservedPathPrefixes: readonly string[];
   database: DatabaseConfig;
   redisUrl?: string;
+  /** REDIS_TLS_CA_FILE's PEM: the trust for a rediss:// REDIS_URL (bus and throttler). */
+  redisTlsCa?: string;
   /** Prefix of the bus channels (REDIS_CHANNEL_PREFIX): several gateways or test runs on one Redis. */
   channelPrefix: string;
   clusterToken?: string;
+  /**
+   * What the bus signs and verifies with (SignedBus, docs/control-plane.md "Bus authentication"):
+   * CLUSTER_TOKEN; in one-process mode without it, one generated once into the data dir; in the
+   * control-plane role without it, a random one for this process alone (no data plane can follow
+   * it then anyway: the snapshot endpoint needs CLUSTER_TOKEN too).
+   */
+  bus: {
+    clusterToken: string;
+    /** CLUSTER_TOKEN_PREVIOUS: still accepted on received messages during a rotation. */
+    previousClusterToken?: string;
+    tokenSource: SecretSource | 'ephemeral';
+  };
   auth: {
     jwtSecret: string;
     /** Where the secret came from, for the boot log (never the secret itself). */
@@ -66,6 +82,11 @@ export interface ControlPlaneConfig {
   allowedOrigins: string[];
   /** API_RATE_LIMIT_<TIER>_MAX / _WINDOW_SECONDS (docs/auth-and-limits.md). */
   throttling: ThrottlingConfig;
+  /**
+   * TRUSTED_PROXIES: peers (IPs or CIDRs) whose X-Forwarded-For names the client the management
+   * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
+   */
+  trustedProxies: readonly string[];
   /** OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md). */
   outboundAllowCidrs: Cidr[];
   logLevel: LogLevel;
@@ -121,8 +142,8 @@ export interface ConfigInput {
   version: string;
   standalone: boolean;
   env: NodeJS.ProcessEnv;
-  /** One-process mode's fallback for JWT_SECRET and API_KEY_SECRET (read or created in the data dir by the caller). */
-  persistedSecret?: (name: PersistedSecretName) => { secret: string; source: 'file' | 'generated' };
+  /** One-process mode's fallback for JWT_SECRET, API_KEY_SECRET and the bus's CLUSTER_TOKEN (read or created in the data dir by the caller). */
+  persistedSecret?: (name: PersistedSecretName) => PersistedSecret;
   /** What an earlier one-process start kept in the data dir, to refuse a silent switch to another secret. */
   storedSecret?: (name: PersistedSecretName) => { file: string; secret: string } | undefined;
 }
@@ -130,7 +151,9 @@ export interface ConfigInput {
 /**
  * A secret variable: at least MIN_SECRET_LENGTH characters when set. Unset: one-process mode takes
  * the persisted one (generated once in the data dir); a separate control plane never invents one,
- * because several instances (and, for API keys, the data planes) must share it.
+ * because several instances (and, for API keys, the data planes) must share it. A stored secret
+ * below the minimum fails the start naming its file: it is neither used (a weak HMAC key) nor
+ * replaced (which would silently invalidate every token or API key issued with it).
  */
 function parseSecret(input: ConfigInput, variable: string, persisted: PersistedSecretName, problems: Problems): { secret?: string; source: SecretSource | 'unset' } {
   const secret = nonEmpty(input.env, variable);
@@ -140,7 +163,45 @@ function parseSecret(input: ConfigInput, variable: string, persisted: PersistedS
     return { secret, source: 'env' };
   }
   if (input.standalone || input.persistedSecret === undefined) return { source: 'unset' };
-  return input.persistedSecret(persisted);
+  return checkedPersistedSecret(input.persistedSecret, variable, persisted, problems);
+}
+
+/** A secret kept in the data dir; one below the minimum is reported, never used or replaced. */
+function checkedPersistedSecret(
+  persistedSecret: NonNullable<ConfigInput['persistedSecret']>,
+  variable: string,
+  persisted: PersistedSecretName,
+  problems: Problems,
+): { secret: string; source: 'file' | 'generated' } {
+  const stored = persistedSecret(persisted);
+  if (stored.secret.length < MIN_SECRET_LENGTH) {
+    problems.push({
+      variable,
+      message:
+        `the stored secret file ${stored.file} is shorter than the minimum of ${MIN_SECRET_LENGTH} characters; ` +
+        `it is neither used nor replaced: set ${variable}, or remove the file to generate a new one (what was issued with the old one stops working)`,
+    });
+  }
+  return { secret: stored.secret, source: stored.source };
+}
+
+function parseRedisTlsCa(file: string | undefined, redisUrl: string | undefined, problems: Problems): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readRedisTlsCa(file, redisUrl);
+  } catch (error) {
+    problems.push({ variable: 'REDIS_TLS_CA_FILE', message: (error as Error).message.replace(/^REDIS_TLS_CA_FILE:? ?/, '') });
+    return undefined;
+  }
+}
+
+function busToken(input: ConfigInput, clusterToken: string | undefined, problems: Problems): { clusterToken: string; tokenSource: ControlPlaneConfig['bus']['tokenSource'] } {
+  if (clusterToken !== undefined) return { clusterToken, tokenSource: 'env' };
+  if (!input.standalone && input.persistedSecret !== undefined) {
+    const persisted = checkedPersistedSecret(input.persistedSecret, 'CLUSTER_TOKEN', 'cluster', problems);
+    return { clusterToken: persisted.secret, tokenSource: persisted.source };
+  }
+  return { clusterToken: randomBytes(32).toString('base64url'), tokenSource: 'ephemeral' };
 }
 
 /**
@@ -171,6 +232,8 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const redisRaw = nonEmpty(env, 'REDIS_URL');
   const redisUrl = redisRaw === undefined ? undefined : parseUrl(redisRaw, ['redis:', 'rediss:'], 'REDIS_URL', problems);
 
+  const redisTlsCa = parseRedisTlsCa(nonEmpty(env, 'REDIS_TLS_CA_FILE'), redisUrl, problems);
+
   const channelPrefix = nonEmpty(env, 'REDIS_CHANNEL_PREFIX') ?? '';
   if (!/^[A-Za-z0-9:._-]{0,64}$/.test(channelPrefix)) {
     problems.push({ variable: 'REDIS_CHANNEL_PREFIX', message: 'may hold up to 64 letters, digits and : . _ -' });
@@ -180,6 +243,12 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   if (clusterToken !== undefined && clusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
     problems.push({ variable: 'CLUSTER_TOKEN', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
   }
+
+  const previousClusterToken = nonEmpty(env, 'CLUSTER_TOKEN_PREVIOUS');
+  if (previousClusterToken !== undefined && previousClusterToken.length < MIN_CLUSTER_TOKEN_LENGTH) {
+    problems.push({ variable: 'CLUSTER_TOKEN_PREVIOUS', message: `must be at least ${MIN_CLUSTER_TOKEN_LENGTH} characters` });
+  }
+  const bus = busToken(input, clusterToken, problems);
 
   const jwt = parseSecret(input, 'JWT_SECRET', 'jwt', problems);
   if (jwt.source === 'unset') {
@@ -203,6 +272,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
+  const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
   const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
   if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
@@ -219,16 +289,28 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     reservedPathPrefixes: input.standalone ? [] : MANAGEMENT_PATH_PREFIXES,
     database,
     redisUrl,
+    ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
     channelPrefix,
     clusterToken,
+    bus: { ...bus, ...(previousClusterToken === undefined ? {} : { previousClusterToken }) },
     auth: { jwtSecret: jwt.secret as string, jwtSecretSource: jwt.source as SecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     apiKeys: { ...(apiKey.secret === undefined ? {} : { secret: apiKey.secret }), secretSource: apiKey.source },
     initialAdmin,
     allowedOrigins,
     throttling,
+    trustedProxies,
     outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
     logLevel: logLevel as LogLevel,
   };
+}
+
+/** Comma-separated IPs or CIDRs, by the rule of the data plane's proxy.trustedProxies. */
+function parseTrustedProxies(raw: string | undefined, problems: Problems): string[] {
+  if (raw === undefined) return [];
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.filter((entry) => !isIpOrCidr(entry));
+  if (bad.length > 0) problems.push({ variable: 'TRUSTED_PROXIES', message: `must be a comma-separated list of IP addresses or CIDR ranges (not: ${bad.map((entry) => JSON.stringify(entry.slice(0, 64))).join(', ')})` });
+  return [...new Set(entries)];
 }
 
 function parseOrigins(raw: string | undefined, problems: Problems): string[] {

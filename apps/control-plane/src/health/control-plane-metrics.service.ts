@@ -1,6 +1,8 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { BUS_DROPS_METRIC, type MessageBus } from '@gateway/events';
 import { RouteSnapshotBuilder } from '../cluster/route-snapshot.builder';
+import { MESSAGE_BUS } from '../config/config.tokens';
 
 /**
  * The control-plane role's /metrics. `gateway_config_revision` and `gateway_routes` carry the data
@@ -12,7 +14,7 @@ import { RouteSnapshotBuilder } from '../cluster/route-snapshot.builder';
 export class ControlPlaneMetrics implements OnModuleDestroy {
   readonly registry = new Registry();
 
-  constructor(snapshots: RouteSnapshotBuilder) {
+  constructor(snapshots: RouteSnapshotBuilder, @Inject(MESSAGE_BUS) bus: MessageBus) {
     collectDefaultMetrics({ register: this.registry });
     // Read at scrape time, both in one transaction (the snapshot's), so the pair describes one revision.
     let current: Promise<{ revision: number; routes: number }> | undefined;
@@ -31,6 +33,16 @@ export class ControlPlaneMetrics implements OnModuleDestroy {
       registers: [this.registry],
       async collect() {
         this.set((await read()).routes);
+      },
+    });
+    // Presence, command replies and events that failed authentication (SignedBus), read at scrape time.
+    const drops: Counter<'reason'> = new Counter({
+      ...BUS_DROPS_METRIC,
+      labelNames: ['reason'] as const,
+      registers: [this.registry],
+      collect() {
+        drops.reset();
+        for (const [reason, count] of Object.entries(bus.dropCounts?.() ?? {})) drops.labels(reason).inc(count);
       },
     });
   }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TypeOrmHealthIndicator } from '@nestjs/terminus';
 import type { MessageBus } from '@gateway/events';
-import { RedisBus } from '@gateway/events/redis-bus';
 import { MESSAGE_BUS } from '../config/config.tokens';
 import type { ControlPlaneReadiness } from '../control-plane-options';
 
@@ -21,7 +20,7 @@ export class ReadinessService {
         .pingCheck('database', { timeout: CHECK_TIMEOUT_MS })
         .then(() => 'UP' as const)
         .catch(() => 'DOWN' as const),
-      this.bus instanceof RedisBus ? this.bus.ping().then((up) => (up ? ('UP' as const) : ('DOWN' as const))) : undefined,
+      this.bus.ping === undefined ? undefined : this.bus.ping().then((up) => (up ? ('UP' as const) : ('DOWN' as const))),
     ]);
     return redis === undefined ? { database } : { database, redis };
   }

@@ -1,10 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
-import { LOG_LINE_LEVELS, type LogLineLevel } from './log-ring-buffer';
+import { LOG_LINE_LEVELS, LOGS_MAX_LIMIT, type LogLineLevel } from '@gateway/logging';
 
 export const LOGS_DEFAULT_LIMIT = 100;
-export const LOGS_MAX_LIMIT = 1000;
 
 /** `GET /api/logs?limit=&level=&since=`. */
 export class LogsQuery {

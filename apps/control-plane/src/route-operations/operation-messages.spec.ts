@@ -68,3 +68,23 @@ test('replies: another subject, a missing envelope field or a malformed result i
   ];
   for (const [raw, subject] of refused) assert.equal(readReply(raw, subject), undefined, JSON.stringify(raw).slice(0, 200));
 });
+
+test('logs replies: lines of the wire shape are read; a malformed line, too many lines or no total refuse the reply', () => {
+  const line = { time: AT, level: 'warn', plane: 'data', context: null, correlationId: 'req-1', message: 'authentication refused', fields: { routeId: 'r' } };
+  assert.deepEqual(readReply(reply({ subject: 'logs', lines: [line], total: 7 }), 'logs')?.result, { subject: 'logs', lines: [line], total: 7 });
+  const long = readReply(reply({ subject: 'logs', lines: [{ ...line, message: 'x'.repeat(10_000), fields: { blob: 'y'.repeat(20_000) } }], total: 1 }), 'logs');
+  assert.equal(long?.result.lines[0]?.message.length, 8192, 'long text is cut');
+  assert.deepEqual(long?.result.lines[0]?.fields, { truncated: true }, 'oversized fields are dropped');
+  for (const bad of [
+    { ...line, level: 'loud' },
+    { ...line, plane: 'elsewhere' },
+    { ...line, time: 'yesterday' },
+    { ...line, message: 5 },
+    { ...line, fields: [] },
+    { ...line, correlationId: 7 },
+  ]) {
+    assert.equal(readReply(reply({ subject: 'logs', lines: [bad], total: 1 }), 'logs'), undefined, JSON.stringify(bad));
+  }
+  assert.equal(readReply(reply({ subject: 'logs', lines: Array.from({ length: 1001 }, () => line), total: 1001 }), 'logs'), undefined);
+  assert.equal(readReply(reply({ subject: 'logs', lines: [line] }), 'logs'), undefined);
+});

@@ -12,6 +12,7 @@ import type {
   ResultSubject,
   RouteBreakerView,
 } from '@gateway/events';
+import { LOGS_MAX_LIMIT, readLogLine, type LogLine } from '@gateway/logging';
 
 /*
  * Readers of what data planes publish (presence, command replies). The bus is untrusted input: a
@@ -117,6 +118,12 @@ function readResult(value: unknown): CommandResult | undefined {
     case 'rate-limit': {
       const usage = nullable(r['usage'], readUsage);
       return usage === undefined ? undefined : { subject: 'rate-limit', usage };
+    }
+    case 'logs': {
+      const raw = r['lines'];
+      if (!Array.isArray(raw) || raw.length > LOGS_MAX_LIMIT || !count(r['total'])) return undefined;
+      const lines = raw.map(readLogLine);
+      return lines.some((line) => line === undefined) ? undefined : { subject: 'logs', lines: lines as LogLine[], total: r['total'] };
     }
     default:
       return undefined;

@@ -16,5 +16,7 @@ import { RouteOperationsController } from './route-operations.controller';
   imports: [RoutesModule],
   controllers: [RouteOperationsController],
   providers: [DataPlaneDirectory, CommandDispatcher, CircuitBreakerOperations, RouteHealth, RateLimitUsageReport, CachePurge],
+  // GET /api/logs asks the data planes for their recent lines through the same request/reply.
+  exports: [DataPlaneDirectory, CommandDispatcher],
 })
 export class RouteOperationsModule {}

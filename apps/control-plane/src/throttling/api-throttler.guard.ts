@@ -1,11 +1,12 @@
-import { Inject, Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { normalizeIp, type ThrottlerStorage } from '@nestjs/throttler';
+import type { ClientAddress } from '@gateway/client-address';
 import type { Request, Response } from 'express';
 import { REQUIRED_ROLES } from '../auth/auth.decorators';
 import { DomainError } from '../common/domain-error';
 import type { UserRole } from '../users/user.entity';
-import { THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
+import { CLIENT_ADDRESS, THROTTLE_STORAGE, THROTTLING_CONFIG } from './throttling.tokens';
 import { THROTTLE_TIERS, type ThrottleTier, type ThrottlingConfig } from './throttling-config';
 
 /** Spec 8's admin resources; handlers that require the admin role count as admin resources too. */
@@ -25,11 +26,10 @@ const under = (path: string, prefix: string): boolean => path === prefix || path
  */
 @Injectable()
 export class ApiThrottlerGuard implements CanActivate {
-  private readonly logger = new Logger('Throttling');
-
   constructor(
     @Inject(THROTTLE_STORAGE) private readonly storage: ThrottlerStorage,
     @Inject(THROTTLING_CONFIG) private readonly config: ThrottlingConfig,
+    @Inject(CLIENT_ADDRESS) private readonly clientAddress: ClientAddress,
     private readonly reflector: Reflector,
   ) {}
 
@@ -42,18 +42,14 @@ export class ApiThrottlerGuard implements CanActivate {
     if (!under(path, '/api')) return true;
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, [context.getHandler(), context.getClass()]);
     const tiers = this.tiersOf(req.method, path, roles);
-    const client = normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    // The socket peer, or through TRUSTED_PROXIES the client their X-Forwarded-For names; never
+    // express's req.ip, whose 'trust proxy' setting is not ours to keep in step.
+    const client = normalizeIp(this.clientAddress(req.socket.remoteAddress ?? 'unknown', req.headers['x-forwarded-for']));
 
-    let counts: Array<{ tier: ThrottleTier; totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number }>;
-    try {
-      counts = await Promise.all(
-        tiers.map(async (tier) => ({ tier, ...(await this.storage.increment(`${tier}:${client}`, this.config[tier].windowMs, this.config[tier].max, this.config[tier].windowMs, tier)) })),
-      );
-    } catch (error) {
-      // The store (Redis) is away: serve rather than refuse every management call; the log says so.
-      this.logger.warn(`rate limit store unavailable, request not counted: ${error instanceof Error ? error.message : String(error)}`);
-      return true;
-    }
+    // The storage never fails open: with Redis away it counts in memory (FailoverThrottlerStorage).
+    const counts = await Promise.all(
+      tiers.map(async (tier) => ({ tier, ...(await this.storage.increment(`${tier}:${client}`, this.config[tier].windowMs, this.config[tier].max, this.config[tier].windowMs, tier)) })),
+    );
 
     const nowSeconds = Math.floor(Date.now() / 1000);
     const blocked = counts.filter((c) => c.isBlocked).sort((a, b) => b.timeToBlockExpire - a.timeToBlockExpire)[0];

@@ -2,6 +2,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import Redis from 'ioredis';
+import { redisConnectionOptions } from '@gateway/events';
 
 /**
  * One round trip, atomic: count the hit and start the window on the first one. A fixed window
@@ -28,22 +29,25 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnApplicationShu
   constructor(
     redisUrl: string,
     private readonly keyPrefix: string,
+    /** REDIS_TLS_CA_FILE's PEM, for a rediss:// URL. */
+    tlsCa?: string,
   ) {
     // No offline queue: while Redis is away a command fails at once instead of holding the request.
-    this.redis = new Redis(redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) as ThrottleRedis;
+    this.redis = new Redis(redisUrl, { ...redisConnectionOptions(redisUrl, tlsCa), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) as ThrottleRedis;
     this.redis.defineCommand('throttleIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
     this.redis.on('error', (error: Error) => this.logger.warn(`redis: ${error.message}`));
   }
 
   /**
    * Connects before the first request is served, so the first hits are counted too. Redis being
-   * away does not stop the start: ioredis keeps reconnecting, and meanwhile requests go uncounted.
+   * away does not stop the start: ioredis keeps reconnecting, and meanwhile increment() fails at
+   * once (FailoverThrottlerStorage then counts in memory).
    */
   async connect(): Promise<void> {
     try {
       await this.redis.connect();
     } catch (error) {
-      this.logger.warn(`redis unavailable at start, API limits not enforced until it is back: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`redis unavailable at start, API limits counted in memory until it is back: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,23 +1,15 @@
-import pino from 'pino';
+import { createGatewayPino } from '@gateway/logging/gateway-pino';
 import type { Logger } from '../engine/ports';
 
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
 /**
- * JSON lines on stdout. Field names that could carry credentials are redacted wherever they
- * appear, so a careless log call cannot leak a token.
+ * The gateway's one pino format on stdout (`plane: "data"`), with the shared redaction: field
+ * names from REDACTED_LOG_PATHS and credential-shaped values, so a careless log call cannot leak a
+ * token. `recorder` is the ring buffer behind `GET /api/logs` (the control plane's in one process).
  */
-export function createPinoLogger(level = 'info'): Logger {
-  const logger = pino({
-    level: LEVELS.has(level) ? level : 'info',
-    base: { service: 'gateway', plane: 'data' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', 'headers.cookie', 'password', '*.password', 'token', '*.token', 'secret', '*.secret'],
-      censor: '[redacted]',
-    },
-  });
+export function createPinoLogger(level = 'info', recorder?: { write(line: string): void }): Logger {
+  const logger = createGatewayPino({ plane: 'data', level, ...(recorder === undefined ? {} : { recorder }) });
   return {
+    debugEnabled: logger.isLevelEnabled('debug'),
     debug: (fields, message) => logger.debug(fields, message),
     info: (fields, message) => logger.info(fields, message),
     warn: (fields, message) => logger.warn(fields, message),

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { BreakerGaugeValue, GatewayMetrics } from '../engine/ports';
 import { requestMetricViews } from './request-metric-views';
 import { RequestSeriesStore } from './request-series';
@@ -34,6 +35,17 @@ export class PromMetrics implements GatewayMetrics {
     collect: () => {
       this.breakerGauge.reset();
       for (const b of this.readBreakers()) this.breakerGauge.labels(b.name, b.kind).set(BREAKER_STATE_VALUES[b.state]);
+    },
+  });
+  private readBusDrops: () => Readonly<Record<string, number>> = () => ({});
+  private readonly busDrops: Counter<'reason'> = new Counter({
+    ...BUS_DROPS_METRIC,
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+    // Kept by the bus (SignedBus.dropCounts), read at scrape time; absent without a bus (proxy.yml mode).
+    collect: () => {
+      this.busDrops.reset();
+      for (const [reason, count] of Object.entries(this.readBusDrops())) this.busDrops.labels(reason).inc(count);
     },
   });
   private readonly retries = new Counter({
@@ -84,6 +96,11 @@ export class PromMetrics implements GatewayMetrics {
 
   breakerStates(read: () => Iterable<BreakerGaugeValue>): void {
     this.readBreakers = read;
+  }
+
+  /** Where gateway_bus_messages_dropped_total is read from (the control-plane route source's bus). */
+  busDropCounts(read: () => Readonly<Record<string, number>>): void {
+    this.readBusDrops = read;
   }
 
   upstreamRetry(routeId: string): void {

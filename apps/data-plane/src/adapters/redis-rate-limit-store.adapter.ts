@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
+import { redisConnectionOptions } from '@gateway/events';
 import type { Logger, RateLimitAlgorithm, RateLimitDecision, RateLimitRule, RateLimitStore } from '../engine/ports';
 
 /*
@@ -115,6 +116,8 @@ export interface RedisRateLimitStoreOptions {
   /** Answers while Redis is unavailable (the in-memory store). */
   fallback: RateLimitStore;
   logger: Logger;
+  /** REDIS_TLS_CA_FILE's PEM, for a rediss:// URL. */
+  tlsCa?: string;
 }
 
 /**
@@ -141,6 +144,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.logger = options.logger;
     this.backoffMs = options.backoffMs ?? 1000;
     this.client = new Redis(url, {
+      ...redisConnectionOptions(url, options.tlsCa),
       commandTimeout: options.commandTimeoutMs ?? 50,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -88,10 +88,11 @@ export class ClusterMember {
       result = executeCommand(command, this.deps.operations);
     } catch (error) {
       // No reply: the control plane reports this data plane as not answering.
-      this.deps.logger.error({ kind: command.kind, routeId: command.routeId, err: String(error) }, 'command failed');
+      this.deps.logger.error({ kind: command.kind, routeId: 'routeId' in command ? command.routeId : undefined, err: String(error) }, 'command failed');
       return;
     }
-    if (command.kind !== 'status-query') this.deps.logger.info({ kind: command.kind, routeId: command.routeId, ...('action' in command ? { action: command.action } : {}) }, 'applied a control plane command');
+    // Queries change nothing: only actions are worth a line.
+    if (command.kind !== 'status-query' && command.kind !== 'logs-query') this.deps.logger.info({ kind: command.kind, routeId: command.routeId, ...('action' in command ? { action: command.action } : {}) }, 'applied a control plane command');
     const reply: CommandReply = { commandId: command.id, instanceId: this.deps.instanceId, at: new Date().toISOString(), result };
     this.publish(COMMAND_REPLIES_CHANNEL, reply);
   };

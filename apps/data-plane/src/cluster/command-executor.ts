@@ -1,14 +1,24 @@
 import { USAGE_REPLY_KEYS, type CommandMessage, type CommandResult } from '@gateway/events';
+import type { LogRingBuffer } from '@gateway/logging';
 import type { ResilienceControls, RunningDataPlane } from '../data-plane-options';
 
 /** The in-process functions a command is applied through (the same ones a one-process caller uses). */
 export interface RouteOperations {
   readonly resilience: ResilienceControls;
   readonly cache: RunningDataPlane['cache'];
+  /**
+   * This data plane's recent log lines, when it keeps them itself (it runs apart from the control
+   * plane); undefined in one process, where the control plane's buffer already holds them.
+   */
+  readonly logs?: Pick<LogRingBuffer, 'query'>;
 }
 
 /** Applies one validated command to this data plane and says what it did (null: the route has no such thing here). */
 export function executeCommand(command: CommandMessage, operations: RouteOperations): CommandResult {
+  if (command.kind === 'logs-query') {
+    const found = operations.logs?.query({ limit: command.limit, level: command.level, since: command.since === undefined ? undefined : new Date(command.since) });
+    return { subject: 'logs', lines: found?.lines ?? [], total: found?.total ?? 0 };
+  }
   const { routeId } = command;
   switch (command.kind) {
     case 'circuit-breaker': {

@@ -36,3 +36,20 @@ test('anything else is refused with the reason, never applied', () => {
   ];
   for (const [raw, reason] of refused) assert.deepEqual(readCommandMessage(raw), { ok: false, reason }, JSON.stringify(raw));
 });
+
+test('a logs query names no route; its limit, level and since are bounded like GET /api/logs', () => {
+  assert.deepEqual(readCommandMessage({ kind: 'logs-query', id: 'l1', limit: 100 }), { ok: true, command: { kind: 'logs-query', id: 'l1', limit: 100 } });
+  assert.deepEqual(readCommandMessage({ kind: 'logs-query', id: 'l2', limit: 5, level: 'warn', since: '2026-01-01T00:00:00.000Z', routeId: 'ignored' }), {
+    ok: true,
+    command: { kind: 'logs-query', id: 'l2', limit: 5, level: 'warn', since: '2026-01-01T00:00:00.000Z' },
+  });
+  const refused: Array<[unknown, string]> = [
+    [{ kind: 'logs-query', id: 'l', limit: 0 }, 'limit must be an integer from 1 to 1000'],
+    [{ kind: 'logs-query', id: 'l', limit: 1001 }, 'limit must be an integer from 1 to 1000'],
+    [{ kind: 'logs-query', id: 'l', limit: '10' }, 'limit must be an integer from 1 to 1000'],
+    [{ kind: 'logs-query', id: 'l', limit: 10, level: 'loud' }, 'level must be one of fatal, error, warn, info, debug, trace'],
+    [{ kind: 'logs-query', id: 'l', limit: 10, since: 'yesterday' }, 'since must be an ISO 8601 timestamp'],
+    [{ kind: 'logs-query', limit: 10 }, 'id must be a string of 1 to 128 characters'],
+  ];
+  for (const [raw, reason] of refused) assert.deepEqual(readCommandMessage(raw), { ok: false, reason }, JSON.stringify(raw));
+});

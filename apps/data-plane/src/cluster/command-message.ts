@@ -1,4 +1,5 @@
 import type { CommandMessage, StatusSubject } from '@gateway/events';
+import { LOG_LINE_LEVELS, LOGS_MAX_LIMIT, type LogLineLevel } from '@gateway/logging';
 
 /** Bounds of the strings a command carries (a route id is at most 64 characters; file ids are derived from paths). */
 const MAX_ID_LENGTH = 128;
@@ -21,6 +22,7 @@ export function readCommandMessage(raw: unknown): CommandRead {
   const m = raw as Record<string, unknown>;
   const { id, routeId, kind } = m;
   if (!boundedString(id, MAX_ID_LENGTH)) return { ok: false, reason: `id must be a string of 1 to ${MAX_ID_LENGTH} characters` };
+  if (kind === 'logs-query') return readLogsQuery(id, m);
   if (!boundedString(routeId, MAX_ROUTE_ID_LENGTH)) return { ok: false, reason: `routeId must be a string of 1 to ${MAX_ROUTE_ID_LENGTH} characters` };
   switch (kind) {
     case 'circuit-breaker': {
@@ -38,4 +40,16 @@ export function readCommandMessage(raw: unknown): CommandRead {
     default:
       return { ok: false, reason: 'unknown kind' };
   }
+}
+
+/** A logs query names no route: its bounds are the API's (limit 1..1000, a level name, an ISO instant). */
+function readLogsQuery(id: string, m: Record<string, unknown>): CommandRead {
+  const { limit, level, since } = m;
+  if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > LOGS_MAX_LIMIT) return { ok: false, reason: `limit must be an integer from 1 to ${LOGS_MAX_LIMIT}` };
+  if (level !== undefined && !(LOG_LINE_LEVELS as readonly unknown[]).includes(level)) return { ok: false, reason: `level must be one of ${LOG_LINE_LEVELS.join(', ')}` };
+  if (since !== undefined && (!boundedString(since, 64) || Number.isNaN(Date.parse(since)))) return { ok: false, reason: 'since must be an ISO 8601 timestamp' };
+  return {
+    ok: true,
+    command: { kind: 'logs-query', id, limit: limit as number, ...(level === undefined ? {} : { level: level as LogLineLevel }), ...(since === undefined ? {} : { since: since as string }) },
+  };
 }

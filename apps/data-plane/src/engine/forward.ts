@@ -33,6 +33,19 @@ function onUpstreamError(this: TrackedRequest, error: Error): void {
 }
 
 /**
+ * The request closed with neither a response nor an error: node does that when an upstream answers
+ * a request that asked for no upgrade with `101 Switching Protocols` (it destroys the socket when
+ * nobody listens for 'upgrade'). Unanswered, the exchange would wait forever: the timeout policy
+ * only cuts a request that is not destroyed yet.
+ */
+function onUpstreamClose(this: TrackedRequest): void {
+  const attempt = this[ATTEMPT];
+  if (attempt.settled) return;
+  attempt.settled = true;
+  attempt.done(new GatewayError('UPSTREAM_ERROR'), null);
+}
+
+/**
  * The `[name, value, ...]` list http.request takes without building its own header map (its
  * setHeader path validates and stores every field once more before serialising them).
  */
@@ -60,23 +73,31 @@ function flatHeaders(headers: OutgoingHttpHeaders): string[] {
 export function forward(exchange: Exchange, done: UpstreamCallback): void {
   const target = (exchange.route as NonNullable<Exchange['route']>).upstream;
   exchange.attempts += 1;
+  const req = exchange.req;
+  const headers = flatHeaders(exchange.upstreamHeaders);
+  const chunkedBody = exchange.bufferedBody === undefined && req.headers['transfer-encoding'] !== undefined;
+  // Transfer-Encoding is hop-by-hop, but a streamed body must be framed on this hop too: node
+  // sends a GET, HEAD, DELETE or OPTIONS body without any framing unless told, and the upstream
+  // would read those bytes as a second request the gateway never checked (request smuggling).
+  // node's parser only accepts a request Transfer-Encoding that ends in chunked.
+  if (chunkedBody) headers.push('transfer-encoding', req.headers['transfer-encoding'] as string);
   const upstreamRequest = target.request({
     hostname: target.hostname,
     port: target.port,
     method: exchange.method,
     path: exchange.upstreamPath,
-    headers: flatHeaders(exchange.upstreamHeaders),
+    headers,
     agent: target.agent,
   }) as TrackedRequest;
   upstreamRequest[ATTEMPT] = { exchange, done, settled: false };
   exchange.upstreamRequest = upstreamRequest;
   upstreamRequest.on('response', onUpstreamResponse);
   upstreamRequest.on('error', onUpstreamError);
+  upstreamRequest.on('close', onUpstreamClose);
 
-  const req = exchange.req;
   if (exchange.bufferedBody !== undefined) {
     upstreamRequest.end(exchange.bufferedBody);
-  } else if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
+  } else if (!chunkedBody && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
     upstreamRequest.end();
   } else {
     req.pipe(upstreamRequest);

@@ -10,6 +10,11 @@ import type { Exchange } from './exchange';
  * with libraries (pino, prom-client); the engine itself imports only node built-ins.
  */
 export interface Logger {
+  /**
+   * LOG_LEVEL is debug or more verbose. Fixed for the process: policies that log only at debug
+   * (the access log) read it when a route compiles and cost nothing per request otherwise.
+   */
+  readonly debugEnabled?: boolean;
   debug(fields: Record<string, unknown>, message: string): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;

@@ -37,7 +37,7 @@ test('every block this data plane would ignore is refused with its field', () =>
   const c = config({
     upstreams: [{ name: 'u', url: 'http://127.0.0.1:1', circuitBreaker: { enabled: true, failureThreshold: 3 } }],
     routes: [
-      { path: '/a', upstream: 'u', auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'JWT_SECRET' } } },
+      { path: '/a', upstream: 'u', auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'ROUTE_JWT_SECRET' } } },
       { path: '/b', upstream: 'u', rateLimit: { enabled: true, max: 10, windowMs: 1000 }, cache: { enabled: true } },
       { path: '/c', upstream: 'u', rateLimit: { enabled: false, max: 10, windowMs: 1000 } },
     ],

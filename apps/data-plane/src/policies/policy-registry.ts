@@ -1,4 +1,5 @@
 import type { PolicyFactory } from '../engine/policy';
+import { accessLogPolicy } from './access-log/access-log.policy';
 import { authPolicy } from './auth/auth.policy';
 import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
 import { circuitBreakerPolicy } from './circuit-breaker/circuit-breaker.policy';
@@ -21,6 +22,7 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   correlationIdPolicy,
   versionHeadersPolicy,
   requestMetricsPolicy,
+  accessLogPolicy,
   bodySizeLimitPolicy,
   rateLimitPolicy,
   healthCheckPolicy,

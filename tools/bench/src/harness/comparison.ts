@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { CounterSession, type CounterReading } from './counters';
 import { processTree, waitForQuiet } from './cpu';
-import { runLoad, type LoadMeasurement, type LoadRequest } from './load';
+import { expectedStatus, runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
 import { median, ratio } from './stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
@@ -138,7 +138,7 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
-/** One request outside the load generator: the variant must answer 2xx with the expected body. */
+/** One request outside the load generator: the variant must answer an expected status (2xx by default) with the expected body. */
 function probe(origin: string, request: LoadRequest, expectedBodyBytes: number | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = http.request(origin + request.path, { method: request.method ?? 'GET', headers: request.headers, agent: false, timeout: 5000 }, (res) => {
@@ -149,7 +149,7 @@ function probe(origin: string, request: LoadRequest, expectedBodyBytes: number |
       res.on('error', reject);
       res.on('end', () => {
         const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) reject(new Error(`${origin}${request.path} answered ${status}`));
+        if (!expectedStatus(request, status)) reject(new Error(`${origin}${request.path} answered ${status}`));
         else if (expectedBodyBytes !== undefined && bytes !== expectedBodyBytes) reject(new Error(`${origin}${request.path} answered ${bytes} bytes, expected ${expectedBodyBytes}`));
         else resolve();
       });
@@ -308,6 +308,8 @@ function reportCase<Env>(
         p99Ms: sample.measurement.p99Ms ?? null,
         errors: sample.measurement.errors,
         non2xx: sample.measurement.non2xx,
+        unexpected: sample.measurement.unexpected,
+        statuses: { ...sample.measurement.statuses },
         proxyCpuSeconds: sample.proxyCpuSeconds ?? null,
         requestsPerCpuSecond: sample.requestsPerCpuSecond ?? null,
         cycles: sample.counters?.cycles ?? null,
@@ -442,8 +444,8 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
             const counterNote = counters === undefined ? '' : `, ${formatNumber(cyclesPerRequest)} cycles/req, ${formatNumber(instructionsPerRequest)} instr/req`;
             ctx.log(`${where}: ${formatNumber(measurement.requestsPerSecond)} req/s, p50 ${formatNumber(measurement.p50Ms, 2)} ms, p99 ${formatNumber(measurement.p99Ms, 2)} ms${cpuNote}${counterNote}`);
             if (measurement.requests === 0) throw new Error(`${variant.label} completed no request (${loadCase.label})`);
-            if (measurement.errors > 0 || measurement.non2xx > 0) {
-              problems.push(`${where}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.non2xx} non-2xx`);
+            if (measurement.errors > 0 || measurement.unexpected > 0) {
+              problems.push(`${where}: ${measurement.errors} errors (${measurement.timeouts} timeouts), ${measurement.unexpected} responses of an unexpected status`);
             }
           }
         }

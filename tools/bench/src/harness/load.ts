@@ -13,6 +13,16 @@ export interface LoadRequest {
    * then builds every request anew, which costs the load generator, not the measured processes.
    */
   readonly vary?: (sequence: number) => { readonly path?: string; readonly headers?: Record<string, string> };
+  /**
+   * The statuses a response may have to count as completed; default any 2xx. A scenario that
+   * measures what refusals cost (404, 401, 429) names them here.
+   */
+  readonly expectStatuses?: readonly number[];
+}
+
+/** Whether a response of this status counts as a completed request of `request`. */
+export function expectedStatus(request: LoadRequest, status: number): boolean {
+  return request.expectStatuses === undefined ? status >= 200 && status < 300 : request.expectStatuses.includes(status);
 }
 
 /** autocannon's per-request hook for a request that varies; one sequence shared by every connection. */
@@ -38,8 +48,12 @@ export interface LoadSpec {
 }
 
 export interface LoadMeasurement {
-  /** 2xx responses completed during the run. */
+  /** Responses of an expected status (2xx unless the request says otherwise) completed during the run. */
   readonly requests: number;
+  /** Responses of any other status. */
+  readonly unexpected: number;
+  /** Responses by status code (a refusal flood answers 401, 429 and 503 in some mix). */
+  readonly statuses: Readonly<Record<string, number>>;
   readonly wallSeconds: number;
   readonly requestsPerSecond: number;
   readonly p50Ms: number | undefined;
@@ -73,6 +87,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
   const observe = Object.entries(spec.observe ?? {});
   const latencies = new SampleBuffer();
   let ok = 0;
+  let unexpected = 0;
+  const statuses: Record<string, number> = {};
   const before = observe.map(([, pid]) => cpuTicks(pid));
   const machineBefore = machineBusyTicks();
   const ownBefore = process.cpuUsage();
@@ -112,6 +128,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
         const ours = Object.values(cpuSeconds).reduce((sum, v) => sum + v, loadGeneratorCpuSeconds);
         resolve({
           requests: ok,
+          unexpected,
+          statuses,
           wallSeconds,
           requestsPerSecond: ok / wallSeconds,
           p50Ms: percentileOfSorted(sorted, 50),
@@ -126,10 +144,11 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
-      if (statusCode >= 200 && statusCode < 300) {
+      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      if (expectedStatus(spec.request, statusCode)) {
         ok += 1;
         latencies.push(responseTimeMs);
-      }
+      } else unexpected += 1;
     });
   });
 }

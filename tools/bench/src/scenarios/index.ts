@@ -4,10 +4,11 @@ import { policiesScenario } from './policies';
 import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
+import { refusalsScenario } from './refusals';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, propagationScenario, apiThroughputScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, propagationScenario, apiThroughputScenario];

@@ -1,10 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { compileClientAddress } from '@gateway/client-address';
 import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
 import type { GatewayErrorCode } from '../../engine/error-catalogue';
 import type { CallerIdentity, Exchange } from '../../engine/exchange';
 import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
-import { BasicCredentials } from './basic-credentials';
+import { AUTH_DEFENCES } from './auth-defences';
+import { BasicCredentials, type BasicVerdict } from './basic-credentials';
 import type { JwtOutcome, JwtVerify } from './jwt-verifier';
 import type { SessionValidator } from './session-validator';
 
@@ -55,7 +57,8 @@ export function readCredential(headers: IncomingHttpHeaders): Presented | undefi
 function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan | null | { problem: string } {
   const edge = env.services.edge;
   const allowAnonymous = auth.allowAnonymous === true;
-  const basicOf = (): BasicCredentials | undefined => (auth.basic === undefined ? undefined : new BasicCredentials(auth.basic.users));
+  const scrypt = env.services.state.get(AUTH_DEFENCES).scrypt;
+  const basicOf = (): BasicCredentials | undefined => (auth.basic === undefined ? undefined : new BasicCredentials(auth.basic.users, scrypt));
   switch (auth.type) {
     case 'none':
       return null;
@@ -160,8 +163,13 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
  * Runs before the rate limit and the cache (order 100; only the body-size check comes earlier).
  * The identity goes upstream in the X-Gateway-* headers (engine/identity-headers.ts), whose client
  * copies the engine removed, and stays on `exchange.identity` for the rate limiter's `user` scope.
- * 401 answers carry WWW-Authenticate; the session service down answers 503; every refusal is logged
- * and counted (gateway_auth_failures_total) without the credential.
+ * 401 answers carry WWW-Authenticate; the session service down answers 503.
+ * Refusals cost little (issue 11, docs/auth-and-limits.md "Refusals in the data plane"): a basic or session
+ * credential not verified recently is checked only while its client address is under the failed-
+ * credential limit (else 429 TOO_MANY_FAILED_CREDENTIALS, before scrypt or the session call);
+ * scrypt work is capped (503 AUTH_OVERLOADED); just-refused credentials are answered from memory.
+ * Every refusal is counted (gateway_auth_failures_total by route, scheme, reason) and the log is
+ * sampled (RefusalLog); neither carries the credential.
  */
 export const authPolicy: PolicyFactory = {
   key: 'auth',
@@ -172,6 +180,8 @@ export const authPolicy: PolicyFactory = {
     const auth = route?.auth;
     if (route === undefined || auth === undefined || auth.enabled === false) return null;
     const { logger, metrics } = env.services;
+    const defences = env.services.state.get(AUTH_DEFENCES);
+    const clientAddress = compileClientAddress(env.settings.trustedProxies);
     const routeId = route.id;
     const plan = planFor(route, auth, env);
     if (plan === null) return null;
@@ -185,11 +195,22 @@ export const authPolicy: PolicyFactory = {
     }
     const challenge = challengesOf(plan);
 
-    const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS'): LocalReply => {
+    const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS', retryAfter?: number): LocalReply => {
       metrics.authFailure(routeId, scheme, reason);
-      logger.warn({ correlationId: exchange.correlationId, routeId, scheme, reason, clientIp: exchange.clientIp }, 'authentication refused');
+      defences.log.refused(reason, { correlationId: exchange.correlationId, routeId, scheme, clientIp: exchange.clientIp });
       if (code === 'AUTH_SERVICE_UNAVAILABLE' || code === 'AUTH_NOT_CONFIGURED') return { kind: 'error', code };
+      if (code === 'TOO_MANY_FAILED_CREDENTIALS' || code === 'AUTH_OVERLOADED') return { kind: 'error', code, ...(retryAfter === undefined ? {} : { retryAfter }) };
       return { kind: 'error', code, headers: { 'www-authenticate': challenge(scheme === 'bearer' || scheme === 'jwt' || scheme === 'session') } };
+    };
+    /**
+     * Before an expensive check: the 429 when the address is over the failed-credential limit, else
+     * undefined and one attempt counted. A request joining a check already under way for the same
+     * credential costs no attempt (a client's parallel requests with one new token are one check).
+     */
+    const overLimit = (exchange: Exchange, scheme: string, address: string, joining: boolean): LocalReply | undefined => {
+      if (joining) return undefined;
+      const retryAfter = defences.failures.attempt(address);
+      return retryAfter === 0 ? undefined : refuse(exchange, scheme, 'too_many_failures', 'TOO_MANY_FAILED_CREDENTIALS', retryAfter);
     };
 
     return {
@@ -218,9 +239,25 @@ export const authPolicy: PolicyFactory = {
               // A token verified moments ago is answered synchronously: no promise per request.
               return outcome instanceof Promise ? outcome.then(onJwt) : onJwt(outcome);
             }
-            return bearer.validator.validate(presented.token).then((outcome) => {
-              if (outcome.kind === 'unavailable') return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+            const validator = bearer.validator;
+            const digest = validator.digest(presented.token);
+            const known = validator.known(digest);
+            if (known?.kind === 'valid') {
+              setIdentity(exchange, 'session', { userId: known.user.id, email: known.user.email, role: known.user.role });
+              return undefined;
+            }
+            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
+            const joining = validator.checking(digest);
+            const limited = overLimit(exchange, 'session', address, joining);
+            if (limited !== undefined) return limited;
+            return validator.validate(presented.token, digest).then((outcome) => {
               if (outcome.kind === 'invalid') return refuse(exchange, 'session', 'invalid_session');
+              if (outcome.kind === 'unavailable') {
+                // Not judged at all: not a failed credential.
+                if (!joining) defences.failures.refund(address);
+                return refuse(exchange, 'session', `service_${outcome.reason}`, 'AUTH_SERVICE_UNAVAILABLE');
+              }
+              if (!joining) defences.failures.succeeded(address);
               const { id, email, role } = outcome.user;
               setIdentity(exchange, 'session', { userId: id, email, role });
               return undefined;
@@ -230,8 +267,20 @@ export const authPolicy: PolicyFactory = {
             const basic = plan.basic;
             if (basic === undefined) return refuse(exchange, 'basic', 'scheme_not_accepted');
             const user = presented.user;
-            return basic.verify(user, presented.password).then((ok) => {
-              if (!ok) return refuse(exchange, 'basic', 'invalid_credentials');
+            const digest = basic.digest(user, presented.password);
+            if (basic.remembered(digest)) {
+              setIdentity(exchange, 'basic', { userId: user });
+              return undefined;
+            }
+            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
+            const joining = basic.checking(digest);
+            const limited = overLimit(exchange, 'basic', address, joining);
+            if (limited !== undefined) return limited;
+            return basic.verify(digest, user, presented.password).then((verdict: BasicVerdict) => {
+              // A credential the gateway had no capacity to check keeps its attempt counted (see FailedCredentialLimit).
+              if (verdict === 'busy') return refuse(exchange, 'basic', 'overloaded', 'AUTH_OVERLOADED', 1);
+              if (verdict === 'refused') return refuse(exchange, 'basic', 'invalid_credentials');
+              if (!joining) defences.failures.succeeded(address);
               setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeRoute, parseBasicHash } from '@gateway/route-model';
 import { BasicCredentials, hashBasicPassword } from './basic-credentials';
+import { ScryptQueue } from './scrypt-queue';
 
 test('hashBasicPassword writes the documented format, which the route model accepts', () => {
   const hash = hashBasicPassword('pw', { N: 1024 });
@@ -10,12 +11,26 @@ test('hashBasicPassword writes the documented format, which the route model acce
   assert.notEqual(hashBasicPassword('pw', { N: 1024 }), hash, 'salted');
 });
 
-test('verify: right password, wrong password, unknown user', async () => {
-  const users = new BasicCredentials({ dora: hashBasicPassword('open sesame', { N: 1024 }) });
-  assert.equal(await users.verify('dora', 'open sesame'), true);
-  assert.equal(await users.verify('dora', 'open sesame'), true, 'remembered');
-  assert.equal(await users.verify('dora', 'open sesam'), false);
-  assert.equal(await users.verify('eve', 'open sesame'), false);
+const check = (users: BasicCredentials, user: string, password: string): Promise<string> => users.verify(users.digest(user, password), user, password);
+
+test('verify: right password, wrong password, unknown user; a right one is remembered', async () => {
+  const users = new BasicCredentials({ dora: hashBasicPassword('open sesame', { N: 1024 }) }, new ScryptQueue());
+  assert.equal(users.remembered(users.digest('dora', 'open sesame')), false);
+  assert.equal(await check(users, 'dora', 'open sesame'), 'ok');
+  assert.equal(users.remembered(users.digest('dora', 'open sesame')), true);
+  assert.equal(await check(users, 'dora', 'open sesam'), 'refused');
+  assert.equal(await check(users, 'eve', 'open sesame'), 'refused');
+  assert.equal(users.remembered(users.digest('dora', 'open sesam')), false);
+});
+
+test('a full scrypt queue answers busy without deriving; concurrent checks of one pair share one derivation', async () => {
+  const queue = new ScryptQueue(1, 0);
+  const users = new BasicCredentials({ dora: hashBasicPassword('open sesame', { N: 1024 }) }, queue);
+  const first = check(users, 'dora', 'wrong-1');
+  const same = check(users, 'dora', 'wrong-1');
+  // One slot, no waiting room: a different pair finds the queue full while the first derives.
+  assert.equal(await check(users, 'dora', 'wrong-2'), 'busy');
+  assert.deepEqual(await Promise.all([first, same]), ['refused', 'refused']);
 });
 
 test('the route model refuses plain-text passwords and weak parameters with the field', () => {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { GenerationalCache } from '../../engine/generational-cache';
+import { RefusedCredentials } from './refused-credentials';
+import { SingleFlight } from './single-flight';
 
 /** The user a session belongs to (spec 2.7 "Session check"). */
 export interface SessionUser {
@@ -27,6 +29,8 @@ const CACHE_MAX = 10_000;
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+const INVALID: SessionOutcome = Object.freeze({ kind: 'invalid' });
+
 interface Remembered {
   user: SessionUser;
   until: number;
@@ -46,11 +50,14 @@ function userOf(value: unknown): SessionUser | undefined {
  * 200 with `valid: false`, 401, 403 or 404 mean invalid; anything else, a timeout or a refused
  * connection means the service is unavailable (the gateway answers 503, never 401).
  * Valid sessions are remembered for `cacheTTL` seconds, never past `expiresAt`, under a SHA-256
- * of the token; concurrent checks of one token share one call.
+ * of the token; tokens it called invalid are answered from memory for a few seconds
+ * (RefusedCredentials); concurrent checks of one token share one call.
  */
 export class SessionValidator {
   private readonly cache = new GenerationalCache<string, Remembered>(CACHE_MAX / 2);
-  private readonly pending = new Map<string, Promise<SessionOutcome>>();
+  /** Tokens the service just called invalid, answered 401 without asking again for a few seconds. */
+  private readonly refused: RefusedCredentials;
+  private readonly calls = new SingleFlight<string, SessionOutcome & { expiresAt?: number }>();
   private readonly url: URL;
   private readonly agent: http.Agent;
 
@@ -58,27 +65,43 @@ export class SessionValidator {
     readonly config: SessionServiceConfig,
     private readonly now: () => number = Date.now,
   ) {
+    this.refused = new RefusedCredentials(undefined, now);
     this.url = new URL(`${config.apiUrl.replace(/\/+$/, '')}/sessions/validate`);
     this.agent = this.url.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
   }
 
-  validate(token: string): Promise<SessionOutcome> {
-    const id = createHash('sha256').update(token).digest('base64');
-    const remembered = this.cache.get(id);
+  /** The key a token is known by in the caches: a SHA-256 of it, never the token. */
+  digest(token: string): string {
+    return createHash('sha256').update(token).digest('base64');
+  }
+
+  /** What the caches say about a token without asking the service: valid, just refused, or unknown. */
+  known(digest: string): SessionOutcome | undefined {
+    const remembered = this.cache.get(digest);
     if (remembered !== undefined) {
-      if (remembered.until > this.now()) return Promise.resolve({ kind: 'valid', user: remembered.user });
-      this.cache.delete(id);
+      if (remembered.until > this.now()) return { kind: 'valid', user: remembered.user };
+      this.cache.delete(digest);
     }
-    let call = this.pending.get(id);
-    if (call === undefined) {
-      call = this.ask(token).then((outcome) => {
-        this.pending.delete(id);
-        if (outcome.kind === 'valid') this.remember(id, outcome);
-        return outcome;
-      });
-      this.pending.set(id, call);
-    }
-    return call.then((outcome) => (outcome.kind === 'valid' ? { kind: 'valid', user: outcome.user } : outcome));
+    return this.refused.has(digest) ? INVALID : undefined;
+  }
+
+  /** The service is being asked about this token: a request presenting it joins that call. */
+  checking(digest: string): boolean {
+    return this.calls.has(digest);
+  }
+
+  validate(token: string, digest = this.digest(token)): Promise<SessionOutcome> {
+    const known = this.known(digest);
+    if (known !== undefined) return Promise.resolve(known);
+    return this.calls
+      .run(digest, () =>
+        this.ask(token).then((outcome) => {
+          if (outcome.kind === 'valid') this.remember(digest, outcome);
+          else if (outcome.kind === 'invalid') this.refused.add(digest);
+          return outcome;
+        }),
+      )
+      .then((outcome) => (outcome.kind === 'valid' ? { kind: 'valid', user: outcome.user } : outcome));
   }
 
   close(): void {

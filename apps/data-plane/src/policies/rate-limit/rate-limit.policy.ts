@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import { compileClientAddress } from '@gateway/client-address';
 import type { RateLimitConfig, Route } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import type { RateLimitDecision, RateLimitRule } from '../../engine/ports';
-import { compileClientAddress } from './client-address';
 import { compileScopeKey } from './rate-limit-key';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
 
@@ -62,7 +62,8 @@ export const rateLimitPolicy: PolicyFactory = {
     if (route === undefined || config === undefined || !config.enabled) return null;
     const routeId = route.id;
     const rule: RateLimitRule = { algorithm: config.strategy, limit: config.max, windowMs: config.windowMs };
-    const scopeKey = compileScopeKey(config, compileClientAddress(env.settings.trustedProxies));
+    const clientAddress = compileClientAddress(env.settings.trustedProxies);
+    const scopeKey = compileScopeKey(config, (exchange) => clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']));
     const store = env.services.rateLimitStore;
     const metrics = env.services.metrics;
     const usage = env.services.state.get(RATE_LIMIT_USAGE).forRoute(routeId);
