@@ -1,4 +1,5 @@
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
+import type { Cidr } from '@gateway/outbound-target';
 import { MANAGEMENT_PATH_PREFIXES, type FieldError } from '@gateway/route-model';
 import { CommandFailure } from './command';
 import { nonBlank } from './gateway-client';
@@ -34,6 +35,8 @@ export interface RoleSettings {
   version: string;
   env: NodeJS.ProcessEnv;
   redisCommandTimeoutMs?: number;
+  /** OUTBOUND_ALLOW_CIDRS, parsed: exceptions to the outbound-target rule of health checks. */
+  outboundAllowCidrs?: readonly Cidr[];
 }
 
 /** A configuration the gateway refused to start with: every error, with lines when known. */
@@ -194,6 +197,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       redisUrl: nonBlank(settings.env['REDIS_URL']),
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
       ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
+      outboundAllowCidrs: settings.outboundAllowCidrs,
       ...extras,
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
 import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
+import { recordSecretFingerprints } from './config/secret-fingerprints';
 import { readOrCreateSecret, readStoredSecret } from './config/secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
 import { RouteSnapshotBuilder } from './cluster/route-snapshot.builder';
@@ -93,6 +94,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     persistedSecret: (name) => readOrCreateSecret(options.dataDir, name),
     storedSecret: (name) => readStoredSecret(options.dataDir, name),
   });
+  // One process owns its data dir; a control-plane role's secrets are shared by its instances.
+  const switchedSecrets = config.standalone ? [] : recordSecretFingerprints(config.dataDir, { JWT_SECRET: config.auth.jwtSecret, API_KEY_SECRET: config.apiKeys.secret });
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
@@ -110,6 +113,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     await bus.close();
     throw error;
   }
+  for (const warning of switchedSecrets) new Logger('Secrets').warn(warning);
   if (config.apiKeys.secret === undefined) {
     new Logger('ApiKeys').warn('API_KEY_SECRET is not set: API keys cannot be created (POST /api/api-keys answers 503) until it is set here and on every data plane');
   }

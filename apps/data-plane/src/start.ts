@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { LogRingBuffer, SecretText } from '@gateway/logging';
+import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
@@ -117,6 +118,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     edge,
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
+    outbound: new OutboundAddressRule(options.outboundAllowCidrs),
   };
   state.attach(services);
   // Health-check timers, cache sweeps, the deadline sweep and the Redis connection must not outlive the plane.

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'DATA_PLANES_UNAVAILABLE',
   'API_KEYS_NOT_CONFIGURED',
+  'OUTBOUND_TARGET_REFUSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -64,6 +65,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NO_CIRCUIT_BREAKER':
     case 'LAST_ADMIN':
     case 'BUSINESS_RULE':
+    case 'OUTBOUND_TARGET_REFUSED':
       return 422;
     case 'RATE_LIMITED':
       return 429;
@@ -128,6 +130,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Route has no circuit breaker', fixed: true };
     case 'BUSINESS_RULE':
       return { text: 'Request cannot be processed', fixed: false };
+    case 'OUTBOUND_TARGET_REFUSED':
+      return { text: 'The target address is refused for requests made on an admin\'s behalf', fixed: false };
     case 'RATE_LIMITED':
       return { text: 'Rate limit exceeded', fixed: false };
     case 'INTERNAL_ERROR':

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { readRedisTlsCa } from '@gateway/events';
+import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
 import { ConfigError } from './config-error';
@@ -86,6 +87,8 @@ export interface ControlPlaneConfig {
    * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
    */
   trustedProxies: readonly string[];
+  /** OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md). */
+  outboundAllowCidrs: Cidr[];
   logLevel: LogLevel;
 }
 
@@ -270,6 +273,8 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
   const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
+  const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
+  if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
   const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
@@ -294,6 +299,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     allowedOrigins,
     throttling,
     trustedProxies,
+    outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
     logLevel: logLevel as LogLevel,
   };
 }
