@@ -82,7 +82,11 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => ((exitCode = code), resolve(code))));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`control plane did not start; output:\n${output.join('\n')}`)), options.startTimeoutMs ?? 20_000);
+    const timer = setTimeout(() => {
+      // Killed, or its pipes keep the test file's process alive until the runner's hang guard.
+      child.kill('SIGKILL');
+      reject(new Error(`control plane did not start; output:\n${output.join('\n')}`));
+    }, options.startTimeoutMs ?? 20_000);
     onReady = (p) => (clearTimeout(timer), resolve(p));
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`control plane exited (${code}); output:\n${output.join('\n')}`))));
   });
