@@ -12,7 +12,10 @@ export interface IssuedToken {
   jti: string;
 }
 
-/** Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20). */
+/**
+ * Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20), plus
+ * `gen`, the user's token generation.
+ */
 @Injectable()
 export class TokenIssuer {
   /** A key object, so jsonwebtoken does not try to parse the secret as a private key each time. */
@@ -22,10 +25,11 @@ export class TokenIssuer {
     this.key = createSecretKey(Buffer.from(config.auth.jwtSecret));
   }
 
-  issue(account: UserAccount): IssuedToken {
+  /** `tokenGeneration`: the user's current one (UserAccountsService); a disable bumps it and so ends the token. */
+  issue(account: UserAccount, tokenGeneration: number): IssuedToken {
     const jti = randomUUID();
     const expiresIn = this.config.auth.tokenTtlSeconds;
-    const token = jwt.sign({ email: account.email, role: account.role }, this.key, {
+    const token = jwt.sign({ email: account.email, role: account.role, gen: tokenGeneration }, this.key, {
       algorithm: 'HS256',
       expiresIn,
       issuer: this.config.auth.issuer,

@@ -117,7 +117,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'EMAIL_EXISTS':
       return { text: 'Email already exists', fixed: true };
     case 'LAST_ADMIN':
-      return { text: 'The last admin cannot be deleted', fixed: true };
+      return { text: 'The last admin cannot be deleted', fixed: false };
     case 'CONFLICT':
       return { text: 'Conflict', fixed: false };
     case 'PAYLOAD_TOO_LARGE':
