@@ -4,7 +4,7 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { RevokedTokenEntity, subjectRevocationKey } from '../auth/revoked-token.entity';
 import { DomainError } from '../common/domain-error';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
-import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { MAX_TOKEN_LIFETIME_SECONDS, type ControlPlaneConfig } from '../config/control-plane-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { passwordPolicyViolation } from './password-policy';
 import type { AuditActor } from '../audit/audit-actor';
@@ -87,8 +87,9 @@ export class UserManagementService {
       // A disabled admin cannot administer: only enabled admins count.
       if (entity.role === 'admin' && !entity.disabled && (await users.countBy({ role: 'admin', disabled: false })) <= 1) throw new DomainError('LAST_ADMIN');
       await users.delete({ id });
-      // Tokens already issued to the user stop working now, not when they expire.
-      const until = new Date(Date.now() + this.config.auth.tokenTtlSeconds * 1000);
+      // Tokens already issued to the user stop working now, not when they expire; the longest
+      // lifetime settings allow, since the lifetime may have been longer when one was issued.
+      const until = new Date(Date.now() + Math.max(this.config.auth.tokenTtlSeconds, MAX_TOKEN_LIFETIME_SECONDS) * 1000);
       await tx.getRepository(RevokedTokenEntity).upsert({ jti: subjectRevocationKey(id), expiresAt: until }, ['jti']);
       await this.audit.record({ actor: actor.email, action: 'user.delete', target: entity.email, ip: actor.ip, details: { id: entity.id, role: entity.role } }, tx);
       return toUserAccount(entity);
