@@ -4,7 +4,7 @@ import { CommandFailure } from './command';
 import { GENERATED_SECRETS, MIN_GENERATED_SECRET_LENGTH, newSecret, type GeneratedSecretName } from './init-templates';
 
 /** The data-dir file a one-process start generates when the variable is unset (CLUSTER_TOKEN has none). */
-const STORED_AS: Partial<Record<GeneratedSecretName, PersistedSecretName>> = { JWT_SECRET: 'jwt', API_KEY_SECRET: 'apiKey' };
+const STORED_AS: Partial<Record<GeneratedSecretName, PersistedSecretName>> = { JWT_SECRET: 'jwt', API_KEY_SECRET: 'apiKey', SETTINGS_ENCRYPTION_KEY: 'settings' };
 
 export type SecretOrigin = { kind: 'env-file' } | { kind: 'data-dir'; file: string } | { kind: 'new' };
 
