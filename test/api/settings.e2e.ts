@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import { ADMIN, ADMIN_ENV, caller, eventually, login, type Call } from './auth-fixtures';
-import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { ADMIN, eventually, login, startAdminControlPlane, type AdminControlPlane, type Call } from './auth-fixtures';
+import type { ControlPlaneProcess } from './control-plane-process';
 
 interface SettingsView {
   version: number;
@@ -24,23 +23,18 @@ const DEFAULT_GENERAL = {
 // The same suite on the embedded SQLite and on PostgreSQL (an unreachable PostgreSQL fails it).
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`settings API (${dialect})`, () => {
+    let running: AdminControlPlane | undefined;
     let cp: ControlPlaneProcess;
-    let database: TestDatabase | undefined;
     let call: Call;
     let adminToken: string;
-    const view = async (): Promise<SettingsView> => (await call('GET', '/api/settings', { token: adminToken })).json<{ data: SettingsView }>().data;
-    const put = (body: unknown) => call('PUT', '/api/settings', { token: adminToken, body });
 
     before(async () => {
-      if (dialect === 'postgres') database = await createTestDatabase('cp_settings');
-      cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...(database ? { DATABASE_URL: database.url } : {}) } });
-      call = caller(cp);
-      adminToken = await login(call, ADMIN);
+      running = await startAdminControlPlane(dialect, 'cp_settings');
+      ({ cp, call, adminToken } = running);
     });
-    after(async () => {
-      await cp?.stop();
-      await database?.drop();
-    });
+    after(() => running?.stop());
+    const view = async (): Promise<SettingsView> => (await call('GET', '/api/settings', { token: adminToken })).json<{ data: SettingsView }>().data;
+    const put = (body: unknown) => call('PUT', '/api/settings', { token: adminToken, body });
 
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });

@@ -1,8 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import { ADMIN, ADMIN_ENV, caller, login, type Call } from './auth-fixtures';
-import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { ADMIN, login, startAdminControlPlane, type AdminControlPlane, type Call } from './auth-fixtures';
 
 interface UserView {
   id: string;
@@ -16,21 +14,15 @@ interface UserView {
 // an unreachable PostgreSQL fails the suite, it is never skipped).
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`users and login (${dialect})`, () => {
-    let cp: ControlPlaneProcess;
-    let database: TestDatabase | undefined;
+    let running: AdminControlPlane | undefined;
     let call: Call;
     let adminToken: string;
 
     before(async () => {
-      if (dialect === 'postgres') database = await createTestDatabase('cp_users');
-      cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...(database ? { DATABASE_URL: database.url } : {}) } });
-      call = caller(cp);
-      adminToken = await login(call, ADMIN);
+      running = await startAdminControlPlane(dialect, 'cp_users');
+      ({ call, adminToken } = running);
     });
-    after(async () => {
-      await cp?.stop();
-      await database?.drop();
-    });
+    after(() => running?.stop());
 
     const createUser = (body: unknown, token = adminToken) => call('POST', '/api/users', { token, body });
 
