@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
   'API_KEY_NOT_FOUND',
+  'SETTINGS_VERSION_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -54,6 +55,7 @@ export function statusOf(code: ErrorCode): number {
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
     case 'API_KEY_NOT_FOUND':
+    case 'SETTINGS_VERSION_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -119,7 +121,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'EMAIL_EXISTS':
       return { text: 'Email already exists', fixed: true };
     case 'LAST_ADMIN':
-      return { text: 'The last admin cannot be deleted', fixed: true };
+      return { text: 'The last admin cannot be deleted', fixed: false };
     case 'CONFLICT':
       return { text: 'Conflict', fixed: false };
     case 'PAYLOAD_TOO_LARGE':
@@ -144,6 +146,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not every data plane answered', fixed: false };
     case 'API_KEY_NOT_FOUND':
       return { text: 'API key not found', fixed: true };
+    case 'SETTINGS_VERSION_NOT_FOUND':
+      return { text: 'Settings version not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':
       return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {
