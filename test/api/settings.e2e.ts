@@ -82,7 +82,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     });
 
     test('PUT replaces and sanitizes: trimmed, markup stripped, origins normalized; left-out fields take their defaults', async () => {
-      const res = await put({ general: { instanceName: '  <b>Prod</b> <i>gateway</i>  ', allowedOrigins: [' https://Admin.Example.com/ ', 'http://127.0.0.1:9999'], routeDefaults: { retryAttempts: 1 }, eventRetentionDays: 7 } });
+      const res = await put({ general: { instanceName: '  <b>Prod</b> <i>gateway</i>  ', allowedOrigins: [' https://Admin.Example.com/ ', 'http://127.0.0.1:9999', 'https://admin.example.com'], routeDefaults: { retryAttempts: 1 }, eventRetentionDays: 7 } });
       assert.equal(res.status, 200, res.text);
       const data = res.json<{ success: boolean; data: SettingsView }>().data;
       assert.equal(data.version, 1);
