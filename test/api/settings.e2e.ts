@@ -82,7 +82,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     });
 
     test('PUT replaces and sanitizes: trimmed, markup stripped, origins normalized; left-out fields take their defaults', async () => {
-      const res = await put({ general: { instanceName: '  <b>Prod</b> <i>gateway</i>  ', allowedOrigins: [' https://Admin.Example.com/ ', 'http://127.0.0.1:9999'], routeDefaults: { retryAttempts: 1 }, eventRetentionDays: 7 } });
+      const res = await put({ general: { instanceName: '  <b>Prod</b> <i>gateway</i>  ', allowedOrigins: [' https://Admin.Example.com/ ', 'http://127.0.0.1:9999', 'https://admin.example.com'], routeDefaults: { retryAttempts: 1 }, eventRetentionDays: 7 } });
       assert.equal(res.status, 200, res.text);
       const data = res.json<{ success: boolean; data: SettingsView }>().data;
       assert.equal(data.version, 1);
@@ -115,6 +115,21 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal((await preflight('https://admin.example.com')).headers['access-control-allow-origin'], undefined);
     });
 
+    test('new routes take the route defaults of settings; what a body gives wins', async () => {
+      const current = (await view()).settings.general;
+      assert.equal((await put({ general: { ...current, routeDefaults: { requestTimeoutMs: 12000, retryAttempts: 1 } } })).status, 200);
+      const created = await call('POST', '/api/routes', { token: adminToken, body: { id: 'defaults-taken', path: '/defaults-taken', upstream: 'http://127.0.0.1:9' } });
+      assert.equal(created.status, 201, created.text);
+      const route = created.json<{ data: { timeout: { request: number }; retry: { attempts: number } } }>().data;
+      assert.equal(route.timeout.request, 12000);
+      assert.equal(route.retry.attempts, 1);
+      const explicit = await call('POST', '/api/routes', { token: adminToken, body: { id: 'defaults-given', path: '/defaults-given', upstream: 'http://127.0.0.1:9', timeout: 3000, retryAttempts: 4 } });
+      const given = explicit.json<{ data: { timeout: { request: number }; retry: { attempts: number } } }>().data;
+      assert.deepEqual([given.timeout.request, given.retry.attempts], [3000, 4]);
+      // Back to the route model's defaults for the rest of the suite.
+      assert.equal((await put({ general: { ...current } })).status, 200);
+    });
+
     test('the log level applies at once (LOG_LEVEL=warn here: info lines appear only after the change)', async () => {
       const requestLines = () => cp.output.filter((line) => line.includes('"path":"/api/settings/versions"'));
       assert.equal((await call('GET', '/api/settings/versions', { token: adminToken })).status, 200);
@@ -129,11 +144,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const res = await call('GET', '/api/settings/versions', { token: adminToken });
       assert.equal(res.status, 200);
       const json = res.json<{ success: boolean; data: Array<{ version: number; changedAt: string; actor: string; restoredFrom: number | null }>; pagination: Record<string, unknown> }>();
-      assert.deepEqual(json.data.map((v) => v.version), [3, 2, 1]);
+      assert.deepEqual(json.data.map((v) => v.version), [5, 4, 3, 2, 1]);
       assert.ok(json.data.every((v) => v.actor === ADMIN.email && !Number.isNaN(Date.parse(v.changedAt)) && v.restoredFrom === null));
-      assert.deepEqual(json.pagination, { total: 3, limit: 10, offset: 0, hasMore: false });
+      assert.deepEqual(json.pagination, { total: 5, limit: 10, offset: 0, hasMore: false });
       const page = (await call('GET', '/api/settings/versions?limit=1&offset=1', { token: adminToken })).json<{ data: Array<{ version: number }>; pagination: Record<string, unknown> }>();
-      assert.deepEqual(page.data.map((v) => v.version), [2]);
+      assert.deepEqual(page.data.map((v) => v.version), [4]);
       assert.equal((await call('GET', '/api/settings/versions?limit=0', { token: adminToken })).status, 400);
     });
 
@@ -141,12 +156,12 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const res = await call('POST', '/api/settings', { token: adminToken, body: { restoreVersion: 1 } });
       assert.equal(res.status, 200, res.text);
       const data = res.json<{ data: SettingsView }>().data;
-      assert.equal(data.version, 4);
+      assert.equal(data.version, 6);
       assert.equal(data.settings.general['instanceName'], 'Prod gateway');
       assert.equal(data.settings.general['tokenLifetimeSeconds'], 86400);
       assert.deepEqual(data.settings.general['allowedOrigins'], ['https://admin.example.com', 'http://127.0.0.1:9999']);
       const versions = (await call('GET', '/api/settings/versions', { token: adminToken })).json<{ data: Array<{ version: number; restoredFrom: number | null }> }>().data;
-      assert.deepEqual(versions.map((v) => [v.version, v.restoredFrom]), [[4, 1], [3, null], [2, null], [1, null]]);
+      assert.deepEqual(versions.map((v) => [v.version, v.restoredFrom]), [[6, 1], [5, null], [4, null], [3, null], [2, null], [1, null]]);
       // Applied too: the lifetime is back to a day.
       assert.equal((await call('POST', '/api/auth/login', { body: ADMIN })).json<{ data: { expiresIn: number } }>().data.expiresIn, 86400);
 
@@ -165,7 +180,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         data: Array<{ actor: string; action: string; details: { version: number; changes: Array<{ field: string; from?: unknown; to?: unknown }>; restoredFrom?: number } | null }>;
       }>().data;
       const updates = entries.filter((e) => e.action === 'settings.update');
-      assert.deepEqual(updates.map((e) => e.details?.version).sort(), [1, 2, 3]);
+      assert.deepEqual(updates.map((e) => e.details?.version).sort(), [1, 2, 3, 4, 5]);
       assert.ok(updates.every((e) => e.actor === ADMIN.email));
       const lifetime = updates.find((e) => e.details?.version === 2)!.details!.changes.find((c) => c.field === 'general.tokenLifetimeSeconds');
       assert.deepEqual(lifetime, { field: 'general.tokenLifetimeSeconds', from: 86400, to: 600 });

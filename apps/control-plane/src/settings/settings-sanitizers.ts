@@ -29,8 +29,9 @@ export function normalizeOrigin(value: string): string {
   return value.trim();
 }
 
+/** Each origin normalized; the same origin given twice (in any spelling) is kept once. */
 export const NormalizedOrigins = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((entry: unknown) => (typeof entry === 'string' ? normalizeOrigin(entry) : entry)) : value));
+  Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? [...new Set(value.map((entry: unknown) => (typeof entry === 'string' ? normalizeOrigin(entry) : entry)))] : value));
 
 export function isHttpOrigin(value: unknown): boolean {
   return typeof value === 'string' && normalizeOrigin(value) === value && /^https?:\/\/[^/]+$/.test(value);
