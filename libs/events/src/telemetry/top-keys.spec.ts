@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRandom } from './seeded-random';
 import { mergeTopKeys, TopKeys } from './top-keys';
 
 test('keeps the heavy keys of a stream flooded with distinct keys, with bounded memory and honest bounds', () => {
@@ -72,4 +73,25 @@ test('merging adds counts per key across data planes and keeps the heaviest', ()
     { key: 'ip:b', count: 7, rejections: 2, error: 1 },
     { key: 'ip:a', count: 5, rejections: 1, error: 0 },
   ]);
+});
+
+test("Space-Saving's guarantees hold on skewed random streams: bounds on every kept key, every frequent key kept", () => {
+  for (let seed = 1; seed <= 40; seed += 1) {
+    const random = seededRandom(seed);
+    const capacity = 1 + (seed % 9);
+    const top = new TopKeys(capacity);
+    const truth = new Map<string, number>();
+    for (let i = 0; i < 500; i += 1) {
+      const key = `k${Math.floor(30 * random() ** 2)}`;
+      top.observe(key, false);
+      truth.set(key, (truth.get(key) ?? 0) + 1);
+    }
+    const kept = new Map(top.top().map((k) => [k.key, k]));
+    assert.equal(kept.size, Math.min(capacity, truth.size));
+    for (const [key, actual] of truth) {
+      const entry = kept.get(key);
+      if (entry !== undefined) assert.ok(entry.count - entry.error <= actual && actual <= entry.count, `seed ${seed}, ${key}`);
+      else assert.ok(actual <= 500 / capacity, `seed ${seed}: ${key} seen ${actual} times was dropped`);
+    }
+  }
 });

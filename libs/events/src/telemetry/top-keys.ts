@@ -4,10 +4,12 @@ import type { TopKeyWire } from './telemetry-window.types';
  * The heaviest keys of a stream in bounded memory: Space-Saving (Metwally et al., ICDT 2005). Any
  * key seen more than total/capacity times is kept, and a kept key's count is its true count plus
  * at most its `error`. A new key when the table is full takes the slot of the lightest key and
- * inherits its count as error; finding it is a scan of `capacity` slots, done only on such misses.
+ * inherits its count as error. The slots form a min-heap on count, so the lightest is at the root:
+ * a flood of distinct keys costs O(log capacity) each, and a heavy key (a leaf) costs a compare.
  */
 export class TopKeys {
-  private readonly slotOf = new Map<string, number>();
+  /** Heap position of each kept key. */
+  private readonly positionOf = new Map<string, number>();
   private readonly keys: string[] = [];
   private readonly counts: Float64Array;
   private readonly errors: Float64Array;
@@ -28,48 +30,88 @@ export class TopKeys {
 
   observe(key: string, rejected: boolean): void {
     this.total += 1;
-    let slot = this.slotOf.get(key);
-    if (slot === undefined) {
+    let position = this.positionOf.get(key);
+    if (position === undefined) {
       if (this.keys.length < this.capacity) {
-        slot = this.keys.length;
+        // A new key has the least possible count (1): appended as a leaf, it rises to the root.
+        position = this.keys.length;
         this.keys.push(key);
+        this.counts[position] = 0;
+        this.errors[position] = 0;
+        this.rejections[position] = 0;
+        this.positionOf.set(key, position);
+        position = this.siftUp(position);
       } else {
-        slot = this.lightestSlot();
-        this.slotOf.delete(this.keys[slot]);
-        this.keys[slot] = key;
-        this.errors[slot] = this.counts[slot];
+        position = 0;
+        this.positionOf.delete(this.keys[0]);
+        this.keys[0] = key;
+        this.errors[0] = this.counts[0];
         // The evicted key's rejections are not ours: the key's true rejections lie in [rejections, rejections + error].
-        this.rejections[slot] = 0;
+        this.rejections[0] = 0;
+        this.positionOf.set(key, 0);
       }
-      this.slotOf.set(key, slot);
     }
-    this.counts[slot] += 1;
-    if (rejected) this.rejections[slot] += 1;
+    this.counts[position] += 1;
+    if (rejected) this.rejections[position] += 1;
+    this.siftDown(position);
   }
 
   /** The `n` heaviest keys, heaviest first. */
   top(n = this.capacity): TopKeyWire[] {
     const out: TopKeyWire[] = [];
-    for (let slot = 0; slot < this.keys.length; slot += 1) {
-      out.push({ key: this.keys[slot], count: this.counts[slot], rejections: this.rejections[slot], error: this.errors[slot] });
+    for (let i = 0; i < this.keys.length; i += 1) {
+      out.push({ key: this.keys[i], count: this.counts[i], rejections: this.rejections[i], error: this.errors[i] });
     }
     return out.sort(byCountThenKey).slice(0, Math.max(0, n));
   }
 
   reset(): void {
-    this.slotOf.clear();
+    this.positionOf.clear();
     this.keys.length = 0;
-    this.counts.fill(0);
-    this.errors.fill(0);
-    this.rejections.fill(0);
     this.total = 0;
   }
 
-  private lightestSlot(): number {
-    let lightest = 0;
-    for (let slot = 1; slot < this.keys.length; slot += 1) if (this.counts[slot] < this.counts[lightest]) lightest = slot;
-    return lightest;
+  private siftUp(from: number): number {
+    let i = from;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.counts[parent] <= this.counts[i]) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+    return i;
   }
+
+  private siftDown(from: number): void {
+    const size = this.keys.length;
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) return;
+      const right = left + 1;
+      const lighter = right < size && this.counts[right] < this.counts[left] ? right : left;
+      if (this.counts[i] <= this.counts[lighter]) return;
+      this.swap(i, lighter);
+      i = lighter;
+    }
+  }
+
+  private swap(a: number, b: number): void {
+    const key = this.keys[a];
+    this.keys[a] = this.keys[b];
+    this.keys[b] = key;
+    swapIn(this.counts, a, b);
+    swapIn(this.errors, a, b);
+    swapIn(this.rejections, a, b);
+    this.positionOf.set(this.keys[a], a);
+    this.positionOf.set(key, b);
+  }
+}
+
+function swapIn(values: Float64Array, a: number, b: number): void {
+  const value = values[a];
+  values[a] = values[b];
+  values[b] = value;
 }
 
 function byCountThenKey(a: TopKeyWire, b: TopKeyWire): number {
