@@ -54,9 +54,6 @@ export class Exchange {
   errorCode: GatewayErrorCode | undefined = undefined;
   /** Answered from the response cache. */
   cacheHit = false;
-  /** The client socket's byte counters when the route matched (telemetry's bytes in/out are the deltas). */
-  socketBytesRead = 0;
-  socketBytesWritten = 0;
 
   constructor(
     readonly req: IncomingMessage,

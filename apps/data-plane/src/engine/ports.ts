@@ -162,4 +162,6 @@ export interface EngineServices {
   readonly version: string;
   readonly startedAt: number;
   readonly edge: EdgeServices;
+  /** Per-route and per-upstream traffic tallies of the telemetry windows; absent when telemetry is off. */
+  readonly telemetry?: import('../policies/telemetry/telemetry-registry').TelemetryRegistry;
 }
