@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom, standardNormal } from './seeded-random';
-import { LATENCY_BUCKETS, LatencySketch, MAX_TRACKED_MS, RELATIVE_ACCURACY } from './latency-sketch';
+import { LATENCY_BUCKETS, LatencySketch, MAX_TRACKED_MS, mergeLatencyWires, RELATIVE_ACCURACY, wireQuantiles } from './latency-sketch';
 
 /** Latency distributions a gateway sees, in ms. */
 const DISTRIBUTIONS: { name: string; sample: (random: () => number) => number }[] = [
@@ -78,4 +78,22 @@ test('latencies beyond the tracked range land in the last bucket; NaN and negati
   assert.equal(wire.zero, 2);
   assert.equal(sketch.sumMs, MAX_TRACKED_MS * 10);
   assert.ok(Math.abs(sketch.quantile(1) - MAX_TRACKED_MS) / MAX_TRACKED_MS <= RELATIVE_ACCURACY);
+});
+
+test('merging wire sketches equals recording everything into one sketch', () => {
+  const random = seededRandom(99);
+  const parts = [new LatencySketch(), new LatencySketch(), new LatencySketch()];
+  const all = new LatencySketch();
+  for (let i = 0; i < 5000; i += 1) {
+    const ms = i % 50 === 0 ? 0 : Math.exp(4 * random());
+    parts[i % 3].record(ms);
+    all.record(ms);
+  }
+  const empty = new LatencySketch().toWire();
+  const merged = [empty, ...parts.map((p) => p.toWire()), empty].reduce(mergeLatencyWires);
+  const expected = all.toWire();
+  assert.deepEqual(merged.buckets, expected.buckets);
+  assert.deepEqual([merged.count, merged.zero], [expected.count, expected.zero]);
+  assert.ok(Math.abs(merged.sumMs - expected.sumMs) < 0.01);
+  assert.deepEqual(wireQuantiles(merged, [0.5, 0.99]), [all.quantile(0.5), all.quantile(0.99)]);
 });

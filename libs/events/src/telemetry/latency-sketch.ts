@@ -110,3 +110,47 @@ export class LatencySketch {
     this.sumMs = 0;
   }
 }
+
+/** Adds two wire sketches bucket by bucket without a dense array (neither input is changed). */
+export function mergeLatencyWires(a: LatencySketchWire, b: LatencySketchWire): LatencySketchWire {
+  const x = a.buckets;
+  const y = b.buckets;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  let ix = x.length > 0 ? x[0] : Number.POSITIVE_INFINITY;
+  let iy = y.length > 0 ? y[0] : Number.POSITIVE_INFINITY;
+  let previous = 0;
+  while (i < x.length || j < y.length) {
+    let index: number;
+    let n: number;
+    if (ix <= iy) {
+      index = ix;
+      n = x[i + 1];
+      i += 2;
+      ix = i < x.length ? ix + x[i] : Number.POSITIVE_INFINITY;
+      if (index === iy) {
+        n += y[j + 1];
+        j += 2;
+        iy = j < y.length ? iy + y[j] : Number.POSITIVE_INFINITY;
+      }
+    } else {
+      index = iy;
+      n = y[j + 1];
+      j += 2;
+      iy = j < y.length ? iy + y[j] : Number.POSITIVE_INFINITY;
+    }
+    out.push(index - previous, n);
+    previous = index;
+  }
+  return { count: a.count + b.count, sumMs: a.sumMs + b.sumMs, zero: a.zero + b.zero, buckets: out };
+}
+
+const scratch = new LatencySketch();
+
+/** Quantiles of a wire sketch, read through one shared dense sketch (no allocation per call beyond the result). */
+export function wireQuantiles(wire: LatencySketchWire, quantiles: readonly number[]): number[] {
+  scratch.reset();
+  scratch.addWire(wire);
+  return quantiles.map((q) => scratch.quantile(q));
+}

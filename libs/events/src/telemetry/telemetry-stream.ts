@@ -1,20 +1,49 @@
-import type { RouteWindow, TrafficCounts, UpstreamWindow } from './telemetry-window.types';
+import type { BreakerState, HealthIndicator } from '../resilience-status.types';
+import type { TopKeyWire, TrafficCounts } from './telemetry-window.types';
 
 /** A window may arrive this late after its end and still merge into its second; later ones are dropped (counted). */
 export const TELEMETRY_LATE_WINDOW_MS = 5_000;
 /** A data plane whose last window is this many windows old is stale. */
 export const TELEMETRY_STALE_AFTER_WINDOWS = 3;
 
-/** One second of the whole cluster: the windows of every data plane that reported it, merged. */
+/** Latency of merged traffic: quantiles of the merged sketch (within 1 %) and the exact mean, ms. */
+export interface LatencySummary {
+  p50: number;
+  p95: number;
+  p99: number;
+  meanMs: number;
+}
+
+/** Merged counts of a route, an upstream or the whole cluster, with the latency reduced to its summary. */
+export interface TrafficSummary extends Omit<TrafficCounts, 'latency'> {
+  latency: LatencySummary;
+}
+
+export interface RouteSecond extends TrafficSummary {
+  routeId: string;
+  /** The heaviest client keys of a rate-limited route over every data plane (only in `onSecond`, not in history). */
+  topKeys?: TopKeyWire[];
+  /** The worst state any data plane reported. */
+  breaker?: BreakerState;
+  health?: HealthIndicator;
+}
+
+export interface UpstreamSecond extends TrafficSummary {
+  upstream: string;
+  breaker?: BreakerState;
+  health?: HealthIndicator;
+}
+
+/** One second (or, in rolled-up series, one minute) of the whole cluster: the windows of every data plane that reported it, merged. */
 export interface ClusterSecond {
   /** Epoch ms, a multiple of `durationMs`. */
   start: number;
   durationMs: number;
-  /** Instance ids of the data planes whose window of this second was merged. */
-  instances: string[];
-  total: TrafficCounts;
-  routes: RouteWindow[];
-  upstreams: UpstreamWindow[];
+  /** How many data planes' windows were merged. */
+  reporting: number;
+  total: TrafficSummary;
+  routes: RouteSecond[];
+  upstreams: UpstreamSecond[];
 }
 
 /**
