@@ -1,9 +1,11 @@
 import {
+  mergeLatencyWires,
   parseTelemetryWindow,
   TELEMETRY_LATE_WINDOW_MS,
   TELEMETRY_STALE_AFTER_WINDOWS,
   TelemetryWindowError,
   type ClusterSecond,
+  type LatencySketchWire,
   type ProcessGauges,
   type TelemetryStream,
 } from '@gateway/events';
@@ -15,6 +17,8 @@ const MINUTE_MS = 60_000;
 /** 15 minutes at 1 s, 24 hours at 1 min (issue 12). */
 const SECONDS_KEPT = 900;
 const MINUTES_KEPT = 1440;
+/** Sealed minutes whose latency sketches are kept, for the quantiles of a summary window (at most 15 min). */
+const SKETCH_MINUTES_KEPT = 15;
 /** A flood of made-up instance ids must not grow memory. */
 const MAX_DATA_PLANES = 1000;
 
@@ -58,6 +62,7 @@ export class ClusterSeries implements TelemetryStream {
   private readonly listeners = new Set<(second: ClusterSecond) => void>();
   private readonly planes = new Map<string, { report: Omit<DataPlaneReport, 'status' | 'lastReport'>; receivedAt: number }>();
   private readonly drops: IngestDrops = { duplicate: 0, late: 0, invalid: 0 };
+  private readonly minuteSketches: { start: number; total: LatencySketchWire; routes: Map<string, LatencySketchWire> }[] = [];
   lastInvalid: string | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -138,6 +143,39 @@ export class ClusterSeries implements TelemetryStream {
       .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   }
 
+  /** Start of the oldest second that is not sealed: sealed data covers everything before it. */
+  get sealedUntil(): number {
+    return this.sealedBefore;
+  }
+
+  /**
+   * Latency sketches merged per route and in total over the minutes that overlap [fromMs, now):
+   * sealed minutes of the last 15, the open minute and the open seconds. Minute-aligned, so up to a
+   * minute wider than asked.
+   */
+  latencySince(fromMs: number): { total: LatencySketchWire | undefined; routes: Map<string, LatencySketchWire> } {
+    const routes = new Map<string, LatencySketchWire>();
+    let total: LatencySketchWire | undefined;
+    const add = (start: number, minuteTotal: LatencySketchWire, byRoute: Iterable<[string, LatencySketchWire]>): void => {
+      if (start + MINUTE_MS <= fromMs) return;
+      total = total === undefined ? minuteTotal : mergeLatencyWires(total, minuteTotal);
+      for (const [id, wire] of byRoute) {
+        const seen = routes.get(id);
+        routes.set(id, seen === undefined ? wire : mergeLatencyWires(seen, wire));
+      }
+    };
+    for (const minute of this.minuteSketches) add(minute.start, minute.total, minute.routes);
+    for (const open of [this.minute, ...[...this.pending.values()].map((p) => p.aggregate)]) {
+      if (open !== undefined) add(open.start, open.total.latency, [...open.routes].map(([id, sum]) => [id, sum.latency] as [string, LatencySketchWire]));
+    }
+    return { total, routes };
+  }
+
+  /** Seconds still open (a late window may still change them), oldest first: what live views add to the sealed series. */
+  openSeconds(): ClusterSecond[] {
+    return [...this.pending.values()].sort((a, b) => a.aggregate.start - b.aggregate.start).map((p) => p.aggregate.toClusterSecond());
+  }
+
   dropped(): IngestDrops {
     return { ...this.drops };
   }
@@ -166,8 +204,11 @@ export class ClusterSeries implements TelemetryStream {
   }
 
   private sealMinute(): void {
-    if (this.minute === undefined) return;
-    this.minuteRing.put(new CompactInterval(this.minute.toClusterSecond()));
+    const minute = this.minute;
+    if (minute === undefined) return;
+    this.minuteRing.put(new CompactInterval(minute.toClusterSecond()));
+    this.minuteSketches.push({ start: minute.start, total: minute.total.latency, routes: new Map([...minute.routes].map(([id, sum]) => [id, sum.latency])) });
+    if (this.minuteSketches.length > SKETCH_MINUTES_KEPT) this.minuteSketches.shift();
     this.minute = undefined;
   }
 }
