@@ -105,6 +105,8 @@ test('a data plane is stale after 3 missed windows', () => {
 test('seconds roll up into their minute once its last second is sealed', () => {
   const time = clock(T0);
   const series = new ClusterSeries(time.now);
+  const rollups: [string, number, number][] = [];
+  series.onRollup((resolution, interval) => rollups.push([resolution, interval.start, interval.total.requests]));
   for (let s = 0; s < 61; s += 1) {
     time.set(T0 + s * 1000 + 1000);
     series.ingest(windowOf('dp-a', T0 + s * 1000, { r: [s + 1] }));
@@ -120,4 +122,27 @@ test('seconds roll up into their minute once its last second is sealed', () => {
   assert.ok(Math.abs(minute.routes[0].latency.p50 - 30.5) <= 0.31 + 0.5);
   assert.equal(minute.routes[0].latency.meanMs, 30.5);
   assert.equal(series.seconds(T0, T0 + 120_000).length, 60, 'the next minute has its first second still open');
+  assert.deepEqual(rollups, [['minute', T0, 180]], 'the minute goes to the archive; its hour is not over');
+  const restored = new ClusterSeries(time.now);
+  restored.restoreMinutes(series.minutes(T0, T0 + 60_000));
+  assert.deepEqual(restored.minutes(T0, T0 + 60_000), series.minutes(T0, T0 + 60_000));
+});
+
+test('minutes roll up into their hour once its last minute is sealed, for the archive', () => {
+  const H0 = Math.floor(T0 / 3_600_000) * 3_600_000;
+  const time = clock(H0);
+  const series = new ClusterSeries(time.now);
+  const rollups: [string, number, number][] = [];
+  series.onRollup((resolution, interval) => rollups.push([resolution, interval.start, interval.total.requests]));
+  for (let s = 0; s < 3600; s += 10) {
+    time.set(H0 + s * 1000 + 1000);
+    series.ingest(windowOf('dp-a', H0 + s * 1000, { r: [5] }));
+    series.tick();
+  }
+  time.set(H0 + 3_606_000);
+  series.tick();
+  const minutes = rollups.filter(([resolution]) => resolution === 'minute');
+  assert.equal(minutes.length, 60);
+  assert.ok(minutes.every(([, , requests]) => requests === 6));
+  assert.deepEqual(rollups.at(-1), ['hour', H0, 360]);
 });

@@ -14,6 +14,7 @@ import { TrafficAggregate } from './traffic-aggregate';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 /** 15 minutes at 1 s, 24 hours at 1 min (issue 12). */
 const SECONDS_KEPT = 900;
 const MINUTES_KEPT = 1440;
@@ -23,6 +24,9 @@ const SKETCH_MINUTES_KEPT = 15;
 const MAX_DATA_PLANES = 1000;
 
 export type IngestResult = 'merged' | 'duplicate' | 'late' | 'invalid';
+
+/** The rolled-up resolutions that are persisted: minutes (kept 24 h) and hours (kept 8 days, the detectors' baselines). */
+export type RollupResolution = 'minute' | 'hour';
 
 /** A data plane as its windows describe it (GET /api/monitoring/data-planes). */
 export interface DataPlaneReport {
@@ -57,6 +61,8 @@ export class ClusterSeries implements TelemetryStream {
   /** Seconds before this are sealed; a window for them is late. */
   private sealedBefore = Number.NEGATIVE_INFINITY;
   private minute: TrafficAggregate | undefined;
+  private hour: TrafficAggregate | undefined;
+  private readonly rollupListeners = new Set<(resolution: RollupResolution, interval: ClusterSecond) => void>();
   private readonly secondRing = new IntervalRing(SECOND_MS, SECONDS_KEPT);
   private readonly minuteRing = new IntervalRing(MINUTE_MS, MINUTES_KEPT);
   private readonly listeners = new Set<(second: ClusterSecond) => void>();
@@ -125,6 +131,17 @@ export class ClusterSeries implements TelemetryStream {
   onSecond(listener: (second: ClusterSecond) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` with each minute and hour once it is sealed (the archive persists them). */
+  onRollup(listener: (resolution: RollupResolution, interval: ClusterSecond) => void): () => void {
+    this.rollupListeners.add(listener);
+    return () => this.rollupListeners.delete(listener);
+  }
+
+  /** Puts persisted minutes back (a restarted or new instance answers the last 24 hours at once). */
+  restoreMinutes(minutes: readonly ClusterSecond[]): void {
+    for (const minute of minutes) if (minute.durationMs === MINUTE_MS && this.minuteRing.get(minute.start) === undefined) this.minuteRing.put(new CompactInterval(minute));
   }
 
   seconds(fromMs: number, toMs: number): ClusterSecond[] {
@@ -206,9 +223,24 @@ export class ClusterSeries implements TelemetryStream {
   private sealMinute(): void {
     const minute = this.minute;
     if (minute === undefined) return;
-    this.minuteRing.put(new CompactInterval(minute.toClusterSecond()));
+    const hourStart = Math.floor(minute.start / HOUR_MS) * HOUR_MS;
+    if (this.hour !== undefined && this.hour.start !== hourStart) this.sealHour();
+    (this.hour ??= new TrafficAggregate(hourStart, HOUR_MS)).addAggregate(minute);
+    const sealed = minute.toClusterSecond();
+    this.minuteRing.put(new CompactInterval(sealed));
+    for (const listener of this.rollupListeners) listener('minute', sealed);
     this.minuteSketches.push({ start: minute.start, total: minute.total.latency, routes: new Map([...minute.routes].map(([id, sum]) => [id, sum.latency])) });
     if (this.minuteSketches.length > SKETCH_MINUTES_KEPT) this.minuteSketches.shift();
     this.minute = undefined;
+    // An hour is final with its last minute.
+    if (minute.start + MINUTE_MS === hourStart + HOUR_MS) this.sealHour();
+  }
+
+  private sealHour(): void {
+    const hour = this.hour;
+    if (hour === undefined) return;
+    this.hour = undefined;
+    const sealed = hour.toClusterSecond();
+    for (const listener of this.rollupListeners) listener('hour', sealed);
   }
 }
