@@ -86,4 +86,65 @@ routes:
     assert.match(reversed.text, /"field":"from"/);
     assert.equal((await call('GET', '/api/monitoring/summary')).status, 401);
   });
+
+  /** Reads Server-Sent Events from a fetch body until `until` says stop (or the stream ends). */
+  const readEvents = async (
+    res: Response,
+    until: (events: Array<{ id?: string; event?: string; data: string }>) => boolean,
+  ): Promise<Array<{ id?: string; event?: string; data: string }>> => {
+    const events: Array<{ id?: string; event?: string; data: string }> = [];
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return events;
+        buffer += decoder.decode(value, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields = Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+          events.push({ id: fields.id, event: fields.event, data: fields.data ?? '' });
+          if (until(events)) return events;
+        }
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+  };
+  const openStream = (bearer: string, lastEventId?: string) =>
+    fetch(`${gateway.url}/api/monitoring/stream`, { headers: { authorization: `Bearer ${bearer}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) } });
+
+  test('the stream sends one frame a second with contiguous ids; traffic shows within 3 s; Last-Event-ID resumes', async () => {
+    const res = await openStream(token);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    for (let i = 0; i < 2; i += 1) await request(`${gateway.url}/shop/stream`);
+    const shows = (e: { data: string }): boolean => (JSON.parse(e.data) as { routes: Array<{ routeId: string; requests: number }> }).routes.some((r) => r.routeId === 'shop' && r.requests === 2);
+    // Counted in frames, not wall time: the traffic is in one of the first frames after it (3 s + the frame in progress).
+    const events = await readEvents(res, (seen) => seen.some(shows) || seen.length >= 5);
+    assert.ok(events.some(shows), `the two requests in one of ${events.length} frames`);
+    const ids = events.map((e) => Number(e.id));
+    assert.ok(events.every((e) => e.event === 'second'));
+    for (let i = 1; i < ids.length; i += 1) assert.equal(ids[i] - ids[i - 1], 1000, 'contiguous seconds');
+
+    const from = ids[0] - 3000;
+    const resumed = await openStream(token, String(from));
+    const replay = await readEvents(resumed, (seen) => seen.length >= 3);
+    assert.deepEqual(replay.slice(0, 3).map((e) => Number(e.id)), [from + 1000, from + 2000, from + 3000], 'the missed seconds first');
+  });
+
+  test('the stream ends with an end event when its token is revoked (logout)', async () => {
+    const own = await login(call, ADMIN);
+    const res = await openStream(own);
+    assert.equal(res.status, 200);
+    const loggedOut = await call('POST', '/api/auth/logout', { token: own });
+    assert.equal(loggedOut.status, 200);
+    const events = await readEvents(res, (seen) => seen.some((e) => e.event === 'end'));
+    assert.deepEqual(JSON.parse(events.at(-1)!.data), { reason: 'token_revoked' });
+    assert.equal((await fetch(`${gateway.url}/api/monitoring/stream`)).status, 401, 'no token, no stream (never a token in the URL)');
+    assert.equal((await fetch(`${gateway.url}/api/monitoring/stream?token=${own}`, { headers: { authorization: `Bearer ${token}` } })).status, 400);
+  });
 });

@@ -42,7 +42,7 @@ export class SeriesRequestQuery {
   step?: SeriesStep;
 }
 
-/** `GET /api/monitoring/data-planes` takes no field; the validation pipe refuses any, naming it. */
+/** `GET /api/monitoring/data-planes` and `/stream` take no field; the validation pipe refuses any, naming it. */
 export class DataPlanesQuery {}
 
 /** Parses a validated `window` (`30s`, `5m`) to ms. */

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { MonitoringController } from './monitoring.controller';
 import { MonitoringQueries } from './monitoring-query.service';
+import { MonitoringStreams } from './monitoring-stream.service';
 import { TelemetryArchive } from './telemetry-archive.service';
 import { TelemetryIngest } from './telemetry-ingest.service';
 import { TelemetryIntervalEntity } from './telemetry-interval.entity';
@@ -13,9 +15,9 @@ import { TelemetryIntervalEntity } from './telemetry-interval.entity';
  * of libs/events), TelemetryArchive for their hourly baselines.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([TelemetryIntervalEntity])],
+  imports: [AuthModule, TypeOrmModule.forFeature([TelemetryIntervalEntity])],
   controllers: [MonitoringController],
-  providers: [TelemetryIngest, TelemetryArchive, MonitoringQueries],
+  providers: [TelemetryIngest, TelemetryArchive, MonitoringQueries, MonitoringStreams],
   exports: [TelemetryIngest, TelemetryArchive],
 })
 export class MonitoringModule {}

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
 import { Fails, Ok } from '../openapi/openapi-schemas';
 
@@ -67,6 +67,17 @@ const DATA_PLANES: SchemaObject = {
 };
 
 export const MonitoringDocs = {
+  stream: () =>
+    applyDecorators(
+      ApiOperation({
+        summary: 'Server-Sent Events: one `second` event a second (id: the second\'s start, epoch ms; data: the merged second), resumable with Last-Event-ID (up to 15 minutes back); ends with an `end` event when the token expires or is revoked',
+      }),
+      ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received; the missed seconds are sent first' }),
+      ApiProduces('text/event-stream'),
+      ApiResponse({ status: 200, description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', example: 'id: 1790000000000\nevent: second\ndata: {"start":1790000000000,...}\n\n' } } } }),
+      Fails(400, 'a query parameter was given (it takes none)'),
+      Fails(503, 'too many streams are open on this control-plane instance'),
+    ),
   summary: () =>
     applyDecorators(
       ApiOperation({ summary: 'Cluster traffic over a recent window: totals and a row per route' }),
