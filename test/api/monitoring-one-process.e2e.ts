@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { readServerSentEvents, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { ADMIN, caller, eventually, login, type Call } from './auth-fixtures';
 
 /*
@@ -87,33 +87,6 @@ routes:
     assert.equal((await call('GET', '/api/monitoring/summary')).status, 401);
   });
 
-  /** Reads Server-Sent Events from a fetch body until `until` says stop (or the stream ends). */
-  const readEvents = async (
-    res: Response,
-    until: (events: Array<{ id?: string; event?: string; data: string }>) => boolean,
-  ): Promise<Array<{ id?: string; event?: string; data: string }>> => {
-    const events: Array<{ id?: string; event?: string; data: string }> = [];
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return events;
-        buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields = Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-          events.push({ id: fields.id, event: fields.event, data: fields.data ?? '' });
-          if (until(events)) return events;
-        }
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
-    }
-  };
   const openStream = (bearer: string, lastEventId?: string) =>
     fetch(`${gateway.url}/api/monitoring/stream`, { headers: { authorization: `Bearer ${bearer}`, ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) } });
 
@@ -124,7 +97,7 @@ routes:
     for (let i = 0; i < 2; i += 1) await request(`${gateway.url}/shop/stream`);
     const shows = (e: { data: string }): boolean => (JSON.parse(e.data) as { routes: Array<{ routeId: string; requests: number }> }).routes.some((r) => r.routeId === 'shop' && r.requests === 2);
     // Counted in frames, not wall time: the traffic is in one of the first frames after it (3 s + the frame in progress).
-    const events = await readEvents(res, (seen) => seen.some(shows) || seen.length >= 5);
+    const events = await readServerSentEvents(res, (seen) => seen.some(shows) || seen.length >= 5);
     assert.ok(events.some(shows), `the two requests in one of ${events.length} frames`);
     const ids = events.map((e) => Number(e.id));
     assert.ok(events.every((e) => e.event === 'second'));
@@ -132,7 +105,7 @@ routes:
 
     const from = ids[0] - 3000;
     const resumed = await openStream(token, String(from));
-    const replay = await readEvents(resumed, (seen) => seen.length >= 3);
+    const replay = await readServerSentEvents(resumed, (seen) => seen.length >= 3);
     assert.deepEqual(replay.slice(0, 3).map((e) => Number(e.id)), [from + 1000, from + 2000, from + 3000], 'the missed seconds first');
   });
 
@@ -142,7 +115,7 @@ routes:
     assert.equal(res.status, 200);
     const loggedOut = await call('POST', '/api/auth/logout', { token: own });
     assert.equal(loggedOut.status, 200);
-    const events = await readEvents(res, (seen) => seen.some((e) => e.event === 'end'));
+    const events = await readServerSentEvents(res, (seen) => seen.some((e) => e.event === 'end'));
     assert.deepEqual(JSON.parse(events.at(-1)!.data), { reason: 'token_revoked' });
     assert.equal((await fetch(`${gateway.url}/api/monitoring/stream`)).status, 401, 'no token, no stream (never a token in the URL)');
     assert.equal((await fetch(`${gateway.url}/api/monitoring/stream?token=${own}`, { headers: { authorization: `Bearer ${token}` } })).status, 400);
