@@ -31,6 +31,8 @@ export interface RoleSettings {
   version: string;
   env: NodeJS.ProcessEnv;
   redisCommandTimeoutMs?: number;
+  /** GATEWAY_TELEMETRY: data planes that follow a control plane publish telemetry windows unless false. */
+  telemetry?: boolean;
 }
 
 /** A configuration the gateway refused to start with: every error, with lines when known. */
@@ -184,6 +186,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       env: settings.env,
       redisUrl: nonBlank(settings.env['REDIS_URL']),
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
+      ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
       ...extras,
     });
   } catch (error) {

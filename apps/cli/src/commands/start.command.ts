@@ -140,6 +140,7 @@ async function startPlanes(
       version: cliVersion(),
       env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
+      telemetry: onOff(context.env, 'GATEWAY_TELEMETRY'),
     });
   } catch (error) {
     if (error instanceof InvalidStartConfigError) {
@@ -170,6 +171,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   const value = /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(value) || value < 1) throw new CommandFailure(`${name} must be a whole number of milliseconds from 1 to 9999999, got '${raw}'`);
   return value;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new CommandFailure(`${name} must be on or off, got '${raw}'`);
 }
 
 function parseRole(raw: string | undefined): GatewayRole {
