@@ -17,8 +17,13 @@ export const MAX_TRACKED_MS = 600_000;
 /** Bucket 0 is unused (zero has its own counter); bucket i holds (MIN·γ^(i-1), MIN·γ^i]. */
 export const LATENCY_BUCKETS = Math.ceil(Math.log(MAX_TRACKED_MS / MIN_TRACKED_MS) / LOG_GAMMA) + 1;
 
-/** The bucket of a latency above MIN_TRACKED_MS. */
-function bucketOf(ms: number): number {
+/**
+ * The bucket of a latency: 0 for the zero bucket (at or below MIN_TRACKED_MS, NaN and negative
+ * clocks included), the last bucket above MAX_TRACKED_MS. Computed once per observation even when
+ * it goes into several sketches (a route's and its upstream's).
+ */
+export function latencyBucket(ms: number): number {
+  if (!(ms > MIN_TRACKED_MS)) return 0;
   const index = Math.ceil(Math.log(ms / MIN_TRACKED_MS) / LOG_GAMMA);
   return index < 1 ? 1 : index >= LATENCY_BUCKETS ? LATENCY_BUCKETS - 1 : index;
 }
@@ -42,13 +47,17 @@ export class LatencySketch {
   sumMs = 0;
 
   record(ms: number): void {
+    this.recordInBucket(latencyBucket(ms), ms);
+  }
+
+  /** Records `ms` whose bucket the caller computed with latencyBucket(). */
+  recordInBucket(index: number, ms: number): void {
     // NaN and negative clocks (a skewed timer) count as zero rather than poisoning the sum.
-    if (!(ms > MIN_TRACKED_MS)) {
+    if (index === 0) {
       this.zero += 1;
       this.count += 1;
       return;
     }
-    const index = bucketOf(ms);
     this.counts[index] += 1;
     if (index < this.low) this.low = index;
     if (index > this.high) this.high = index;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InProcessBus, TELEMETRY_CHANNEL, type MessageBus, type TelemetryWindow } from '@gateway/events';
+import { InProcessBus, latencyBucket, TELEMETRY_CHANNEL, type MessageBus, type TelemetryWindow } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
 import { startRedisServer } from '@gateway/testing';
 import Redis from 'ioredis';
@@ -48,10 +48,10 @@ test('a window that finds the previous publish still pending (Redis busy) is dro
     // A script that spins keeps the single-threaded server from answering anyone meanwhile.
     const busy = blocker.eval('local i = 0 while i < 2e8 do i = i + 1 end return i', 0);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    registry.forRoute('r').record(200, 0, 0, 10, 20, 3);
+    registry.forRoute('r').record(200, 0, 0, 10, 20, 3, latencyBucket(3));
     telemetry.flush(1000);
     await macrotask();
-    registry.forRoute('r').record(200, 0, 0, 10, 20, 3);
+    registry.forRoute('r').record(200, 0, 0, 10, 20, 3, latencyBucket(3));
     telemetry.flush(2000);
     telemetry.flush(3000);
     assert.equal(telemetry.dropped, 2);
@@ -71,7 +71,7 @@ test('with a bus that answers, every window goes out once, named by its second',
   await bus.subscribe<TelemetryWindow>(TELEMETRY_CHANNEL, (w) => seen.push(w));
   const registry = new TelemetryRegistry();
   const telemetry = publisher(bus, registry);
-  registry.forRoute('r').record(503, 5, 1, 10, 20, 3);
+  registry.forRoute('r').record(503, 5, 1, 10, 20, 3, latencyBucket(3));
   telemetry.flush(1000);
   await macrotask();
   telemetry.flush(2000);

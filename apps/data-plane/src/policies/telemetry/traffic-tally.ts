@@ -17,8 +17,11 @@ export class TrafficTally {
   bytesOut = 0;
   private latency: LatencySketch | undefined;
 
-  /** `outcome`: an index into REQUEST_OUTCOMES, or -1 when the request had none of them (a 413, a 404). */
-  record(status: number, outcome: number, retries: number, bytesIn: number, bytesOut: number, latencyMs: number): void {
+  /**
+   * `outcome`: an index into REQUEST_OUTCOMES, or -1 when the request had none of them (a 413, a 404);
+   * `latencyBucket`: latencyBucket(latencyMs), computed once for the route's and the upstream's tally.
+   */
+  record(status: number, outcome: number, retries: number, bytesIn: number, bytesOut: number, latencyMs: number, latencyBucket: number): void {
     this.requests += 1;
     if (status >= 500) this.status5xx += 1;
     else if (status >= 400) this.status4xx += 1;
@@ -28,7 +31,7 @@ export class TrafficTally {
     this.retries += retries;
     this.bytesIn += bytesIn;
     this.bytesOut += bytesOut;
-    (this.latency ??= new LatencySketch()).record(latencyMs);
+    (this.latency ??= new LatencySketch()).recordInBucket(latencyBucket, latencyMs);
   }
 
   /** The window's counts on the wire, then zero for the next window (the sketch is kept for reuse). */
