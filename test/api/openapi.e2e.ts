@@ -11,7 +11,7 @@ const MISSING_ID = 'openapi-probe-missing';
 /** Parameter names the issue lists, and a few common ones an endpoint might grow without declaring. */
 const CANDIDATE_PARAMETERS = ['limit', 'offset', 'search', 'enabled', 'tag', 'deleted', 'permanent', 'top', 'level', 'since', 'status', 'page', 'sort', 'q'];
 /** A value each candidate accepts wherever it is declared, so a 400 on it can only mean "unknown". */
-const SAMPLE_VALUES: Record<string, string> = { enabled: 'true', deleted: 'false', permanent: 'false', level: 'info', since: '2020-01-01T00:00:00Z', status: 'active', search: 'x', tag: 'x', q: 'x', sort: 'x' };
+const SAMPLE_VALUES: Record<string, string> = { enabled: 'true', deleted: 'false', permanent: 'false', level: 'info', since: '2020-01-01T00:00:00Z', status: 'active', search: 'x', tag: 'x', q: 'x', sort: 'x', window: '5m', from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' };
 
 interface ErrorBody {
   details?: { fields?: Array<{ field: string }> };

@@ -37,6 +37,8 @@ export interface RoleSettings {
   redisCommandTimeoutMs?: number;
   /** OUTBOUND_ALLOW_CIDRS, parsed: exceptions to the outbound-target rule of health checks. */
   outboundAllowCidrs?: readonly Cidr[];
+  /** GATEWAY_TELEMETRY: data planes that follow a control plane publish telemetry windows unless false. */
+  telemetry?: boolean;
 }
 
 /** A configuration the gateway refused to start with: every error, with lines when known. */
@@ -198,6 +200,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
       ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
       outboundAllowCidrs: settings.outboundAllowCidrs,
+      ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
       ...extras,
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import type { LogRingBuffer } from '@gateway/logging';
 import { LogsModule } from './logs/logs.module';
+import { MonitoringModule } from './monitoring/monitoring.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
 import { SettingsModule } from './settings/settings.module';
@@ -42,6 +43,7 @@ export class AppModule {
         ConfigFileModule,
         HealthModule.register(config.standalone),
         LogsModule.register(logs),
+        MonitoringModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

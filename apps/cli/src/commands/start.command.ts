@@ -143,6 +143,7 @@ async function startPlanes(
       env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
       outboundAllowCidrs: cidrList(context.env, OUTBOUND_ALLOW_VARIABLE),
+      telemetry: onOff(context.env, 'GATEWAY_TELEMETRY'),
     });
   } catch (error) {
     if (error instanceof InvalidStartConfigError) {
@@ -180,6 +181,15 @@ function cidrList(env: NodeJS.ProcessEnv, name: string): Cidr[] {
   const parsed = parseCidrList(env[name]);
   if (!parsed.ok) throw new CommandFailure(`gateway start: ${name}: ${parsed.message}`);
   return parsed.cidrs;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new CommandFailure(`${name} must be on or off, got '${raw}'`);
 }
 
 function parseRole(raw: string | undefined): GatewayRole {

@@ -32,6 +32,7 @@ import { TokenRevocationService } from './token-revocation.service';
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
-  exports: [TokenIssuer],
+  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked.
+  exports: [TokenIssuer, TokenRevocationService],
 })
 export class AuthModule {}
