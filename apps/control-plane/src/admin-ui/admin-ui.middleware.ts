@@ -4,13 +4,13 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { ADMIN_UI_CSP, IMMUTABLE_ASSET_CACHE, INDEX_CACHE } from './admin-ui-headers';
 import { indexForPath } from './admin-ui-index';
 
-/** Where the workspace build leaves apps/admin-web's output; undefined when the package is absent. */
-export function builtAdminUiDirectory(): string | undefined {
-  try {
-    return path.join(path.dirname(require.resolve('@gateway/admin-web/package.json')), 'dist');
-  } catch {
-    return undefined;
-  }
+/**
+ * Where the workspace build leaves apps/admin-web's output, beside this app in the repository
+ * (this file runs from apps/control-plane/dist/admin-ui). A path, not a package import: the
+ * control plane serves the UI's files and never loads its code.
+ */
+export function builtAdminUiDirectory(): string {
+  return path.resolve(__dirname, '..', '..', '..', 'admin-web', 'dist');
 }
 
 function setCommonHeaders(res: Response): void {
@@ -23,10 +23,10 @@ function setCommonHeaders(res: Response): void {
  * for good; every other GET is a deep link answered with the index, which the app's router reads.
  * Without a build (`npm run build` not run) `/admin` says so with 503 instead of a bare 404.
  */
-export function adminUiRouter(directory: string | undefined): Router {
+export function adminUiRouter(directory: string): Router {
   const router = express.Router({ strict: true });
-  const indexPath = directory === undefined ? undefined : path.join(directory, 'index.html');
-  const indexHtml = indexPath !== undefined && existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : undefined;
+  const indexPath = path.join(directory, 'index.html');
+  const indexHtml = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : undefined;
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
       setCommonHeaders(res);
@@ -36,7 +36,7 @@ export function adminUiRouter(directory: string | undefined): Router {
     res.setHeader('Allow', 'GET, HEAD');
     res.status(405).type('text/plain').send('Method Not Allowed');
   });
-  if (directory !== undefined && indexHtml !== undefined) {
+  if (indexHtml !== undefined) {
     router.use(
       '/assets',
       express.static(path.join(directory, 'assets'), {
