@@ -6,10 +6,11 @@ import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { USER_ROLES } from '../users/user.entity';
 import type { AuthenticatedUser, ManagementTokenClaims } from './authenticated-user';
+import { sessionCookieToken } from './session-cookie';
 import { TokenRevocationService } from './token-revocation.service';
 
 /**
- * Bearer management tokens: HS256 only, our issuer, not expired, not revoked (decision 20): neither
+ * Management tokens, as Bearer or in the session cookie: HS256 only, our issuer, not expired, not revoked (decision 20): neither
  * the token's jti (logout) nor its subject (a deleted user) is on the revocation list.
  */
 @Injectable()
@@ -19,7 +20,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly revocations: TokenRevocationService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // Bearer first; without an Authorization header, the browser session's HttpOnly cookie
+      // (docs/admin-ui.md). Either token goes through the same checks below.
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), (req) => sessionCookieToken(req.headers) ?? null]),
       // A KeyObject, not the string: given a string, jsonwebtoken first tries (and fails) to parse it
       // as a public key on every request, a quarter of the API's CPU under load. It accepts key
       // objects; passport-jwt's types only lag behind.
