@@ -63,7 +63,9 @@ for (const role of ['all', 'control-plane'] as const) {
         assert.equal(res.status, 200, asset);
         assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
         assert.equal(res.headers['x-content-type-options'], 'nosniff');
-        assert.match(String(res.headers['content-type']), asset?.endsWith('.js') ? /javascript/ : /text\/css/);
+        const type = { js: /javascript/, css: /^text\/css/, svg: /^image\/svg\+xml/ }[String(asset?.split('.').pop())];
+        assert.ok(type !== undefined, `an asset of an unexpected kind: ${asset}`);
+        assert.match(String(res.headers['content-type']), type);
       }
       const missing = await get('/admin/assets/index-missing.js');
       assert.equal(missing.status, 404);

@@ -24,6 +24,14 @@ export class ApiClient {
     await this.request('POST', 'auth/logout');
   }
 
+  /**
+   * Whether a browser session may exist: the readable CSRF cookie lives exactly as long as the
+   * HttpOnly session cookie, so without it there is nothing to check (and no 401 to provoke).
+   */
+  mayHaveSession(): boolean {
+    return readCookie(CSRF_COOKIE) !== undefined;
+  }
+
   /** The signed-in user, or undefined when no session cookie is valid (a 401, not an error). */
   async currentSession(): Promise<SessionCheck | undefined> {
     try {

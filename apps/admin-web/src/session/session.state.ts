@@ -19,6 +19,10 @@ api.onUnauthorized = () => {
 
 /** On load: a reload or a new tab keeps the session without spending a sign-in. */
 export async function restoreSession(): Promise<void> {
+  if (!api.mayHaveSession()) {
+    session.value = { status: 'signed-out' };
+    return;
+  }
   try {
     const check = await api.currentSession();
     session.value = check === undefined ? { status: 'signed-out' } : { status: 'signed-in', user: check.user };
