@@ -79,13 +79,19 @@ describe('admin UI in chromium (one gateway process)', () => {
     await screenshot(page, '02-routes-page-1');
   });
 
-  test('next, direct page and previous move through the 25 routes', async () => {
+  test('next, direct page and previous move through the 25 routes, one API request per new page', async () => {
+    const apiRequests: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname.startsWith('/api/')) apiRequests.push(`${req.method()} ${new URL(req.url()).pathname}${new URL(req.url()).search}`);
+    });
     await page.getByRole('link', { name: 'Next' }).click();
     await summary().filter({ hasText: 'page 2 of 3' }).waitFor();
     assert.deepEqual(await rowIds(), ['r11', 'r12', 'r13', 'r14', 'r15', 'r16', 'r17', 'r18', 'r19', 'r20']);
     await page.getByRole('link', { name: 'Page 3' }).click();
     await summary().filter({ hasText: 'page 3 of 3' }).waitFor();
     assert.deepEqual(await rowIds(), ['r21', 'r22', 'r23', 'r24', 'r25']);
+    assert.deepEqual(apiRequests, ['GET /api/routes?limit=10&offset=10', 'GET /api/routes?limit=10&offset=20'], 'no request per row, no session re-check');
+    page.removeAllListeners('request');
     assert.equal(new URL(page.url()).search, '?page=3');
     await screenshot(page, '03-routes-page-3');
     await page.getByRole('link', { name: 'Previous' }).click();
@@ -122,12 +128,29 @@ describe('admin UI in chromium (one gateway process)', () => {
     assert.equal(await page.evaluate<boolean>("document.cookie.includes('gateway_session')"), false, 'the token is out of reach of page scripts');
   });
 
+  test('a session revoked elsewhere leads back to sign-in with a message; signing in again returns to the same page', async () => {
+    const token = (await context.cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
+    const revoked = await request(`${gateway.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    assert.equal(revoked.status, 200, revoked.text);
+    await page.getByRole('link', { name: 'Back to routes' }).click();
+    await page.getByText('Your session has expired. Sign in again.').waitFor();
+    await screenshot(page, '06-session-expired');
+    const unexpected = watched.problems.filter((p) => !isExpected401(p, '/api/routes?limit=10&offset=0'));
+    assert.deepEqual(unexpected, []);
+    watched.problems.length = 0;
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Routes' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/admin/routes');
+  });
+
   test('sign out returns to the sign-in page and the session is gone after a reload', async () => {
     await page.getByRole('link', { name: 'Routes', exact: true }).click();
     await page.getByRole('heading', { name: 'Routes' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
-    await screenshot(page, '06-signed-out');
+    await screenshot(page, '07-signed-out');
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in to the gateway' }).waitFor();
     assert.deepEqual((await context.cookies()).map((c) => c.name), []);
@@ -147,7 +170,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.getByLabel('Password').fill(VIEWER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'The admin UI needs the admin role' }).waitFor();
-    await screenshot(page, '07-admin-role-required');
+    await screenshot(page, '08-admin-role-required');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the gateway' }).waitFor();
   });
