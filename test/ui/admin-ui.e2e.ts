@@ -2,14 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { request, startGatewayProcess, type GatewayProcess } from '@gateway/testing';
-import { launchChromium, screenshot, watchPage, type PageProblem } from './browser';
+import { inspectPage, launchChromium, watchPage, type PageProblem } from './browser';
 
 /*
  * The admin UI in Debian's chromium against one real gateway process (--role all): sign-in with a
  * bad and a good password, the routes list of proxy.yml (25 routes: pages, direct page, search,
  * enabled filter), a deep link, reload keeping the session, sign out, and a non-admin user.
- * Any console error or CSP violation fails the test; every page is saved as a screenshot under
- * test-artifacts/ui.
+ * Any console error or CSP violation fails the test, and so does a serious or critical axe-core
+ * finding on any page; every page is saved as a screenshot under test-artifacts/ui.
  */
 const ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
 const VIEWER = { email: 'viewer@example.com', password: 'Quiet-harbour-lamp-42!' };
@@ -61,7 +61,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'The email or password is not correct.' }).waitFor();
-    await screenshot(page, '01-sign-in-error');
+    assert.deepEqual(await inspectPage(page, '01-sign-in-error'), [], 'axe-core: serious or critical issues on 01-sign-in-error');
     const unexpected = watched.problems.filter((p) => !isExpected401(p, '/api/auth/login'));
     assert.deepEqual(unexpected, []);
     watched.problems.length = 0;
@@ -76,7 +76,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     const first = rows().first();
     assert.match((await first.innerText()).replace(/\s+/g, ' '), /\/svc-01\/\* Service number 1 http:\/\/127\.0\.0\.1:9 All Yes proxy\.yml \(read-only\)/);
     assert.equal(new URL(page.url()).pathname, '/admin/routes');
-    await screenshot(page, '02-routes-page-1');
+    assert.deepEqual(await inspectPage(page, '02-routes-page-1'), [], 'axe-core: serious or critical issues on 02-routes-page-1');
   });
 
   test('next, direct page and previous move through the 25 routes, one API request per new page', async () => {
@@ -93,7 +93,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     assert.deepEqual(apiRequests, ['GET /api/routes?limit=10&offset=10', 'GET /api/routes?limit=10&offset=20'], 'no request per row, no session re-check');
     page.removeAllListeners('request');
     assert.equal(new URL(page.url()).search, '?page=3');
-    await screenshot(page, '03-routes-page-3');
+    assert.deepEqual(await inspectPage(page, '03-routes-page-3'), [], 'axe-core: serious or critical issues on 03-routes-page-3');
     await page.getByRole('link', { name: 'Previous' }).click();
     await summary().filter({ hasText: 'page 2 of 3' }).waitFor();
     assert.equal(await rows().count(), 10);
@@ -104,7 +104,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await summary().filter({ hasText: '3 routes, page 1 of 1' }).waitFor();
     assert.deepEqual(await rowIds(), ['r08', 'r16', 'r24']);
-    await screenshot(page, '04-routes-search');
+    assert.deepEqual(await inspectPage(page, '04-routes-search'), [], 'axe-core: serious or critical issues on 04-routes-search');
 
     await page.getByLabel('Search path or description').fill('svc-2');
     await page.getByLabel('Enabled').selectOption('false');
@@ -118,7 +118,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.goto(`${gateway.url}/admin/routes/r05`);
     await page.getByRole('heading', { name: 'Route /svc-05/*' }).waitFor();
     await page.getByText('proxy.yml: change it in the file').waitFor();
-    await screenshot(page, '05-route-detail');
+    assert.deepEqual(await inspectPage(page, '05-route-detail'), [], 'axe-core: serious or critical issues on 05-route-detail');
     await page.reload();
     await page.getByRole('heading', { name: 'Route /svc-05/*' }).waitFor();
     const cookies = await context.cookies();
@@ -128,13 +128,28 @@ describe('admin UI in chromium (one gateway process)', () => {
     assert.equal(await page.evaluate<boolean>("document.cookie.includes('gateway_session')"), false, 'the token is out of reach of page scripts');
   });
 
+  test('on a 390-pixel-wide screen the list fits the width, in the same session (a new tab keeps it)', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    try {
+      const small = await phone.newPage();
+      const smallWatch = watchPage(small);
+      await small.goto(`${gateway.url}/admin/routes`);
+      await small.getByRole('status').filter({ hasText: '25 routes, page 1 of 3' }).waitFor();
+      assert.equal(await small.evaluate<boolean>('document.documentElement.scrollWidth <= 390'), true, 'no horizontal scrolling');
+      assert.deepEqual(await inspectPage(small, '05b-routes-390px'), [], 'axe-core at 390 px');
+      assert.deepEqual(smallWatch.problems, []);
+    } finally {
+      await phone.close();
+    }
+  });
+
   test('a session revoked elsewhere leads back to sign-in with a message; signing in again returns to the same page', async () => {
     const token = (await context.cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
     const revoked = await request(`${gateway.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     assert.equal(revoked.status, 200, revoked.text);
     await page.getByRole('link', { name: 'Back to routes' }).click();
     await page.getByText('Your session has expired. Sign in again.').waitFor();
-    await screenshot(page, '06-session-expired');
+    assert.deepEqual(await inspectPage(page, '06-session-expired'), [], 'axe-core: serious or critical issues on 06-session-expired');
     const unexpected = watched.problems.filter((p) => !isExpected401(p, '/api/routes?limit=10&offset=0'));
     assert.deepEqual(unexpected, []);
     watched.problems.length = 0;
@@ -150,7 +165,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.getByRole('heading', { name: 'Routes' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
-    await screenshot(page, '07-signed-out');
+    assert.deepEqual(await inspectPage(page, '07-signed-out'), [], 'axe-core: serious or critical issues on 07-signed-out');
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in to the gateway' }).waitFor();
     assert.deepEqual((await context.cookies()).map((c) => c.name), []);
@@ -170,7 +185,7 @@ describe('admin UI in chromium (one gateway process)', () => {
     await page.getByLabel('Password').fill(VIEWER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'The admin UI needs the admin role' }).waitFor();
-    await screenshot(page, '08-admin-role-required');
+    assert.deepEqual(await inspectPage(page, '08-admin-role-required'), [], 'axe-core: serious or critical issues on 08-admin-role-required');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the gateway' }).waitFor();
   });

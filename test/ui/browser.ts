@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { REPO_ROOT } from '@gateway/testing';
@@ -51,4 +51,27 @@ export function watchPage(page: Page): { problems: PageProblem[] } {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}
+
+let axeSource: string | undefined;
+
+/**
+ * axe-core's serious and critical findings on the page as it is now, one line each (rule: the
+ * elements). Injected through the debugger protocol, not a <script> tag, so the page's CSP stays
+ * as strict as in production.
+ */
+export async function seriousAccessibilityIssues(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate<string[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
+}
+
+/** Every page the tests visit: a screenshot (artifact) and no serious accessibility issue. */
+export async function inspectPage(page: Page, name: string): Promise<string[]> {
+  await screenshot(page, name);
+  return seriousAccessibilityIssues(page);
 }
