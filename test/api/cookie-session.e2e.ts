@@ -128,3 +128,48 @@ describe('cookie session for the admin UI', () => {
     assert.equal((await call('GET', '/api/auth/session', { headers: { cookie: session.cookieHeader } })).status, 401, 'the old cookie no longer works');
   });
 });
+
+describe('cookie session behind a TLS-terminating proxy (TRUSTED_PROXIES)', () => {
+  let cp: ControlPlaneProcess;
+  let call: Call;
+  before(async () => {
+    // The test's own socket (127.0.0.1) is the trusted proxy.
+    cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, TRUSTED_PROXIES: '127.0.0.1, ::ffff:127.0.0.1' } });
+    call = caller(cp);
+  });
+  after(async () => {
+    await cp?.stop();
+  });
+
+  const secureFlags = (res: ClientResponse): boolean[] => setCookiesOf(res).map((line) => line.split(';').some((part) => part.trim() === 'Secure'));
+
+  test('X-Forwarded-Proto https from the trusted proxy: both cookies are Secure, on login and on logout', async () => {
+    const res = await call('POST', '/api/auth/login', { body: { ...ADMIN, session: 'cookie' }, headers: { 'x-forwarded-proto': 'https' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(secureFlags(res), [true, true]);
+    const setCookies = setCookiesOf(res);
+    const cookie = `gateway_session=${cookieValue(setCookies, 'gateway_session')}`;
+    const out = await call('POST', '/api/auth/logout', { headers: { cookie, 'x-csrf-token': cookieValue(setCookies, 'gateway_csrf'), 'x-forwarded-proto': 'https' } });
+    assert.equal(out.status, 200, out.text);
+    assert.deepEqual(secureFlags(out), [true, true]);
+  });
+
+  test('plain HTTP through the proxy (or a last hop of http) is not Secure', async () => {
+    for (const proto of [undefined, 'http', 'https, http']) {
+      const res = await call('POST', '/api/auth/login', { body: { ...ADMIN, session: 'cookie' }, headers: proto === undefined ? {} : { 'x-forwarded-proto': proto } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(secureFlags(res), [false, false], String(proto));
+    }
+  });
+});
+
+test('X-Forwarded-Proto from a peer that is not a trusted proxy is ignored', async () => {
+  const cp = await startControlPlaneProcess({ env: ADMIN_ENV });
+  try {
+    const res = await caller(cp)('POST', '/api/auth/login', { body: { ...ADMIN, session: 'cookie' }, headers: { 'x-forwarded-proto': 'https' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(setCookiesOf(res).some((line) => /;\s*Secure(;|$)/.test(line)), false);
+  } finally {
+    await cp.stop();
+  }
+});

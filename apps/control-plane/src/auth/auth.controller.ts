@@ -58,7 +58,7 @@ export class AuthController {
   ): Promise<SuccessEnvelope<LoginResult | CookieSessionStarted>> {
     const result = await this.logins.login(body.email ?? body.username ?? '', body.password, ip);
     if (body.session !== 'cookie') return ok(result);
-    return ok(this.cookieSessions.start(res, result.token, result.expiresIn, req.secure));
+    return ok(this.cookieSessions.start(req, res, result.token, result.expiresIn));
   }
 
   @Post('logout')
@@ -73,7 +73,7 @@ export class AuthController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SuccessEnvelope<{ loggedOut: true }>> {
     await this.logouts.logout(user, ip);
-    this.cookieSessions.end(res, req.secure);
+    this.cookieSessions.end(req, res);
     return ok({ loggedOut: true });
   }
 
