@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, startGatewayProcess, type GatewayProcess } from '@gateway/testing';
 import { ADMIN_ENV } from './auth-fixtures';
+import { TEST_SETTINGS_ENCRYPTION_KEY } from './control-plane-process';
 
 /*
  * The admin UI at /admin (docs/admin-ui.md) in both roles that serve the API: deep links answer the
@@ -14,7 +15,7 @@ for (const role of ['all', 'control-plane'] as const) {
   describe(`admin UI served at /admin (--role ${role})`, () => {
     let gateway: GatewayProcess;
     before(async () => {
-      gateway = await startGatewayProcess({ role, config: FILE, env: ADMIN_ENV });
+      gateway = await startGatewayProcess({ role, config: FILE, env: { ...ADMIN_ENV, SETTINGS_ENCRYPTION_KEY: TEST_SETTINGS_ENCRYPTION_KEY } });
     });
     after(async () => {
       await gateway?.stop();
