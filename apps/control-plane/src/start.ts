@@ -10,6 +10,7 @@ import { RedisBus } from '@gateway/events/redis-bus';
 import { LogRingBuffer } from '@gateway/logging';
 import { createGatewayPino } from '@gateway/logging/gateway-pino';
 import type { FieldError } from '@gateway/route-model';
+import { adminUiRouter, builtAdminUiDirectory } from './admin-ui/admin-ui.middleware';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
@@ -132,6 +133,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.disable('x-powered-by');
   app.use(responseHeaders);
   app.use(requestLog);
+  // The admin UI (docs/admin-ui.md): static files and deep links, ahead of Nest's routes.
+  app.use('/admin', adminUiRouter(builtAdminUiDirectory()));
   // Before anything else can answer: a preflight ends here, a refused origin gets no ACAO header.
   const settings = app.get(LiveSettings);
   app.enableCors(corsOptions((origin) => config.allowedOrigins.includes(origin) || settings.general().allowedOrigins.includes(origin)));

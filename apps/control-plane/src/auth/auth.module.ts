@@ -8,6 +8,9 @@ import { ThrottlingModule } from '../throttling/throttling.module';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthenticationGuard } from './authentication.guard';
+import { CookieSessions } from './cookie-session.service';
+import { CsrfGuard } from './csrf.guard';
+import { CsrfTokens } from './csrf-tokens.service';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
@@ -27,9 +30,13 @@ import { TokenRevocationService } from './token-revocation.service';
     LoginService,
     LogoutService,
     TokenRevocationService,
-    // Guards run in this order: limits first (anonymous floods count), then authentication, then roles.
+    CsrfTokens,
+    CookieSessions,
+    // Guards run in this order: limits first (anonymous floods count), then authentication, the
+    // CSRF check of cookie sessions, then roles.
     { provide: APP_GUARD, useClass: ApiThrottlerGuard },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
   // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked.

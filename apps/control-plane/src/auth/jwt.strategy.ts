@@ -7,12 +7,14 @@ import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { UserAccountsService } from '../users/user-accounts.service';
 import { USER_ROLES } from '../users/user.entity';
 import type { AuthenticatedUser, ManagementTokenClaims } from './authenticated-user';
+import { sessionCookieToken } from './session-cookie';
 import { TokenRevocationService } from './token-revocation.service';
 
 /**
- * Bearer management tokens: HS256 only, our issuer, not expired, not revoked (decision 20): neither
- * the token's jti (logout) nor its subject (a deleted user) is on the revocation list, and the user
- * is not disabled and still has the token generation the token was issued under.
+ * Management tokens, as Bearer or in the session cookie: HS256 only, our issuer, not expired, not
+ * revoked (decision 20): neither the token's jti (logout) nor its subject (a deleted user) is on
+ * the revocation list, and the user is not disabled and still has the token generation the token
+ * was issued under.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -22,7 +24,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     private readonly accounts: UserAccountsService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // Bearer first; without an Authorization header, the browser session's HttpOnly cookie
+      // (docs/admin-ui.md). Either token goes through the same checks below.
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), (req) => sessionCookieToken(req.headers) ?? null]),
       // A KeyObject, not the string: given a string, jsonwebtoken first tries (and fails) to parse it
       // as a public key on every request, a quarter of the API's CPU under load. It accepts key
       // objects; passport-jwt's types only lag behind.

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INVALID_CREDENTIALS',
   'FORBIDDEN',
+  'CSRF_TOKEN_INVALID',
   'NOT_FOUND',
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
@@ -50,6 +51,7 @@ export function statusOf(code: ErrorCode): number {
     case 'INVALID_CREDENTIALS':
       return 401;
     case 'FORBIDDEN':
+    case 'CSRF_TOKEN_INVALID':
       return 403;
     case 'NOT_FOUND':
     case 'ROUTE_NOT_FOUND':
@@ -104,6 +106,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Unauthorized', fixed: true };
     case 'FORBIDDEN':
       return { text: 'Forbidden', fixed: true };
+    case 'CSRF_TOKEN_INVALID':
+      return { text: 'Missing or invalid CSRF token: a cookie session sends the gateway_csrf cookie in the X-CSRF-Token header', fixed: true };
     case 'VALIDATION_ERROR':
       return { text: 'Validation failed', fixed: false };
     case 'UNKNOWN_UPSTREAM':
