@@ -16,6 +16,7 @@ import type { LogRingBuffer } from '@gateway/logging';
 import { LogsModule } from './logs/logs.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
+import { SamlModule } from './saml/saml.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -31,6 +32,7 @@ export class AppModule {
         AuditModule,
         UsersModule,
         AuthModule,
+        SamlModule,
         RoutesModule,
         RouteOperationsModule,
         ApiKeysModule,
