@@ -12,7 +12,8 @@ export function refusalReason(error: unknown): string {
     [/InResponseTo/i, 'InResponseTo missing, unknown or already used'],
     [/signature|signed/i, 'signature missing or invalid'],
     [/not yet valid/i, 'assertion not yet valid'],
-    [/expired|too old/i, 'assertion expired'],
+    // node-saml drops subject confirmations only for their times: here, all of them were expired.
+    [/expired|too old|No valid subject confirmation/i, 'assertion expired'],
     [/audience/i, 'wrong audience'],
     [/issuer/i, 'wrong Issuer'],
     [/status/i, 'status is not Success'],
