@@ -7,26 +7,9 @@ import assert from 'node:assert/strict';
 import { makeTempDir, request, type ClientResponse } from '@gateway/testing';
 import { ADMIN, ADMIN_ENV, caller, login, type Call } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
-import { makeSigningKey, TestIdp, type AuthnRequestSeen, type ResponseOptions } from './saml-test-idp';
+import { ACS_URL, ALLOWED_RETURN, encoded, initiate as initiateAt, postCallback, SP_ENTITY_ID, ssoConfig as ssoConfigFor, startLogin as startLoginAt, type SamlResultView, type StartedLogin } from './saml-fixtures';
+import { makeSigningKey, TestIdp, type ResponseOptions } from './saml-test-idp';
 import { EVIL_EMAIL, WRAPPING_LAYOUTS } from './saml-wrapping';
-
-const ACS_URL = 'https://gateway.test/api/auth/saml/callback';
-const SP_ENTITY_ID = 'https://gateway.test/api/auth/saml/metadata';
-const ALLOWED_RETURN = 'https://ui.test/admin';
-
-interface SamlResultView {
-  token: string;
-  user: { id: string; email: string; name: string; role: string };
-  sessionId: string;
-  expiresAt: string;
-}
-
-interface StartedLogin {
-  seen: AuthnRequestSeen;
-  /** What the IdP would have the browser post. */
-  form: { SAMLResponse: string; RelayState: string };
-  cookie: string;
-}
 
 describe('SAML 2.0 SSO against a loopback IdP', () => {
   let cp: ControlPlaneProcess;
@@ -38,26 +21,7 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
   const spKey = makeSigningKey();
   const keyDir = makeTempDir('saml-sp-key-');
 
-  function ssoConfig(extra: Record<string, unknown> = {}): string {
-    return JSON.stringify({
-      version: '1.0.0',
-      authentication: {
-        sso: {
-          enabled: true,
-          idpEntityId: idp.entityId,
-          idpSsoUrl: idp.ssoUrl,
-          idpCertificates: [idp.signing.cert, rotated.cert],
-          acsUrl: ACS_URL,
-          clockSkewSeconds: 60,
-          allowedReturnUrls: [ALLOWED_RETURN],
-          nameAttribute: 'displayName',
-          groupsAttribute: 'groups',
-          adminGroups: ['gateway-admins'],
-          ...extra,
-        },
-      },
-    });
-  }
+  const ssoConfig = (extra: Record<string, unknown> = {}): string => ssoConfigFor(idp, extra, [rotated.cert]);
 
   before(async () => {
     idp = await TestIdp.start();
@@ -74,35 +38,15 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
     keyDir.remove();
   });
 
-  async function initiate(returnUrl: string | undefined = '/admin'): Promise<{ res: ClientResponse; redirectUrl: string; cookie: string }> {
-    const res = await call('POST', '/api/auth/saml/initiate', { body: returnUrl === undefined ? {} : { returnUrl } });
-    const redirectUrl = res.status === 200 ? res.json<{ data: { redirectUrl: string } }>().data.redirectUrl : '';
-    const setCookie = res.headers['set-cookie']?.[0] ?? '';
-    return { res, redirectUrl, cookie: setCookie.split(';')[0] ?? '' };
-  }
-
-  /** initiate, then the browser's visit to the IdP (a real HTTP call): what it would post back. */
-  async function startLogin(): Promise<StartedLogin> {
-    const started = await initiate();
-    assert.equal(started.res.status, 200, started.res.text);
-    const atIdp = await request(started.redirectUrl);
-    assert.equal(atIdp.status, 200, atIdp.text);
-    return { seen: idp.requests.at(-1) as AuthnRequestSeen, form: atIdp.json(), cookie: started.cookie };
-  }
-
-  function post(form: Record<string, string>, headers: Record<string, string> = {}): Promise<ClientResponse> {
-    return request(`${cp.url}/api/auth/saml/callback`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers },
-      body: new URLSearchParams(form).toString(),
-    });
-  }
+  const initiate = (returnUrl?: string) => initiateAt(cp.url, returnUrl);
+  const startLogin = (): Promise<StartedLogin> => startLoginAt(cp.url, idp);
+  const post = (form: Record<string, string>, headers?: Record<string, string>) => postCallback(cp.url, form, headers);
 
   /** A fresh login whose response the IdP shapes with `options` (and `mutate`, after signing). */
   async function respond(options: ResponseOptions = {}, mutate: (xml: string) => string = (xml) => xml): Promise<ClientResponse> {
     const started = await startLogin();
     const xml = mutate(idp.response(started.seen, options));
-    return post({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: started.form.RelayState });
+    return post({ SAMLResponse: encoded(xml), RelayState: started.form.RelayState });
   }
 
   async function lastRefusal(): Promise<Record<string, unknown>> {
@@ -251,7 +195,7 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
       const other = await startLogin();
       const started = await startLogin();
       const xml = idp.response(other.seen);
-      await assertRefused(await post({ SAMLResponse: Buffer.from(xml).toString('base64'), RelayState: started.form.RelayState }), 'InResponseTo missing, unknown or already used');
+      await assertRefused(await post({ SAMLResponse: encoded(xml), RelayState: started.form.RelayState }), 'InResponseTo missing, unknown or already used');
     });
 
     test('a used request: the same response posted twice', async () => {

@@ -70,6 +70,7 @@ export class SamlController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Trades a one-time code (single use, 60 s, same browser) for the SAML result' })
   @Ok(200, SAML_RESULT)
+  @Fails(400, 'VALIDATION_ERROR: code missing, not a string or longer than 128 characters')
   @Fails(401, 'SAML_REJECTED: unknown, used or expired code, or another browser')
   async exchange(@Body() body: ExchangeSamlCodeDto, @Req() req: Request): Promise<SuccessEnvelope<SamlResult>> {
     const redeemed = await this.codes.redeem(body.code, browserCookie(req));
@@ -82,7 +83,11 @@ export class SamlController {
   @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
   @ApiOperation({ summary: 'SP metadata XML, for the identity provider (public)' })
   @ApiProduces('application/samlmetadata+xml')
-  @ApiResponse({ status: 200, description: 'EntityDescriptor with the ACS URL (HTTP-POST) and the SP certificate when configured' })
+  @ApiResponse({
+    status: 200,
+    description: 'EntityDescriptor with the ACS URL (HTTP-POST) and the SP certificate when configured',
+    content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } },
+  })
   @NOT_CONFIGURED
   async metadata(): Promise<string> {
     return this.logins.metadata();
