@@ -227,6 +227,14 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
       await assertRefused(await post({ SAMLResponse: 'A'.repeat(300 * 1024), RelayState: started.form.RelayState }), 'SAMLResponse too large');
     });
 
+    test('a second root element after the signed Response', async () => {
+      idp.user = { nameId: 'ada@example.com', attributes: {} };
+      const res = await respond({}, (xml) => `${xml}<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>`);
+      assert.equal(res.status, 401, res.text);
+      const newest = (await call('GET', '/api/audit-log?limit=1', { token: adminToken })).json<{ data: Array<{ action: string; details: { reason?: string } }> }>().data[0];
+      assert.deepEqual([newest?.action, newest?.details], ['auth.saml.refused', { reason: 'response malformed' }]);
+    });
+
     test('no RelayState', async () => {
       const started = await startLogin();
       await assertRefused(await post({ SAMLResponse: started.form.SAMLResponse }), 'RelayState unknown, used or expired');
