@@ -18,6 +18,7 @@ import { LogsModule } from './logs/logs.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
+import { SamlModule } from './saml/saml.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 
@@ -36,6 +37,7 @@ export class AppModule {
         SettingsModule,
         UsersModule,
         AuthModule,
+        SamlModule,
         RoutesModule,
         RouteOperationsModule,
         ApiKeysModule,

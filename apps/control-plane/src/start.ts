@@ -140,6 +140,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.enableCors(corsOptions((origin) => config.allowedOrigins.includes(origin) || settings.general().allowedOrigins.includes(origin)));
   app.use(endRefusedPreflight);
   app.useBodyParser('json', { limit: MAX_BODY });
+  // The SAML callback is an HTML form post from the identity provider (HTTP-POST binding).
+  app.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
   app.useGlobalFilters(new DomainExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   // Before init: the document's routes must precede the guarded `/api/*` catch-all.

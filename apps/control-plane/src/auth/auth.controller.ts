@@ -85,13 +85,4 @@ export class AuthController {
   register(): never {
     throw new DomainError('NOT_IMPLEMENTED', 'Registration is not implemented; an admin creates users with POST /api/users');
   }
-
-  /** SAML SSO (spec 5.3) needs the external session service; until then 501, in the credentials tier. */
-  @Public()
-  @Post(['saml/initiate', 'saml/callback'])
-  @ApiOperation({ summary: 'Not implemented yet: SAML 2.0 SSO' })
-  @NOT_IMPLEMENTED
-  saml(): never {
-    throw new DomainError('NOT_IMPLEMENTED', 'SAML single sign-on is not implemented');
-  }
 }

@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'DATA_PLANES_UNAVAILABLE',
   'API_KEYS_NOT_CONFIGURED',
   'OUTBOUND_TARGET_REFUSED',
+  'SAML_REJECTED',
+  'SSO_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -49,6 +51,7 @@ export function statusOf(code: ErrorCode): number {
       return 400;
     case 'UNAUTHORIZED':
     case 'INVALID_CREDENTIALS':
+    case 'SAML_REJECTED':
       return 401;
     case 'FORBIDDEN':
     case 'CSRF_TOKEN_INVALID':
@@ -80,6 +83,7 @@ export function statusOf(code: ErrorCode): number {
     case 'SERVICE_UNAVAILABLE':
     case 'DATA_PLANES_UNAVAILABLE':
     case 'API_KEYS_NOT_CONFIGURED':
+    case 'SSO_NOT_CONFIGURED':
       return 503;
     default: {
       const unreachable: never = code;
@@ -118,6 +122,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Invalid configuration file', fixed: false };
     case 'INVALID_CREDENTIALS':
       return { text: 'Invalid email or password', fixed: true };
+    case 'SAML_REJECTED':
+      return { text: 'The SAML response was refused', fixed: false };
+    case 'SSO_NOT_CONFIGURED':
+      return { text: 'SAML single sign-on is not configured (authentication.sso in proxy.yml)', fixed: true };
     case 'NOT_FOUND':
       return { text: 'Not Found', fixed: false };
     case 'USER_NOT_FOUND':
