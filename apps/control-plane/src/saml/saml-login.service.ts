@@ -95,6 +95,8 @@ export class SamlLoginService {
     const login = this.identity(assertion, settings);
     if ('refused' in login) return this.refuse(login.refused, ip);
     const provisioned = await this.provisioner.provision(login.email, login.role);
+    // A disabled user signs in neither by password nor by SSO (issue 14).
+    if ((await this.accounts.tokenStanding(provisioned.account.id))?.disabled !== false) return this.refuse('user disabled', ip);
     await this.audit.record({
       actor: provisioned.account.email,
       action: 'auth.saml.login',
@@ -106,9 +108,14 @@ export class SamlLoginService {
     return { account: provisioned.account, name: login.name, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
   }
 
-  /** Issues the management token of a verified login (the session is the token's jti for now). */
-  result(account: UserAccount, name: string): SamlResult {
-    const issued = this.tokens.issue(account);
+  /**
+   * Issues the management token of a verified login (the session is the token's jti for now), with
+   * the user's current token generation; undefined when the user was disabled or deleted meanwhile.
+   */
+  async result(account: UserAccount, name: string): Promise<SamlResult | undefined> {
+    const standing = await this.accounts.tokenStanding(account.id);
+    if (standing === undefined || standing.disabled) return undefined;
+    const issued = this.tokens.issue(account, standing.tokenGeneration);
     return {
       token: issued.token,
       user: { id: account.id, email: account.email, name, role: account.role },

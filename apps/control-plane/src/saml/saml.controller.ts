@@ -58,7 +58,11 @@ export class SamlController {
     const form = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
     const login = await this.logins.accept({ SAMLResponse: form['SAMLResponse'], RelayState: form['RelayState'] }, ip);
     // API clients (JSON or no preference) get the result; a browser's form post asks for HTML.
-    if (req.accepts(['application/json', 'text/html']) !== 'text/html') return ok(this.logins.result(login.account, login.name));
+    if (req.accepts(['application/json', 'text/html']) !== 'text/html') {
+      const result = await this.logins.result(login.account, login.name);
+      if (result === undefined) throw new DomainError('SAML_REJECTED');
+      return ok(result);
+    }
     const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding: login.browserBinding });
     // The code rides in the fragment: never sent to a server, so no log or Referer holds it.
     res.redirect(303, `${login.returnUrl.split('#')[0]}#code=${code}`);
