@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readRedisTlsCa } from '@gateway/events';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
+import { parseWebhooksConfig, type WebhooksConfig } from './webhooks-config';
 import { ConfigError } from './config-error';
 import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
 
@@ -86,6 +87,8 @@ export interface ControlPlaneConfig {
    * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
    */
   trustedProxies: readonly string[];
+  /** WEBHOOK_* and OUTBOUND_ALLOW_CIDRS (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
   logLevel: LogLevel;
 }
 
@@ -270,6 +273,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
   const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
+  const webhooks = parseWebhooksConfig(env, problems);
 
   const levelRaw = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = (LOG_LEVELS as readonly string[]).includes(levelRaw) ? (levelRaw as LogLevel) : undefined;
@@ -294,6 +298,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     allowedOrigins,
     throttling,
     trustedProxies,
+    webhooks,
     logLevel: logLevel as LogLevel,
   };
 }
