@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { MessageBus } from '@gateway/events';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -17,6 +18,7 @@ import { LogsModule } from './logs/logs.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -25,6 +27,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config, bus),
+        // Gateway events between features (gateway-events/gateway-event.ts): webhooks, later detectors and runbooks.
+        EventEmitterModule.forRoot(),
         // start() has migrated already (migrate(): under a lock on PostgreSQL).
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
         DatabaseModule,
@@ -38,6 +42,7 @@ export class AppModule {
         ConfigFileModule,
         HealthModule.register(config.standalone),
         LogsModule.register(logs),
+        WebhooksModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

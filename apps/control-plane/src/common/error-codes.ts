@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
   'API_KEY_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
+  'WEBHOOK_DELIVERY_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -53,6 +55,8 @@ export function statusOf(code: ErrorCode): number {
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
     case 'API_KEY_NOT_FOUND':
+    case 'WEBHOOK_NOT_FOUND':
+    case 'WEBHOOK_DELIVERY_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -140,6 +144,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not every data plane answered', fixed: false };
     case 'API_KEY_NOT_FOUND':
       return { text: 'API key not found', fixed: true };
+    case 'WEBHOOK_NOT_FOUND':
+      return { text: 'Webhook not found', fixed: true };
+    case 'WEBHOOK_DELIVERY_NOT_FOUND':
+      return { text: 'Webhook delivery not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':
       return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {

@@ -15,9 +15,10 @@ export class LeasesAndWebhooksPostgres1763810000000 implements MigrationInterfac
       "id" varchar(36) PRIMARY KEY NOT NULL,
       "url" varchar(2048) NOT NULL,
       "events" text NOT NULL,
-      "severity" varchar(16),
+      "severity" text,
       "enabled" boolean NOT NULL,
       "description" varchar(200),
+      "created_by" varchar(36) NOT NULL,
       "secret" text NOT NULL,
       "previous_secret" text,
       "previous_secret_until" timestamptz,
@@ -36,11 +37,14 @@ export class LeasesAndWebhooksPostgres1763810000000 implements MigrationInterfac
       "attempts" integer NOT NULL,
       "next_attempt_at" timestamptz,
       "counts_for_health" boolean NOT NULL,
+      "max_attempts" integer NOT NULL,
       "created_at" timestamptz NOT NULL,
       "updated_at" timestamptz NOT NULL
     )`);
     await db.query(`CREATE INDEX "IDX_webhook_deliveries_due" ON "webhook_deliveries" ("status", "next_attempt_at")`);
     await db.query(`CREATE INDEX "IDX_webhook_deliveries_webhook" ON "webhook_deliveries" ("webhook_id", "created_at")`);
+    // One delivery per (webhook, event): instances that all hear an event enqueue it once.
+    await db.query(`CREATE UNIQUE INDEX "UQ_webhook_deliveries_event" ON "webhook_deliveries" ("webhook_id", "event_id")`);
     await db.query(`CREATE TABLE "webhook_attempts" (
       "id" varchar(36) PRIMARY KEY NOT NULL,
       "delivery_id" varchar(36) NOT NULL REFERENCES "webhook_deliveries" ("id") ON DELETE CASCADE,
