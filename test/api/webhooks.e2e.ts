@@ -30,6 +30,8 @@ const ENV = {
   OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
   WEBHOOK_RETRY_DELAYS: RETRY_DELAYS_MS.map((ms) => `${ms}ms`).join(','),
   WEBHOOK_TIMEOUT: '1s',
+  // Longer than the retry test's failures last (about 1.5 s), shorter than the whole schedule (at least 4.1 s).
+  WEBHOOK_DISABLE_AFTER: '4s',
 };
 
 describe('webhooks (SQLite, one control plane; events from the bus over Redis)', () => {
@@ -243,5 +245,21 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     const still = (await call('GET', `/api/webhooks/${hook.id}`, { token: admin })).json<{ data: WebhookJson }>().data;
     assert.equal(still.enabled, false, 'a redelivery does not mark the endpoint healthy');
     expectStatus(await call('POST', `/api/webhooks/${hook.id}/deliveries/nope/redeliver`, { token: admin }), 404, 'unknown delivery');
+  });
+
+  test('an endpoint failing for longer than WEBHOOK_DISABLE_AFTER is disabled; its delivery ends failed after the last attempt', async () => {
+    const target = await receiver();
+    target.answers = [503];
+    const hook = await hookFor(target, 'failing');
+    await publishEvent(bus, breakerOpened('failing'));
+    const disabled = await until('disabled', async () => {
+      const body = (await call('GET', `/api/webhooks/${hook.id}`, { token: admin })).json<{ data: WebhookJson }>().data;
+      return body.enabled ? undefined : body;
+    });
+    assert.match(disabled.disabledReason ?? '', /^every attempt failed since /);
+    const [delivery] = await deliveriesOf(call, admin, hook.id);
+    assert.equal(delivery?.status, 'failed');
+    assert.equal(delivery?.attempts, RETRY_DELAYS_MS.length + 1);
+    assert.ok(delivery?.attemptLog.every((a) => a.statusCode === 503));
   });
 });
