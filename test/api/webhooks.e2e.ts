@@ -245,6 +245,14 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     const still = (await call('GET', `/api/webhooks/${hook.id}`, { token: admin })).json<{ data: WebhookJson }>().data;
     assert.equal(still.enabled, false, 'a redelivery does not mark the endpoint healthy');
     expectStatus(await call('POST', `/api/webhooks/${hook.id}/deliveries/nope/redeliver`, { token: admin }), 404, 'unknown delivery');
+    // While one is pending (its schedule running), redelivering it would cut the schedule short: refused.
+    target.answers = [...target.received.map(() => 200 as const), 500];
+    await call('PATCH', `/api/webhooks/${hook.id}`, { token: admin, body: { enabled: true } });
+    await publishEvent(bus, breakerOpened('gone'));
+    const pending = await until('a pending retry', async () => (await deliveriesOf(call, admin, hook.id)).find((d) => d.status === 'pending' && d.attempts >= 1));
+    const refused = await call('POST', `/api/webhooks/${hook.id}/deliveries/${pending.id}/redeliver`, { token: admin });
+    expectStatus(refused, 409, 'redeliver a pending delivery');
+    assert.equal(refused.json<{ code: string }>().code, 'CONFLICT');
   });
 
   test('an endpoint failing for longer than WEBHOOK_DISABLE_AFTER is disabled; its delivery ends failed after the last attempt', async () => {

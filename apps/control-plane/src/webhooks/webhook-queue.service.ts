@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2, OnEvent } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { Not, type Repository } from 'typeorm';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { DomainError } from '../common/domain-error';
@@ -61,10 +61,12 @@ export class WebhookQueue {
   async redeliver(webhookId: string, deliveryId: string): Promise<void> {
     const delivery = await this.deliveries.findOneBy({ id: deliveryId, webhookId });
     if (delivery === null) throw new DomainError('WEBHOOK_DELIVERY_NOT_FOUND');
-    await this.deliveries.update(
-      { id: deliveryId },
+    // Only a settled delivery: a pending one still has its schedule, which a redelivery would cut short.
+    const update = await this.deliveries.update(
+      { id: deliveryId, status: Not('pending'), attempts: delivery.attempts },
       { status: 'pending', maxAttempts: delivery.attempts + 1, countsForHealth: false, nextAttemptAt: new Date(), updatedAt: new Date() },
     );
+    if ((update.affected ?? 0) === 0) throw new DomainError('CONFLICT', 'The delivery is still being attempted: redeliver it once it is delivered or failed');
     this.emitter.emit(DELIVERIES_DUE);
   }
 

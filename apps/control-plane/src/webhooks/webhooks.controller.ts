@@ -129,6 +129,7 @@ export class WebhooksController {
   @ApiParam({ name: 'deliveryId' })
   @Ok(200, DELIVERY)
   @Fails(404, 'WEBHOOK_DELIVERY_NOT_FOUND: "Webhook delivery not found"')
+  @Fails(409, 'CONFLICT: the delivery is still pending (being attempted or waiting for its next attempt)')
   async redeliver(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Actor() actor: AuditActor): Promise<SuccessEnvelope<DeliveryResponse>> {
     return ok(await this.deliveries.redeliver(id, deliveryId, actor));
   }
