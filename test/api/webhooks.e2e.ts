@@ -91,6 +91,9 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     assert.equal(problem.code, 'VALIDATION_ERROR');
     assert.deepEqual(problem.details.fields.map((f) => f.field).sort(), ['colour', 'enabled', 'events', 'severity', 'url']);
 
+    const nulls = await call('PATCH', `/api/webhooks/${hook.data.id}`, { token: admin, body: { url: null, events: null, enabled: null } });
+    expectStatus(nulls, 400, 'patch with nulls');
+    assert.deepEqual(nulls.json<{ details: { fields: Array<{ field: string }> } }>().details.fields.map((f) => f.field), ['url', 'events', 'enabled']);
     const patched = await call('PATCH', `/api/webhooks/${hook.data.id}`, { token: admin, body: { enabled: false, severity: null } });
     expectStatus(patched, 200, 'patch');
     assert.deepEqual([patched.json<{ data: WebhookJson }>().data.enabled, patched.json<{ data: WebhookJson }>().data.severity], [false, null]);

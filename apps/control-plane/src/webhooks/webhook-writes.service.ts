@@ -69,6 +69,12 @@ export class WebhookWrites {
   }
 
   patch(id: string, body: PatchWebhookDto, actor: AuditActor): Promise<WebhookResponse> {
+    // The validation pipe lets null through optional fields; only severity and description may be cleared.
+    const cleared = (['url', 'events', 'enabled'] as const).filter((field) => (body as Record<string, unknown>)[field] === null);
+    if (cleared.length > 0) {
+      const fields = cleared.map((field) => ({ field, message: `${field} cannot be null (omit it to keep the current value)`, code: 'VALIDATION_ERROR' }));
+      throw new DomainError('VALIDATION_ERROR', fields[0]?.message, { fields });
+    }
     return this.change(id, actor, 'webhook.update', body);
   }
 
