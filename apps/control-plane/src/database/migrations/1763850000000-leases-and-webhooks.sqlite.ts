@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Leases (run-once work across instances) and webhooks with their durable delivery queue. */
-export class LeasesAndWebhooksSqlite1763810000000 implements MigrationInterface {
-  name = 'LeasesAndWebhooksSqlite1763810000000';
+export class LeasesAndWebhooksSqlite1763850000000 implements MigrationInterface {
+  name = 'LeasesAndWebhooksSqlite1763850000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`CREATE TABLE "leases" (
