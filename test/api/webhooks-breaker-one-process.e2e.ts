@@ -27,6 +27,8 @@ routes:
   - { id: cb, path: /cb/*, upstream: "${upstream.origin}", circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 5, timeout: 60000 } }
 `,
       env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'webhooks-breaker-secret-0123456789abcdef', OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32' },
+      // Both planes boot in one process; on a loaded CI machine that took over the default 15 s.
+      startTimeoutMs: 60_000,
     });
     call = caller(gateway);
     token = await login(call, ADMIN);
