@@ -41,6 +41,7 @@ describe('webhooks with two control planes on one PostgreSQL (each event deliver
     writeFileSync(path.join(dataDir, 'webhook-secrets-key'), SECRETS_KEY, { mode: 0o600 });
     return startControlPlaneProcess({
       dataDir,
+      startTimeoutMs: 60_000,
       env: {
         DATABASE_URL: database.url,
         JWT_SECRET: WEBHOOKS_JWT_SECRET,

@@ -58,7 +58,7 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
 
   before(async () => {
     bus = signedRedisBus(REDIS_URL, prefix, WEBHOOKS_CLUSTER_TOKEN);
-    cp = await startControlPlaneProcess({ env: { ...ENV, REDIS_CHANNEL_PREFIX: prefix } });
+    cp = await startControlPlaneProcess({ env: { ...ENV, REDIS_CHANNEL_PREFIX: prefix }, startTimeoutMs: 60_000 });
     call = caller(cp);
   });
   after(async () => {
@@ -180,7 +180,7 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     cp.child.kill('SIGKILL');
     await cp.stop({ keepDir: true });
     extraDirs.push(cp);
-    cp = await startControlPlaneProcess({ dataDir: cp.dataDir, env: { ...ENV, REDIS_CHANNEL_PREFIX: prefix } });
+    cp = await startControlPlaneProcess({ dataDir: cp.dataDir, env: { ...ENV, REDIS_CHANNEL_PREFIX: prefix }, startTimeoutMs: 60_000 });
     call = caller(cp);
     const delivery = await until('delivered after the restart', async () => (await deliveriesOf(call, admin, hook.id)).find((d) => d.status === 'delivered'));
     assert.equal(delivery.eventId, event.id);
