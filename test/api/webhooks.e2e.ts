@@ -163,11 +163,10 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     assert.equal(delivery.attemptLog[0]?.error, 'answered 500');
     assert.equal(delivery.attemptLog[0]?.responseExcerpt, 'answer 500');
     assert.equal(delivery.attemptLog[1]?.error, 'timed out after 1000 ms');
-    // Lower bounds only (the schedule with its -10% jitter), never how fast: a slow machine cannot fail this.
+    // Lower bounds only (the growing schedule with its -10% jitter), never how fast: a slow machine cannot fail this.
     const [first, second, third] = target.received.map((r) => r.at) as [number, number, number];
     assert.ok(second - first >= RETRY_DELAYS_MS[0] * 0.9, `first retry after ${second - first} ms`);
     assert.ok(third - second >= RETRY_DELAYS_MS[1] * 0.9, `second retry after ${third - second} ms`);
-    assert.ok(third - second > second - first, 'the delays grow');
   });
 
   test('a control plane killed in the middle of the retries loses nothing: after its restart the delivery completes', async () => {
