@@ -20,6 +20,7 @@ const SECRETS = {
   apiKey: 'api-key-value-0c8b5e',
   password: 'password-value-5a6f1d',
   bearer: 'Bearer bearer-value-9e4c2a',
+  proxyAuthorization: 'Custom proxy-authorization-value-3b7d0f',
 };
 
 describe('one logger on the one-process gateway', () => {
@@ -48,13 +49,16 @@ routes:
     call = caller(gateway);
     token = await login(call, ADMIN);
 
-    const credentials = { authorization: SECRETS.authorization, cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey };
+    const credentials = { authorization: SECRETS.authorization, 'proxy-authorization': SECRETS.proxyAuthorization, cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey };
     const proxied = await request(`${gateway.url}/open/orders?page=2`, {
       method: 'POST',
       headers: { ...credentials, 'content-type': 'application/json', 'x-correlation-id': 'corr-open-1' },
       body: JSON.stringify({ password: SECRETS.password }),
     });
     assert.equal(proxied.status, 200, proxied.text);
+    // A configured secret where no pattern would see one (the admin password in a path): the
+    // access-log line writes the path, the value-based layer removes it.
+    assert.equal((await request(`${gateway.url}/open/${ADMIN.password}`, { headers: { 'x-correlation-id': 'corr-path-1' } })).status, 200);
     const refused = await request(`${gateway.url}/keyed/orders`, { headers: { ...credentials, 'x-correlation-id': 'corr-keyed-1' } });
     assert.equal(refused.status, 401, refused.text);
     const login401 = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: SECRETS.password }, headers: { cookie: SECRETS.cookie, 'x-api-key': SECRETS.apiKey, 'x-correlation-id': 'corr-login-1' } });
@@ -72,9 +76,9 @@ routes:
     assert.equal(res.status, 200, res.text);
     return res.json<{ data: LogLine[] }>().data;
   };
-  const secretValues = Object.values(SECRETS).map((value) => value.replace(/^(Custom|Bearer) /, '').replace(/^session=/, ''));
+  const secretValues = [...Object.values(SECRETS).map((value) => value.replace(/^(Custom|Bearer) /, '').replace(/^session=/, '')), ADMIN.password];
 
-  test('GET /api/logs holds the data plane\'s lines, with the correlation id of their request', async () => {
+  test('GET /api/logs holds the data plane\'s and the CLI\'s lines, the data plane\'s with the correlation id of their request', async () => {
     await eventually(async () => (await logs()).some((l) => l.plane === 'data' && l.correlationId === 'corr-keyed-1'), 'the data plane\'s refusal line');
     const lines = await logs();
     const refusal = lines.find((l) => l.plane === 'data' && l.correlationId === 'corr-keyed-1' && l.level === 'warn');
@@ -84,8 +88,9 @@ routes:
     const access = lines.find((l) => l.plane === 'data' && l.correlationId === 'corr-open-1' && l.message === 'request');
     assert.ok(access !== undefined, 'the access-log line of the proxied request');
     assert.equal(access.fields['path'], '/open/orders');
-    // Both planes in one buffer, the control plane's request line with its id too.
+    // Both planes in one buffer, the control plane's request line with its id too, and the CLI's own lines.
     assert.ok(lines.some((l) => l.plane === 'control' && l.context === 'HTTP' && l.correlationId === 'corr-login-1'));
+    assert.ok(lines.some((l) => l.plane === 'cli' && l.message === 'pid file written'), 'the CLI\'s lines');
     const text = JSON.stringify(lines);
     for (const secret of secretValues) assert.ok(!text.includes(secret), `${secret} reached GET /api/logs`);
   });
@@ -100,7 +105,8 @@ routes:
     assert.deepEqual(new Set(parsed.map((l) => l['plane'])), new Set(['cli', 'control', 'data']), 'every line is JSON of the one format');
     const access = parsed.find((l) => l['correlationId'] === 'corr-open-1' && l['msg'] === 'request') as { req: { headers: Record<string, string> } } | undefined;
     assert.ok(access !== undefined, 'the data plane logged the request at debug');
-    for (const header of ['authorization', 'cookie', 'x-api-key']) assert.equal(access.req.headers[header], '[REDACTED]', header);
+    for (const header of ['authorization', 'proxy-authorization', 'cookie', 'x-api-key']) assert.equal(access.req.headers[header], '[REDACTED]', header);
+    assert.equal(parsed.find((l) => l['correlationId'] === 'corr-path-1' && l['msg'] === 'request')?.['path'], '/open/[REDACTED]');
     assert.ok(parsed.every((l) => typeof l['level'] === 'number' && typeof l['time'] === 'string' && typeof l['msg'] === 'string' && l['service'] === 'gateway'));
   });
 });

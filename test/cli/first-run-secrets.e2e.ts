@@ -16,6 +16,27 @@ const ADMIN = { email: 'first@example.com', password: 'first-run-admin-password'
 const START_ARGS = ['start', '--config', 'proxy.yml', '--port', '0', '--host', '127.0.0.1'];
 const START = [...GATEWAY_CLI, ...START_ARGS];
 
+describe('a start whose .env secret changed since the previous start says so', () => {
+  const dir = makeTempDir('gateway-secret-switch-');
+  after(() => dir.remove());
+
+  test('init first (secrets only in .env), start, change JWT_SECRET in .env, start: a warning names it', async () => {
+    assert.equal((await runGateway(['init', '--skip-admin'], { cwd: dir.path, env: firstRunEnv() })).code, 0);
+    const first = await startGatewayIn(dir.path, START, firstRunEnv());
+    assert.equal(await first.stop(), 0);
+    assert.ok(!first.output.some((line) => line.includes('is not the one the previous start used')), first.output.join('\n'));
+
+    const envFile = path.join(dir.path, '.env');
+    writeFileSync(envFile, readFileSync(envFile, 'utf8').replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${'n'.repeat(43)}`));
+    const second = await startGatewayIn(dir.path, START, firstRunEnv());
+    assert.equal(await second.stop(), 0);
+    const warnings = second.output.filter((line) => line.includes('is not the one the previous start used'));
+    assert.equal(warnings.length, 1, second.output.join('\n'));
+    assert.match(warnings[0]!, /JWT_SECRET is not the one the previous start used \(management sessions issued before no longer verify\)/);
+    assert.ok(!second.output.join('\n').includes('n'.repeat(43)), 'the secret is not logged');
+  });
+});
+
 describe('first run: init after a start keeps the secrets the start generated', () => {
   const dir = makeTempDir('gateway-first-run-');
   let upstream: LoopbackUpstream;
@@ -61,7 +82,7 @@ describe('first run: init after a start keeps the secrets the start generated', 
     assert.match(result.stdout, /Kept proxy\.yml: it exists/);
     assert.match(result.stdout, /^ {2}JWT_SECRET: the one an earlier start generated in \.gateway\/jwt-secret/m);
     assert.match(result.stdout, /^ {2}API_KEY_SECRET: the one an earlier start generated in \.gateway\/api-key-secret/m);
-    assert.match(result.stdout, /^ {2}CLUSTER_TOKEN: new$/m);
+    assert.match(result.stdout, /^ {2}CLUSTER_TOKEN: the one an earlier start generated in \.gateway\/cluster-token/m);
     const password = /Created the admin account admin@localhost with the password: (\S+)/.exec(result.stdout)?.[1];
     assert.ok(password !== undefined, result.stdout);
 
@@ -101,6 +122,12 @@ describe('first run: init after a start keeps the secrets the start generated', 
     assert.notEqual(changed, original);
     writeFileSync(envFile, changed);
     try {
+      // init, which keeps that .env, says so before the start does.
+      const init = await runGateway(['init', '--skip-admin'], { cwd: dir.path, env: firstRunEnv() });
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stderr, /^gateway init: API_KEY_SECRET in \.env differs from the one an earlier start kept in \.gateway\/api-key-secret; gateway start will refuse it/m);
+      assert.doesNotMatch(init.stderr, /JWT_SECRET/);
+
       const result = await runGateway(START_ARGS, { cwd: dir.path, env: firstRunEnv() });
       assert.equal(result.code, 1, result.stdout + result.stderr);
       assert.match(result.stderr, /API_KEY_SECRET: differs from the secret an earlier start generated and kept in .*\.gateway\/api-key-secret \(API keys created before would stop working\)/);

@@ -220,6 +220,22 @@ routes:
     assert.deepEqual(seen.map((r) => `${r.method} ${r.url} ${r.body.toString('latin1')}`), ['GET', 'DELETE', 'OPTIONS'].map((m) => `${m} /x-target ${hidden}`));
   });
 
+  test('body bytes an upstream sends after a HEAD answer never become the answer to the next request', async () => {
+    // The stray bytes come late, after the gateway may already have reused the connection for the
+    // next request (found by upstream-fuzz): a HEAD connection is not reused.
+    hostile.register('head-with-body', {
+      label: 'HEAD answered with a late body that looks like a response',
+      parts: ['HTTP/1.1 200 OK\r\nContent-Length: 45\r\n\r\n', 'HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\nPOISONED'],
+      gapMs: 300,
+      finish: 'keep',
+    });
+    hostile.register('after-head', { label: 'plain answer', parts: ['HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nmine'], gapMs: 0, finish: 'keep' });
+    const head = await request(`${gateway.url}/hostile/head-with-body`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    const next = await request(`${gateway.url}/hostile/after-head`);
+    assert.equal(next.text, 'mine');
+  });
+
   test('an upstream that answers 101 to a request that asked for no upgrade gives 502 at once, not a held connection', async () => {
     // node destroys such a socket and emits only 'close' on the request (found by upstream-fuzz).
     hostile.register('switch', {

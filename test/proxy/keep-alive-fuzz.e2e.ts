@@ -75,10 +75,15 @@ routes:
     };
     const property = fc.asyncProperty(sequenceArbitrary(shape), async (sequence) => {
       gateway = await runningGateway(gateway);
+      const seenBefore = upstream.requests.length;
       const played = await playSequence(gateway.port, sequence, { closeWithinMs: REQUEST_TIMEOUT_MS + 3000 });
       assert.equal(played.hung, false, 'the gateway kept a half-closed connection open past requestTimeout');
       assert.ok(!responseStatuses(played.received).includes(500), `a 500 in:\n${played.received.slice(0, 2000)}`);
       await assertGatewayServes(gateway, '/echo/probe');
+      // Every request the upstream parsed was sent by the gateway: bytes of a client's body read
+      // as a request of their own (smuggling) would lack the headers the gateway sets.
+      const smuggled = upstream.requests.slice(seenBefore).find((r) => r.headers['x-correlation-id'] === undefined || r.headers['x-forwarded-proto'] === undefined);
+      assert.equal(smuggled, undefined, `the upstream received a request the gateway did not send: ${smuggled?.method} ${smuggled?.url}`);
     });
     t.diagnostic(`seed ${settings.seed}, ${settings.runs} runs`);
     await runFuzz(property, settings, 'keep-alive-fuzz');

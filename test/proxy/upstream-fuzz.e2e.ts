@@ -9,9 +9,10 @@ import { hostileResponseArbitrary } from './fuzz/hostile-responses';
 import { playSequence, responseStatuses } from './fuzz/raw-connection';
 
 /*
- * Issue 11: no byte sequence from an upstream may end the data plane. Each case scripts one
- * hostile answer on a raw loopback server and sends a request for it through a route (plain head
- * path, response hooks, cache, body transform, retries); the client must get an answer or a cut
+ * Issue 11: no byte sequence from an upstream may end the data plane. Each case scripts hostile
+ * answers on a raw loopback server and sends one to three requests for them on one connection
+ * through routes with different response paths (plain head, response hooks, cache, body
+ * transform, retries); the client must get an answer or a cut
  * connection within the route's small timeout, a 502/504 when the head was unusable, and the
  * process must stay alive and serve. FUZZ_SEED / FUZZ_RUNS / FUZZ_PATH as in keep-alive-fuzz.
  */
@@ -52,32 +53,42 @@ routes:
     await Promise.all([healthy?.close(), hostile?.close()]);
   });
 
-  test('no upstream answer ends the process; the client gets an answer or a cut connection in time', { timeout: fuzzTestTimeoutMs(settings, 1500) }, async (t) => {
+  test('no upstream answer ends the process; the client gets an answer or a cut connection in time', { timeout: fuzzTestTimeoutMs(settings, 3000) }, async (t) => {
     let caseNumber = 0;
-    const property = fc.asyncProperty(
-      hostileResponseArbitrary,
-      fc.constantFrom(...ROUTE_VARIANTS),
-      fc.constantFrom('GET', 'GET', 'HEAD', 'POST'),
-      async ({ script, headFails }, variant, method) => {
-        gateway = await runningGateway(gateway);
+    const exchange = fc.record({
+      answer: hostileResponseArbitrary,
+      variant: fc.constantFrom(...ROUTE_VARIANTS),
+      method: fc.constantFrom('GET', 'GET', 'HEAD', 'POST'),
+      awaitReply: fc.boolean(),
+    });
+    // One to three requests on one keep-alive connection (pipelined unless a step waits for its
+    // answer): a cut or failed answer must not take the requests after it, or the process, down.
+    const property = fc.asyncProperty(fc.array(exchange, { minLength: 1, maxLength: 3 }), async (exchanges) => {
+      gateway = await runningGateway(gateway);
+      const steps = exchanges.map(({ answer, variant, method, awaitReply }, index) => {
         caseNumber += 1;
-        // A fresh id per case: the cache route must not answer from an earlier case.
+        // A fresh id per request: the cache route must not answer from an earlier case.
         const id = `case-${caseNumber}-${Date.now()}`;
-        hostile.register(id, script);
+        hostile.register(id, answer.script);
+        const connection = index === exchanges.length - 1 ? 'close' : 'keep-alive';
         const body = method === 'POST' ? 'Content-Length: 2\r\n\r\nhi' : '\r\n';
-        const played = await playSequence(
-          gateway.port,
-          { steps: [{ label: script.label, bytes: `${method} /${variant}/${id} HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n${body}`, cuts: [], gapMs: 0, awaitReply: false }], ending: 'await-close' },
-          // Two attempts on the retried route, each bounded by the route timeout, plus slack for a loaded machine.
-          { closeWithinMs: UPSTREAM_TIMEOUT_MS * 2 + 3000 },
-        );
-        assert.equal(played.hung, false, `the client connection was held past the route timeout (${script.label})`);
-        const statuses = responseStatuses(played.received);
-        assert.ok(!statuses.includes(500), `a 500 for ${script.label}:\n${played.received.slice(0, 1000)}`);
-        if (headFails) assert.ok(statuses.every((status) => status === 502 || status === 504), `an unusable upstream head gave ${statuses.join(', ')} (${script.label})`);
-        await assertGatewayServes(gateway, '/echo/probe');
-      },
-    );
+        return { label: answer.script.label, bytes: `${method} /${variant}/${id} HTTP/1.1\r\nHost: gw\r\nConnection: ${connection}\r\n${body}`, cuts: [], gapMs: 0, awaitReply };
+      });
+      const labels = steps.map((step) => step.label).join(' | ');
+      const played = await playSequence(
+        gateway.port,
+        { steps, ending: 'await-close' },
+        // Two attempts per request on the retried route, each bounded by the route timeout, plus slack for a loaded machine.
+        { closeWithinMs: exchanges.length * UPSTREAM_TIMEOUT_MS * 2 + 3000 },
+      );
+      assert.equal(played.hung, false, `the client connection was held past the route timeouts (${labels})`);
+      const statuses = responseStatuses(played.received);
+      assert.ok(!statuses.includes(500), `a 500 for ${labels}:\n${played.received.slice(0, 1000)}`);
+      if (exchanges.every(({ answer }) => answer.headFails)) {
+        assert.ok(statuses.every((status) => status === 502 || status === 504), `unusable upstream heads gave ${statuses.join(', ')} (${labels})`);
+      }
+      await assertGatewayServes(gateway, '/echo/probe');
+    });
     t.diagnostic(`seed ${settings.seed}, ${settings.runs} runs`);
     await runFuzz(property, settings, 'upstream-fuzz');
   });

@@ -1,8 +1,10 @@
 import type { ReloadOutcome } from '@gateway/data-plane/data-plane-options';
+import type { Cidr } from '@gateway/outbound-target';
 import { MANAGEMENT_PATH_PREFIXES, type FieldError } from '@gateway/route-model';
 import { CommandFailure } from './command';
 import { nonBlank } from './gateway-client';
 import type { RouteOwner } from './gateway-record';
+import type { LogOutputs } from './json-line-logger';
 import { recordReloadOutcome, reloadThroughStore } from './store-reload';
 
 /** What `gateway start` runs: one role, or both planes in one process (the default). */
@@ -15,6 +17,8 @@ export interface RunningGateway {
   readonly port: number;
   /** Where its routes come from (recorded in the data directory for `config:reload`). */
   readonly routes: RouteOwner;
+  /** With a control plane in this process: where the CLI's own lines are recorded too (GET /api/logs). */
+  readonly logOutputs?: LogOutputs;
   /** SIGHUP: re-read proxy.yml (through the control plane when there is one). */
   reload(): Promise<ReloadOutcome>;
   close(): Promise<void>;
@@ -31,6 +35,8 @@ export interface RoleSettings {
   version: string;
   env: NodeJS.ProcessEnv;
   redisCommandTimeoutMs?: number;
+  /** OUTBOUND_ALLOW_CIDRS, parsed: exceptions to the outbound-target rule of health checks. */
+  outboundAllowCidrs?: readonly Cidr[];
 }
 
 /** A configuration the gateway refused to start with: every error, with lines when known. */
@@ -69,11 +75,13 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
       extraReadiness: async () => definedChecks({ ...(await controlPlane.readiness()) }),
       // GET /api/logs and `gateway logs` show the data plane's lines too.
       logRecorder: controlPlane.logRecorder,
+      logSecrets: controlPlane.logSecrets,
     });
     return {
       host: dataPlane.host,
       port: dataPlane.port,
       routes: { kind: 'store', store: controlPlane.store, reservedPathPrefixes: controlPlane.reservedPathPrefixes },
+      logOutputs: { recorder: controlPlane.logRecorder, secrets: controlPlane.logSecrets },
       reload: () => reloadThroughStore(controlPlane, settings, dataPlane),
       close: async () => {
         await dataPlane.close();
@@ -96,6 +104,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
     host: controlPlane.host ?? listen.host,
     port: controlPlane.port ?? listen.port,
     routes: { kind: 'store', store: controlPlane.store, reservedPathPrefixes: controlPlane.reservedPathPrefixes },
+    logOutputs: { recorder: controlPlane.logRecorder, secrets: controlPlane.logSecrets },
     reload: () => reloadThroughStore(controlPlane, settings),
     close: () => controlPlane.close(),
   };
@@ -150,7 +159,7 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   }
 }
 
-type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder'>;
+type DataPlaneExtras = Pick<import('@gateway/data-plane/data-plane-options').DataPlaneOptions, 'routeSource' | 'mount' | 'extraReadiness' | 'apiKeys' | 'logRecorder' | 'logSecrets'>;
 
 /** The control plane's rule for secrets (MIN_SECRET_LENGTH), for the data plane's copy of API_KEY_SECRET. */
 const MIN_API_KEY_SECRET_LENGTH = 32;
@@ -188,6 +197,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       redisUrl: nonBlank(settings.env['REDIS_URL']),
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
       ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
+      outboundAllowCidrs: settings.outboundAllowCidrs,
       ...extras,
     });
   } catch (error) {

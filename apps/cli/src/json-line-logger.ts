@@ -1,4 +1,11 @@
+import type { SecretText } from '@gateway/logging';
 import { createGatewayPino, type GatewayPino } from '@gateway/logging/gateway-pino';
+
+/** Where a control plane in this process wants log lines recorded, and what they must not hold. */
+export interface LogOutputs {
+  recorder?: { write(line: string): void };
+  secrets?: SecretText;
+}
 
 /**
  * The CLI's own log lines while `gateway start` runs: the gateway's one pino format (`plane:
@@ -7,6 +14,8 @@ import { createGatewayPino, type GatewayPino } from '@gateway/logging/gateway-pi
  */
 export class JsonLineLogger {
   private logger!: GatewayPino;
+  private level: string | undefined;
+  private outputs: LogOutputs = {};
 
   constructor(level: string | undefined, private readonly write: (line: string) => void) {
     this.setLevel(level);
@@ -14,8 +23,19 @@ export class JsonLineLogger {
 
   /** LOG_LEVEL may only be known after .env is loaded. Unknown names mean info, as in the data plane. */
   setLevel(level: string | undefined): void {
+    this.level = level;
+    this.rebuild();
+  }
+
+  /** Once a control plane runs in this process: its buffer (GET /api/logs) and its secrets. */
+  recordTo(outputs: LogOutputs): void {
+    this.outputs = outputs;
+    this.rebuild();
+  }
+
+  private rebuild(): void {
     // `write` adds its own newline; pino's line ends with one.
-    this.logger = createGatewayPino({ plane: 'cli', level, destination: { write: (line) => this.write(line.trimEnd()) } });
+    this.logger = createGatewayPino({ plane: 'cli', level: this.level, destination: { write: (line) => this.write(line.trimEnd()) }, ...this.outputs });
   }
 
   info(fields: Record<string, unknown>, msg: string): void {

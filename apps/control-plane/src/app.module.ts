@@ -11,12 +11,14 @@ import { ConfigFileModule } from './config-file/config-file.module';
 import { ConfigModule } from './config/config.module';
 import type { ControlPlaneConfig } from './config/control-plane-config';
 import { DatabaseModule } from './database/database.module';
+import { EncryptionModule } from './encryption/encryption.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import type { LogRingBuffer } from '@gateway/logging';
 import { LogsModule } from './logs/logs.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
+import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -32,7 +34,9 @@ export class AppModule {
         // start() has migrated already (migrate(): under a lock on PostgreSQL).
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
         DatabaseModule,
+        EncryptionModule,
         AuditModule,
+        SettingsModule,
         UsersModule,
         AuthModule,
         RoutesModule,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MessageBus, RouteSnapshot } from '@gateway/events';
+import type { SecretText } from '@gateway/logging';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
 
 /** What the CLI hands the control plane (contracts: process composition). */
@@ -44,6 +45,8 @@ export interface RunningControlPlane {
    * writes its lines here too, so the API shows both planes.
    */
   readonly logRecorder: { write(line: string): void };
+  /** The configured secrets every log line is redacted of (the data plane in this process uses them too). */
+  readonly logSecrets: SecretText;
   reconcileFile(opts?: { dryRun?: boolean }): Promise<ReconcileOutcome>;
   /** Where the store is, without credentials (`sqlite:<file>` or `postgres://host:port/db`). */
   readonly store: string;

@@ -21,7 +21,7 @@ test('SQLite: migrate() applies the schema once and reports it; createAdmin() th
     const db = new Database(path.join(dir.path, 'gateway.sqlite'), { readonly: true });
     try {
       const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as Array<{ name: string }>).map((t) => t.name);
-      for (const table of ['api_keys', 'audit_log', 'config_revision', 'migrations', 'revoked_tokens', 'routes', 'users']) assert.ok(tables.includes(table), table);
+      for (const table of ['api_keys', 'audit_log', 'config_revision', 'leases', 'migrations', 'revoked_tokens', 'routes', 'settings_versions', 'users', 'webhook_attempts', 'webhook_deliveries', 'webhooks']) assert.ok(tables.includes(table), table);
       assert.deepEqual(db.prepare(`SELECT revision FROM config_revision WHERE id = 1`).get(), { revision: 0 });
       const user = db.prepare(`SELECT email, role, password_hash FROM users`).get() as { email: string; role: string; password_hash: string };
       assert.equal(user.role, 'admin');

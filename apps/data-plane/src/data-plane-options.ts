@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BreakerRecord, HealthCheckStatus, MessageBus, RateLimitUsage, RouteBreakerView, RouteSnapshot } from '@gateway/events';
+import type { SecretText } from '@gateway/logging';
+import type { Cidr } from '@gateway/outbound-target';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
 import type { BreakerOpenedEvent } from './engine/ports';
 
@@ -41,6 +43,11 @@ export interface DataPlaneOptions {
    * the control plane's ring buffer behind `GET /api/logs`.
    */
   logRecorder?: { write(line: string): void };
+  /**
+   * Configured secret values replaced in every log line. Default: CLUSTER_TOKEN,
+   * CLUSTER_TOKEN_PREVIOUS and API_KEY_SECRET of `env`; in one process, the control plane's set.
+   */
+  logSecrets?: SecretText;
   /** Gateway version reported by /version (the CLI passes its package version). */
   version?: string;
   /** Default `{ kind: 'file' }`. */
@@ -82,6 +89,11 @@ export interface DataPlaneOptions {
    * answer 503 AUTH_NOT_CONFIGURED (docs/api-keys.md).
    */
   apiKeys?: ApiKeyVerifier;
+  /**
+   * OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule that active health checks obey
+   * (no cloud metadata, no link-local; docs/deployment.md). Default none.
+   */
+  outboundAllowCidrs?: readonly Cidr[];
   /** Response cache bounds (bytes). Defaults: 100 MiB in total, 10 MB per entry (spec 8). */
   cache?: Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntryBytes'>;
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { LogRingBuffer } from '@gateway/logging';
+import { LogRingBuffer, SecretText } from '@gateway/logging';
+import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
@@ -68,7 +69,11 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   // A data plane that follows a control plane from another process keeps its own recent lines,
   // which the control plane asks for over the bus (a logs-query command) for GET /api/logs.
   const ownLogs = options.logRecorder === undefined && source.kind === 'control-plane' ? new LogRingBuffer() : undefined;
-  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', options.logRecorder ?? ownLogs);
+  // The secrets this data plane holds, replaced in every line (in one process, the control plane's too).
+  const env = options.env ?? process.env;
+  const logSecrets = options.logSecrets ?? new SecretText([env['CLUSTER_TOKEN'], env['CLUSTER_TOKEN_PREVIOUS'], env['API_KEY_SECRET']]);
+  const recorder = options.logRecorder ?? ownLogs;
+  const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', { secrets: logSecrets, ...(recorder === undefined ? {} : { recorder }) });
   const metrics = new PromMetrics();
   const busDropCounts = source.kind === 'control-plane' ? source.bus.dropCounts?.bind(source.bus) : undefined;
   if (busDropCounts !== undefined) metrics.busDropCounts(busDropCounts);
@@ -113,6 +118,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     edge,
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
+    outbound: new OutboundAddressRule(options.outboundAllowCidrs),
   };
   state.attach(services);
   // Health-check timers, cache sweeps, the deadline sweep and the Redis connection must not outlive the plane.

@@ -35,7 +35,7 @@ export function createGatewayPino(options: GatewayPinoOptions): Logger {
   const level = options.level !== undefined && LEVEL_NAMES.has(options.level) ? options.level : 'info';
   const secrets = options.secrets ?? new SecretText();
   const streams: StreamEntry[] = [];
-  if (level !== 'silent') streams.push({ level: level as pino.Level, stream: (options.destination ?? pino.destination({ dest: 1, sync: true })) as DestinationStream });
+  if (level !== 'silent') streams.push({ level: level as pino.Level, stream: (options.destination ?? sharedStdout()) as DestinationStream });
   const recordLevel = levelValue(level) > PINO_LEVELS.info ? 'info' : (level as pino.Level);
   if (options.recorder !== undefined) streams.push({ level: recordLevel, stream: options.recorder as DestinationStream });
   // The logger itself runs at the most verbose level any stream wants; each stream filters on its own.
@@ -59,8 +59,19 @@ export function createGatewayPino(options: GatewayPinoOptions): Logger {
         },
       },
     },
-    pino.multistream(streams),
+    // One destination needs no fan-out (the data plane alone on stdout: the common case).
+    streams.length === 1 ? (streams[0]!.stream as DestinationStream) : pino.multistream(streams),
   );
+}
+
+let stdout: DestinationStream | undefined;
+
+/**
+ * One stdout destination per process, as pino's default (asynchronous, flushed on exit): both
+ * planes of a one-process gateway write through it, so their lines never interleave mid-line.
+ */
+function sharedStdout(): DestinationStream {
+  return (stdout ??= pino.destination({ dest: 1, sync: false }));
 }
 
 function levelValue(name: string): number {

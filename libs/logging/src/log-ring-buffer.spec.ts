@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGatewayPino } from './gateway-pino';
-import { LogRingBuffer } from './log-ring-buffer';
+import { LogRingBuffer, newestWithin } from './log-ring-buffer';
 
 const line = (level: 'debug' | 'info' | 'warn' | 'error', message: string, time: Date) => ({ time: time.toISOString(), level, plane: 'control' as const, context: 'A', correlationId: null, message, fields: {} });
 
@@ -58,4 +58,14 @@ test('secrets never reach the buffer, whoever wrote the line', () => {
   }
   assert.match(text, /a@b\.c/);
   assert.match(text, /127\.0\.0\.1:6379/);
+});
+
+test('newestWithin keeps the newest lines whose JSON fits the bound', () => {
+  const at = new Date();
+  const lines = ['a', 'b', 'c', 'd'].map((m) => ({ ...line('info', m.repeat(100), at) }));
+  const one = JSON.stringify(lines[0]).length + 1;
+  assert.deepEqual(newestWithin(lines, one * 2).map((l) => l.message[0]), ['c', 'd']);
+  assert.deepEqual(newestWithin(lines, one * 2 - 1).map((l) => l.message[0]), ['d']);
+  assert.deepEqual(newestWithin(lines, 10), []);
+  assert.equal(newestWithin(lines, one * 10).length, 4);
 });

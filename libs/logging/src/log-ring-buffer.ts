@@ -55,9 +55,25 @@ export class LogRingBuffer {
   }
 }
 
-/** The filter of a query (level and since), for the buffer and for lines gathered from elsewhere. */
-export function matches(query: Omit<LogQuery, 'limit'>): (line: LogLine) => boolean {
+/** The filter of a query: level and since. */
+function matches(query: Omit<LogQuery, 'limit'>): (line: LogLine) => boolean {
   const depth = query.level === undefined ? LOG_LINE_LEVELS.length - 1 : LOG_LINE_LEVELS.indexOf(query.level);
   const since = query.since?.getTime();
   return (line) => LOG_LINE_LEVELS.indexOf(line.level) <= depth && (since === undefined || Date.parse(line.time) > since);
+}
+
+/**
+ * The newest of `lines` (chronological) whose JSON fits in `maxChars` together: what a data plane
+ * sends in one bus reply, so a buffer of long lines cannot make a message of many megabytes.
+ */
+export function newestWithin(lines: readonly LogLine[], maxChars: number): LogLine[] {
+  let used = 0;
+  let first = lines.length;
+  while (first > 0) {
+    const size = JSON.stringify(lines[first - 1]).length + 1;
+    if (used + size > maxChars) break;
+    used += size;
+    first -= 1;
+  }
+  return lines.slice(first);
 }

@@ -1,9 +1,10 @@
 /**
  * Field names whose values are credentials wherever they appear in a log line: request and
- * response headers (authorization, cookie, set-cookie, x-api-key), login and settings bodies
- * (password, token, secret) and SAML posts (SAMLResponse). One list for every plane and the CLI.
+ * response headers (authorization, proxy-authorization, cookie, set-cookie, x-api-key), login and
+ * settings bodies (password, token, secret) and SAML posts (SAMLResponse). One list for every
+ * plane and the CLI.
  */
-export const REDACTED_FIELD_NAMES = ['authorization', 'cookie', 'set-cookie', 'x-api-key', 'password', 'token', 'secret', 'SAMLResponse'] as const;
+export const REDACTED_FIELD_NAMES = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'password', 'token', 'secret', 'SAMLResponse'] as const;
 
 /** What replaces a redacted value (the same word the value-based redaction writes). */
 export const REDACTED = '[REDACTED]';

@@ -28,10 +28,11 @@ export interface ClientStep {
 }
 
 /**
- * How the client leaves: half-close and wait for the gateway to close, an abrupt end, or (for a
+ * How the client leaves: half-close and wait for the gateway to close, an abrupt end, stop halfway
+ * through the last step and wait for the gateway's header or request timeout (stall), or (for a
  * request sent with `Connection: close`) wait for the gateway to close without closing first.
  */
-export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last' | 'await-close';
+export type ClientEnding = 'half-close' | 'reset' | 'destroy' | 'truncate-last' | 'stall' | 'await-close';
 
 export interface ClientSequence {
   readonly steps: readonly ClientStep[];
@@ -138,9 +139,15 @@ const badChunks = fc.constantFrom(
   ` 3${CRLF}abc${CRLF}0${CRLF}${CRLF}`,
 );
 
+/** A whole request as a body: what an upstream must never parse as a request of its own. */
+const smugglingBodies = fc
+  .constantFrom('GET /smuggled HTTP/1.1\r\nHost: upstream\r\n\r\n', 'POST /smuggled HTTP/1.1\r\nHost: upstream\r\nContent-Length: 0\r\n\r\n', 'HEAD /smuggled HTTP/1.0\r\n\r\n')
+  .map((text) => new Uint8Array(Buffer.from(text, 'latin1')));
+
 function bodyArbitrary(shape: RequestShape): fc.Arbitrary<Buffer> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }) },
+    { weight: 1, arbitrary: smugglingBodies },
     { weight: 1, arbitrary: fc.integer({ min: shape.maxBodySize - 8, max: shape.maxBodySize * 3 }).map((n) => new Uint8Array(n).fill(0x62)) },
   ).map((bytes) => Buffer.from(bytes));
 }
@@ -160,7 +167,7 @@ function validDimensions(shape: RequestShape) {
       { maxLength: 3 },
     ),
     framing: fc.constantFrom<Framing>('none', 'none', 'length', 'chunked'),
-    body: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    body: fc.oneof({ weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }) }, { weight: 1, arbitrary: smugglingBodies }).map((bytes) => Buffer.from(bytes)),
     pieces: fc.integer({ min: 1, max: 4 }),
     badChunk: badChunks,
     invalidLength: fc.constant(''),
@@ -311,6 +318,10 @@ export function stepArbitrary(shape: RequestShape): fc.Arbitrary<ClientStep> {
 export function sequenceArbitrary(shape: RequestShape): fc.Arbitrary<ClientSequence> {
   return fc.record({
     steps: fc.array(stepArbitrary(shape), { minLength: 1, maxLength: 5 }),
-    ending: fc.constantFrom<ClientEnding>('half-close', 'half-close', 'reset', 'destroy', 'truncate-last'),
+    ending: fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom<ClientEnding>('half-close', 'half-close', 'reset', 'destroy', 'truncate-last') },
+      // Rare: each one waits for a server timeout (1 to 2.5 s with the fuzz gateway's settings).
+      { weight: 1, arbitrary: fc.constant<ClientEnding>('stall') },
+    ),
   });
 }

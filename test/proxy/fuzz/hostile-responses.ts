@@ -95,8 +95,13 @@ const scriptedResponse: fc.Arbitrary<HostileResponse> = fc
     const framed = frame(framing, body);
     const head = [statusValid ? `HTTP/1.1 ${status}` : invalidStatus, ...headers, ...framed.headers].join(CRLF) + CRLF + CRLF;
     const payload = framed.payload.join('');
-    // Split mid-head or mid-body so the gateway also sees the answer in pieces.
-    const parts = [interimLine.repeat(interim), ...(split ? [head.slice(0, head.length >> 1), head.slice(head.length >> 1)] : [head]), payload].filter((p) => p !== '');
+    // Split mid-head or mid-body so the gateway also sees the answer in pieces. A 204 or 304 ends
+    // with its head: content sent later would be read as the answer to whatever request the
+    // gateway sent next on that connection, a race HTTP/1.1 cannot tell apart (docs/data-plane.md),
+    // so such content goes out with the head.
+    const bodiless = statusValid && (status.startsWith('204') || status.startsWith('304'));
+    const heads = split ? [head.slice(0, head.length >> 1), head.slice(head.length >> 1)] : [head];
+    const parts = [interimLine.repeat(interim), ...(bodiless ? [...heads.slice(0, -1), heads[heads.length - 1] + payload] : [...heads, payload])].filter((p) => p !== '');
     return {
       script: {
         label: `${interim} x 1xx, ${statusValid ? status : JSON.stringify(invalidStatus)}, ${headers.length} header(s), ${framing}, ${framed.endless ? 'endless' : finish}`,

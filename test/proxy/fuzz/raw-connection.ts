@@ -4,7 +4,7 @@ import type { ClientSequence } from './hostile-requests';
 export interface PlayedSequence {
   /** Everything the gateway sent back, as latin1 text. */
   readonly received: string;
-  /** The gateway still held the connection `closeWithinMs` after the client half-closed it (or asked it to close). */
+  /** The gateway still held the connection `closeWithinMs` after the client half-closed it, stalled, or asked it to close. */
   readonly hung: boolean;
 }
 
@@ -68,7 +68,8 @@ export async function playSequence(port: number, sequence: ClientSequence, optio
     socket.once('close', resolve);
   });
 
-  const steps = sequence.ending === 'truncate-last' ? truncateLast(sequence.steps) : sequence.steps;
+  const truncated = sequence.ending === 'truncate-last' || sequence.ending === 'stall';
+  const steps = truncated ? truncateLast(sequence.steps) : sequence.steps;
   for (const step of steps) {
     if (closed) break;
     for (const fragment of fragments(Buffer.from(step.bytes, 'latin1'), step.cuts)) {
@@ -98,8 +99,9 @@ export async function playSequence(port: number, sequence: ClientSequence, optio
       break;
     case 'half-close':
     case 'truncate-last':
+    case 'stall':
     case 'await-close': {
-      if (sequence.ending !== 'await-close') socket.end();
+      if (sequence.ending === 'half-close' || sequence.ending === 'truncate-last') socket.end();
       const deadline = Date.now() + options.closeWithinMs;
       while (!closed && Date.now() < deadline) await nextEvent(deadline - Date.now());
       hung = !closed;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { nonEmpty, parseCommandArgs } from '../cli-args';
 import { CommandFailure, EXIT, type Command, type CommandContext } from '../command';
 import { displayPath } from '../gateway-paths';
-import { chooseSecrets, type SecretOrigin } from '../init-secrets';
+import { chooseSecrets, secretsDifferingFromStored, type SecretOrigin } from '../init-secrets';
 import { EXAMPLE_PROXY_YML, PLACEHOLDERS, renderDotEnv } from '../init-templates';
 
 const OPTIONS = {
@@ -90,6 +90,9 @@ async function writeDotEnv(context: CommandContext, envFile: string, dataDir: st
   const previous = await readIfExists(envFile);
   if (previous !== undefined && !force) {
     context.out(`Kept ${shown(envFile)}: it exists; its secrets and settings stay as they are`);
+    for (const { name, file } of secretsDifferingFromStored(previous, dataDir)) {
+      context.err(`gateway init: ${name} in ${shown(envFile)} differs from the one an earlier start kept in ${shown(file)}; gateway start will refuse it until one of them goes (docs/cli.md)`);
+    }
     return;
   }
   const secrets = chooseSecrets(previous, dataDir);

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { writeFileAtomic } from '../atomic-write';
 import { nonEmpty, parseCommandArgs, parsePort, UsageError } from '../cli-args';
 import { cliVersion } from '../cli-version';
@@ -80,6 +81,7 @@ export const startCommand: Command = {
 
     const plane = await startPlanes(role, paths, context, host, port, log);
     if (plane === undefined) return EXIT.failure;
+    if (plane.logOutputs !== undefined) log.recordTo(plane.logOutputs);
     // The data plane logs its own 'gateway listening'; a control plane alone says where it is here.
     if (role === 'control-plane') log.info({ role, host: plane.host, port: plane.port }, 'control plane listening');
     if (signals.stopping) return signals.serve(plane, () => undefined);
@@ -140,6 +142,7 @@ async function startPlanes(
       version: cliVersion(),
       env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
+      outboundAllowCidrs: cidrList(context.env, OUTBOUND_ALLOW_VARIABLE),
     });
   } catch (error) {
     if (error instanceof InvalidStartConfigError) {
@@ -170,6 +173,13 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   const value = /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(value) || value < 1) throw new CommandFailure(`${name} must be a whole number of milliseconds from 1 to 9999999, got '${raw}'`);
   return value;
+}
+
+/** OUTBOUND_ALLOW_CIDRS for the data plane (the control plane parses its own copy of the variable). */
+function cidrList(env: NodeJS.ProcessEnv, name: string): Cidr[] {
+  const parsed = parseCidrList(env[name]);
+  if (!parsed.ok) throw new CommandFailure(`gateway start: ${name}: ${parsed.message}`);
+  return parsed.cidrs;
 }
 
 function parseRole(raw: string | undefined): GatewayRole {

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiThrottlerGuard } from '../throttling/api-throttler.guard';
+import { SettingsModule } from '../settings/settings.module';
 import { ThrottlingModule } from '../throttling/throttling.module';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
@@ -18,7 +19,7 @@ import { TokenRevocationService } from './token-revocation.service';
 
 /** Login, logout, token verification and the global guards (limits, authentication, roles). */
 @Module({
-  imports: [PassportModule, UsersModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
+  imports: [PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
   controllers: [AuthController, SessionController],
   providers: [
     JwtStrategy,

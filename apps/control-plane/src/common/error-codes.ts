@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'API_KEY_NOT_FOUND',
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_DELIVERY_NOT_FOUND',
+  'SETTINGS_VERSION_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -33,6 +34,7 @@ export const ERROR_CODES = [
   'SERVICE_UNAVAILABLE',
   'DATA_PLANES_UNAVAILABLE',
   'API_KEYS_NOT_CONFIGURED',
+  'OUTBOUND_TARGET_REFUSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -57,6 +59,7 @@ export function statusOf(code: ErrorCode): number {
     case 'API_KEY_NOT_FOUND':
     case 'WEBHOOK_NOT_FOUND':
     case 'WEBHOOK_DELIVERY_NOT_FOUND':
+    case 'SETTINGS_VERSION_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -68,6 +71,7 @@ export function statusOf(code: ErrorCode): number {
     case 'NO_CIRCUIT_BREAKER':
     case 'LAST_ADMIN':
     case 'BUSINESS_RULE':
+    case 'OUTBOUND_TARGET_REFUSED':
       return 422;
     case 'RATE_LIMITED':
       return 429;
@@ -121,7 +125,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'EMAIL_EXISTS':
       return { text: 'Email already exists', fixed: true };
     case 'LAST_ADMIN':
-      return { text: 'The last admin cannot be deleted', fixed: true };
+      return { text: 'The last admin cannot be deleted', fixed: false };
     case 'CONFLICT':
       return { text: 'Conflict', fixed: false };
     case 'PAYLOAD_TOO_LARGE':
@@ -132,6 +136,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Route has no circuit breaker', fixed: true };
     case 'BUSINESS_RULE':
       return { text: 'Request cannot be processed', fixed: false };
+    case 'OUTBOUND_TARGET_REFUSED':
+      return { text: 'The target address is refused for requests made on an admin\'s behalf', fixed: false };
     case 'RATE_LIMITED':
       return { text: 'Rate limit exceeded', fixed: false };
     case 'INTERNAL_ERROR':
@@ -148,6 +154,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Webhook not found', fixed: true };
     case 'WEBHOOK_DELIVERY_NOT_FOUND':
       return { text: 'Webhook delivery not found', fixed: true };
+    case 'SETTINGS_VERSION_NOT_FOUND':
+      return { text: 'Settings version not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':
       return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {

@@ -15,6 +15,8 @@ export const SECRET_FILES = {
   cluster: 'cluster-token',
   /** The key webhook signing secrets are encrypted with at rest (webhooks/webhook-secret-box.ts). */
   webhookSecrets: 'webhook-secrets-key',
+  /** SETTINGS_ENCRYPTION_KEY: secrets kept in settings stay readable across restarts. */
+  settings: 'settings-encryption-key',
 } as const;
 
 export type PersistedSecretName = keyof typeof SECRET_FILES;

@@ -4,10 +4,11 @@ import { RevokedTokenEntity } from '../auth/revoked-token.entity';
 import { ConfigRevisionEntity } from '../cluster/config-revision.entity';
 import { ProxyFileStateEntity } from '../cluster/proxy-file-state.entity';
 import { RouteEntity } from '../routes/route.entity';
+import { SettingsVersionEntity } from '../settings/settings-version.entity';
 import { UserEntity } from '../users/user.entity';
 import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity];

@@ -4,6 +4,10 @@ import { InitialSchemaPostgres1763780000000 } from './migrations/1763780000000-i
 import { InitialSchemaSqlite1763780000000 } from './migrations/1763780000000-initial-schema.sqlite';
 import { ProxyFileStatePostgres1763790000000 } from './migrations/1763790000000-proxy-file-state.postgres';
 import { ProxyFileStateSqlite1763790000000 } from './migrations/1763790000000-proxy-file-state.sqlite';
+import { SettingsPostgres1763820000000 } from './migrations/1763820000000-settings.postgres';
+import { SettingsSqlite1763820000000 } from './migrations/1763820000000-settings.sqlite';
+import { UserDisabledPostgres1763810000000 } from './migrations/1763810000000-user-disabled.postgres';
+import { UserDisabledSqlite1763810000000 } from './migrations/1763810000000-user-disabled.sqlite';
 import { LeasesAndWebhooksPostgres1763850000000 } from './migrations/1763850000000-leases-and-webhooks.postgres';
 import { LeasesAndWebhooksSqlite1763850000000 } from './migrations/1763850000000-leases-and-webhooks.sqlite';
 
@@ -11,5 +15,5 @@ import { LeasesAndWebhooksSqlite1763850000000 } from './migrations/1763850000000
  * Migrations per dialect, oldest first. Each schema change adds one class to BOTH lists
  * (`<timestamp>-<name>.sqlite.ts` and `.postgres.ts`); `synchronize` is never used.
  */
-export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000, LeasesAndWebhooksSqlite1763850000000];
-export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000, LeasesAndWebhooksPostgres1763850000000];
+export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000, UserDisabledSqlite1763810000000, SettingsSqlite1763820000000, LeasesAndWebhooksSqlite1763850000000];
+export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000, UserDisabledPostgres1763810000000, SettingsPostgres1763820000000, LeasesAndWebhooksPostgres1763850000000];

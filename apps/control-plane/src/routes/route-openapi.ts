@@ -151,5 +151,6 @@ export const RouteDocs = {
       Ok(200, { oneOf: [PROBE_RESULT, PROBE_FAILURE] }, 'The upstream answered (any status), or could not be reached / timed out (error)'),
       Fails(400, 'VALIDATION_ERROR: a bad or unknown body field, or a path the route does not match (details.fields)'),
       NOT_FOUND,
+      Fails(422, 'OUTBOUND_TARGET_REFUSED: the upstream is (or resolves to) a cloud metadata or link-local address, not listed in OUTBOUND_ALLOW_CIDRS (details: address, range)'),
     ),
 };

@@ -1,7 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Injectable } from '@nestjs/common';
+import { outboundConnectOptions, OutboundAddressRule, OutboundTargetRefusedError } from '@gateway/outbound-target';
 import { compilePathPattern, createRouteMatcher, rewriteUpstreamPath, type FieldError, type Route } from '@gateway/route-model';
+import type { AuditActor } from '../audit/audit-actor';
+import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
 import { parseRouteProbeRequest, type RouteProbeRequest } from './route-probe-input';
 import { RouteReads } from './route-reads.service';
@@ -34,17 +37,39 @@ export interface RouteProbeFailure {
  * `POST /api/routes/:id/test`: one request to the route's upstream, rewritten as a data plane
  * would (decision 15), bounded by the route's request timeout. Only the path rewrite is applied:
  * the route's policies (rate limit, auth, header rules, transforms, retries) are not.
+ * The request is made on an admin's behalf from inside the network, so the outbound-target rule
+ * applies (no cloud metadata, no link-local), and every call is audited whatever its outcome.
  */
 @Injectable()
 export class RouteProbe {
-  constructor(private readonly reads: RouteReads) {}
+  constructor(
+    private readonly reads: RouteReads,
+    private readonly outbound: OutboundAddressRule,
+    private readonly audit: AuditLogService,
+  ) {}
 
-  async probe(id: string, body: unknown): Promise<RouteProbeResponse | RouteProbeFailure> {
-    const route = toCanonicalRoute(await this.reads.live(id));
-    const request = parseRouteProbeRequest(body);
-    const url = upstreamUrl(route, request);
-    return send(url, request, route.timeout.request);
+  async probe(id: string, body: unknown, actor: AuditActor): Promise<RouteProbeResponse | RouteProbeFailure> {
+    const details: Record<string, unknown> = {};
+    try {
+      const route = toCanonicalRoute(await this.reads.live(id));
+      const request = parseRouteProbeRequest(body);
+      const url = upstreamUrl(route, request);
+      // Neither headers, body nor query: they may carry credentials.
+      Object.assign(details, { method: request.method, upstream: `${url.origin}${url.pathname}` });
+      const result = await send(url, request, route.timeout.request, this.outbound);
+      details['outcome'] = 'error' in result ? result.error : result.status;
+      return result;
+    } catch (error) {
+      details['outcome'] = error instanceof DomainError ? error.code : 'INTERNAL_ERROR';
+      throw error;
+    } finally {
+      await this.audit.record({ actor: actor.email, action: 'route.test', target: id, ip: actor.ip, details });
+    }
   }
+}
+
+function refused(error: OutboundTargetRefusedError): DomainError {
+  return new DomainError('OUTBOUND_TARGET_REFUSED', error.message, { address: error.refusal.address, range: error.refusal.range.cidr });
 }
 
 /** The literal part of the pattern; an inner `*` stands for one segment (`x`). */
@@ -74,26 +99,35 @@ function upstreamUrl(route: Route, request: RouteProbeRequest): URL {
   return new URL(`${base.origin}${rewritten}${query}`);
 }
 
-function send(url: URL, request: RouteProbeRequest, timeoutMs: number): Promise<RouteProbeResponse | RouteProbeFailure> {
+function send(url: URL, request: RouteProbeRequest, timeoutMs: number, outbound: OutboundAddressRule): Promise<RouteProbeResponse | RouteProbeFailure> {
   const started = process.hrtime.bigint();
   const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
+  let connect: ReturnType<typeof outboundConnectOptions>;
+  try {
+    connect = outboundConnectOptions(outbound, url);
+  } catch (error) {
+    if (error instanceof OutboundTargetRefusedError) return Promise.reject(refused(error));
+    throw error;
+  }
+  return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (outcome: RouteProbeResponse | RouteProbeFailure): void => {
+    const finish = (outcome: RouteProbeResponse | RouteProbeFailure | DomainError): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(outcome);
+      if (outcome instanceof DomainError) reject(outcome);
+      else resolve(outcome);
     };
     const headers: http.OutgoingHttpHeaders = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body);
-    const req = client.request(url, { method: request.method, headers, agent: false });
+    const req = client.request(url, { method: request.method, headers, agent: false, ...connect });
     const timer = setTimeout(() => {
       finish({ url: url.toString(), error: 'UPSTREAM_TIMEOUT', message: `no complete answer within the route's request timeout (${timeoutMs} ms)`, latencyMs: elapsed() });
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error instanceof OutboundTargetRefusedError) return finish(refused(error));
       finish({ url: url.toString(), error: 'UPSTREAM_UNREACHABLE', message: error.code ?? 'connection failed', latencyMs: elapsed() });
     });
     req.on('response', (res) => {

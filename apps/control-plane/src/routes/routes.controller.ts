@@ -99,7 +99,7 @@ export class RoutesController {
   @RouteDocs.test()
   @Post(':id/test')
   @HttpCode(200)
-  async test(@Param('id') id: string, @Body() body: unknown): Promise<SuccessEnvelope<RouteProbeResponse | RouteProbeFailure>> {
-    return ok(await this.probes.probe(id, body));
+  async test(@Param('id') id: string, @Body() body: unknown, @Actor() actor: AuditActor): Promise<SuccessEnvelope<RouteProbeResponse | RouteProbeFailure>> {
+    return ok(await this.probes.probe(id, body, actor));
   }
 }

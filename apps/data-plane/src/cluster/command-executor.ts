@@ -1,5 +1,5 @@
 import { USAGE_REPLY_KEYS, type CommandMessage, type CommandResult } from '@gateway/events';
-import type { LogRingBuffer } from '@gateway/logging';
+import { newestWithin, type LogRingBuffer } from '@gateway/logging';
 import type { ResilienceControls, RunningDataPlane } from '../data-plane-options';
 
 /** The in-process functions a command is applied through (the same ones a one-process caller uses). */
@@ -13,11 +13,14 @@ export interface RouteOperations {
   readonly logs?: Pick<LogRingBuffer, 'query'>;
 }
 
+/** A logs reply is one bus message: the newest lines that fit in this much JSON (about 1 MiB). */
+const LOGS_REPLY_MAX_CHARS = 1_000_000;
+
 /** Applies one validated command to this data plane and says what it did (null: the route has no such thing here). */
 export function executeCommand(command: CommandMessage, operations: RouteOperations): CommandResult {
   if (command.kind === 'logs-query') {
     const found = operations.logs?.query({ limit: command.limit, level: command.level, since: command.since === undefined ? undefined : new Date(command.since) });
-    return { subject: 'logs', lines: found?.lines ?? [], total: found?.total ?? 0 };
+    return { subject: 'logs', lines: newestWithin(found?.lines ?? [], LOGS_REPLY_MAX_CHARS), total: found?.total ?? 0 };
   }
   const { routeId } = command;
   switch (command.kind) {

@@ -89,6 +89,9 @@ export function forward(exchange: Exchange, done: UpstreamCallback): void {
     headers,
     agent: target.agent,
   }) as TrackedRequest;
+  // A HEAD answer ends with its head, so body bytes a faulty upstream sends after it would be read
+  // as the answer to the next request on a pooled connection: another client's response.
+  if (exchange.method === 'HEAD') upstreamRequest.shouldKeepAlive = false;
   upstreamRequest[ATTEMPT] = { exchange, done, settled: false };
   exchange.upstreamRequest = upstreamRequest;
   upstreamRequest.on('response', onUpstreamResponse);

@@ -1,4 +1,5 @@
 import type { BreakerKind, BreakerStatus } from '@gateway/events';
+import type { OutboundAddressRule } from '@gateway/outbound-target';
 import type { DeadlineWheel } from './deadline-wheel';
 
 export type { BreakerStatus } from '@gateway/events';
@@ -162,4 +163,6 @@ export interface EngineServices {
   readonly version: string;
   readonly startedAt: number;
   readonly edge: EdgeServices;
+  /** Where requests the gateway makes on an admin's behalf (active health checks) may go. */
+  readonly outbound: OutboundAddressRule;
 }

@@ -277,7 +277,7 @@ export class RequestDispatcher {
     try {
       hook(exchange);
     } catch (error) {
-      this.logger.error({ err: String(error) }, 'complete hook failed');
+      this.logger.error({ correlationId: exchange.correlationId, routeId: exchange.route?.id, err: String(error) }, 'complete hook failed');
     }
   }
 }

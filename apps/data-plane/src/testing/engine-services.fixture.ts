@@ -1,3 +1,4 @@
+import { OutboundAddressRule } from '@gateway/outbound-target';
 import { joseJwtVerifierFactory } from '../adapters/jose-jwt-verifier.adapter';
 import { PromMetrics } from '../adapters/prom-metrics.adapter';
 import { createEdgeServices } from '../policies/edge-services';
@@ -28,6 +29,7 @@ export function createTestServices(parts: { logger: Logger; health: UpstreamHeal
     edge,
     version: '0.0.0-test',
     startedAt: Date.now(),
+    outbound: new OutboundAddressRule(),
   };
   state.attach(services);
   return {

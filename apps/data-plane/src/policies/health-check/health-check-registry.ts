@@ -22,7 +22,7 @@ export class HealthCheckRegistry {
     const existing = this.checkers.get(name);
     if (existing !== undefined && JSON.stringify(existing.settings) === JSON.stringify(settings)) return existing;
     existing?.stop();
-    const checker = new HealthChecker(settings, (c) => this.changed(name, c));
+    const checker = new HealthChecker(settings, (c) => this.changed(name, c), this.services.outbound);
     this.checkers.set(name, checker);
     this.services.health.markHealthy(name, true);
     checker.start();

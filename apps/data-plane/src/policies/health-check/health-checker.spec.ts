@@ -2,6 +2,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HeldResponses, refusedPort, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import type { HealthIndicator } from '@gateway/events';
+import { OutboundAddressRule } from '@gateway/outbound-target';
 import { HealthChecker, type HealthCheckSettings } from './health-checker';
 
 /*
@@ -25,11 +26,12 @@ async function target(): Promise<{ checks: HeldResponses; url: string }> {
   return { checks, url: `${upstream.origin}/health` };
 }
 
-function checker(settings: Partial<HealthCheckSettings> & { url: string }): { checker: HealthChecker; changes: HealthIndicator[] } {
+function checker(settings: Partial<HealthCheckSettings> & { url: string }, outbound = new OutboundAddressRule()): { checker: HealthChecker; changes: HealthIndicator[] } {
   const changes: HealthIndicator[] = [];
   const c = new HealthChecker(
     { interval: 5, timeout: 5000, healthyThreshold: 2, unhealthyThreshold: 3, expectedStatus: 200, expectedBody: undefined, ...settings },
     (changed) => changes.push(changed.indicator),
+    outbound,
   );
   checkers.push(c);
   return { checker: c, changes };
@@ -140,6 +142,25 @@ test('a refused connection is a failure naming the error code', async () => {
   assert.equal(c.indicator, 'Unhealthy');
   assert.equal(c.status().lastError, 'ECONNREFUSED');
   assert.deepEqual(changes, ['Degraded', 'Unhealthy']);
+});
+
+test('the outbound-target rule: a refused target (literal or resolved name) fails without a request, saying why', async () => {
+  // Loopback stands in for the metadata service: a rule refusing it shows the real socket path.
+  const refuseLoopback = new OutboundAddressRule([], [{ cidr: '127.0.0.0/8', what: 'loopback (test)' }]);
+  for (const host of ['127.0.0.1', 'localhost']) {
+    const { url } = await target();
+    const upstream = upstreams[upstreams.length - 1] as LoopbackUpstream;
+    const { checker: c } = checker({ url: url.replace('127.0.0.1', host), unhealthyThreshold: 2 }, refuseLoopback);
+    c.start();
+    for (let i = 0; i < 400 && c.indicator !== 'Unhealthy'; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(c.indicator, 'Unhealthy', host);
+    assert.match(String(c.status().lastError), /^127\.0\.0\.1 .*is loopback \(test\) \(127\.0\.0\.0\/8\): .*OUTBOUND_ALLOW_CIDRS lists exceptions$/, host);
+    assert.equal(upstream.requests.length, 0, `${host}: no request reached the target`);
+  }
+  const metadata = checker({ url: 'http://169.254.169.254/latest/meta-data/', unhealthyThreshold: 1 });
+  metadata.checker.start();
+  for (let i = 0; i < 400 && metadata.checker.indicator !== 'Unhealthy'; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.match(String(metadata.checker.status().lastError), /^169\.254\.169\.254 is IPv4 link-local/);
 });
 
 test('stop: no check is sent after it, and a pending one is abandoned', async () => {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { HealthCheckStatus, HealthIndicator } from '@gateway/events';
+import { outboundConnectOptions, OutboundTargetRefusedError, type OutboundAddressRule } from '@gateway/outbound-target';
 
 export interface HealthCheckSettings {
   readonly url: string;
@@ -21,6 +22,8 @@ const MAX_CHECK_BODY = 64 * 1024;
  * the previous finished (never overlapping), timers unref'd so they never hold the process.
  * Unhealthy after `unhealthyThreshold` consecutive failures, Healthy after `healthyThreshold`
  * consecutive successes; Degraded while a healthy target fails below the threshold.
+ * A check is a request made on an admin's behalf: a target the outbound-target rule refuses (cloud
+ * metadata, link-local, checked on the resolved address) fails without a packet sent, saying why.
  */
 export class HealthChecker {
   private state: HealthIndicator = 'Unknown';
@@ -36,6 +39,7 @@ export class HealthChecker {
   constructor(
     readonly settings: HealthCheckSettings,
     private readonly onChange: (checker: HealthChecker) => void,
+    private readonly outbound: OutboundAddressRule,
   ) {}
 
   start(): void {
@@ -82,7 +86,9 @@ export class HealthChecker {
   private check(): void {
     const startedAt = performance.now();
     const url = new URL(this.settings.url);
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: 'GET', agent: false, headers: { 'user-agent': 'gateway-health-check' } });
+    // Throws for a refused IP literal: schedule() records it as this check's failure.
+    const connect = outboundConnectOptions(this.outbound, url);
+    const request = (url.protocol === 'https:' ? https : http).request(url, { method: 'GET', agent: false, headers: { 'user-agent': 'gateway-health-check' }, ...connect });
     this.inFlight = request;
     let finished = false;
     const finish = (error: string | undefined): void => {
@@ -99,7 +105,7 @@ export class HealthChecker {
     };
     const deadline = setTimeout(() => finish(`timed out after ${this.settings.timeout} ms`), this.settings.timeout);
     deadline.unref();
-    request.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? 'request failed'));
+    request.on('error', (error: NodeJS.ErrnoException) => finish(error instanceof OutboundTargetRefusedError ? error.message : (error.code ?? 'request failed')));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
