@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +12,8 @@ import { signedRedisBus } from './signed-redis-bus';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 import { breakerOpened, createWebhook, deliveriesOf, publishEvent, REDIS_URL, until, WEBHOOKS_CLUSTER_TOKEN, WEBHOOKS_JWT_SECRET } from './webhooks-fixtures';
 
-/** Instances sharing a database share the key their webhook secrets are encrypted with (docs/webhooks.md). */
-const SECRETS_KEY = randomBytes(48).toString('base64url');
+/** Instances sharing a database share SETTINGS_ENCRYPTION_KEY, which seals webhook secrets (docs/webhooks.md). */
+const SETTINGS_ENCRYPTION_KEY = randomBytes(48).toString('base64url');
 
 describe('webhooks with two control planes on one PostgreSQL (each event delivered once; handover when the sender dies)', () => {
   const prefix = `e2e:whc:${process.pid}:${randomBytes(4).toString('hex')}:`;
@@ -38,7 +38,6 @@ describe('webhooks with two control planes on one PostgreSQL (each event deliver
   function start(name: string): Promise<ControlPlaneProcess> {
     const dataDir = path.join(dir.path, name);
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(path.join(dataDir, 'webhook-secrets-key'), SECRETS_KEY, { mode: 0o600 });
     return startControlPlaneProcess({
       dataDir,
       startTimeoutMs: 60_000,
@@ -46,6 +45,7 @@ describe('webhooks with two control planes on one PostgreSQL (each event deliver
         DATABASE_URL: database.url,
         JWT_SECRET: WEBHOOKS_JWT_SECRET,
         CLUSTER_TOKEN: WEBHOOKS_CLUSTER_TOKEN,
+        SETTINGS_ENCRYPTION_KEY,
         REDIS_URL,
         REDIS_CHANNEL_PREFIX: prefix,
         OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',

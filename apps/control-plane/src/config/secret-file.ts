@@ -13,8 +13,6 @@ export const SECRET_FILES = {
   apiKey: 'api-key-secret',
   /** CLUSTER_TOKEN: the key the in-process bus signs its messages with (SignedBus); kept so it is one stable key. */
   cluster: 'cluster-token',
-  /** The key webhook signing secrets are encrypted with at rest (webhooks/webhook-secret-box.ts). */
-  webhookSecrets: 'webhook-secrets-key',
   /** SETTINGS_ENCRYPTION_KEY: secrets kept in settings stay readable across restarts. */
   settings: 'settings-encryption-key',
 } as const;

@@ -64,9 +64,9 @@ export class WebhookAttempt {
   }
 
   private secretsOf(webhook: WebhookEntity): string[] {
-    const secrets = [this.box.open(webhook.secret)];
+    const secrets = [this.box.open(webhook.id, webhook.secret)];
     if (webhook.previousSecret !== null && webhook.previousSecretUntil !== null && webhook.previousSecretUntil.getTime() > Date.now()) {
-      secrets.push(this.box.open(webhook.previousSecret));
+      secrets.push(this.box.open(webhook.id, webhook.previousSecret));
     }
     return secrets;
   }

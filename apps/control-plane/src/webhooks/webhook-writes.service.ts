@@ -33,15 +33,16 @@ export class WebhookWrites {
     this.checkUrl(body.url);
     const secret = newWebhookSecret();
     const now = new Date();
+    const id = randomUUID();
     const entity = this.webhooks.create({
-      id: randomUUID(),
+      id,
       url: body.url,
       events: dedupe(body.events),
       severity: body.severity ? dedupe(body.severity) : null,
       enabled: body.enabled ?? true,
       description: body.description ?? null,
       createdBy: actor.id,
-      secret: this.box.seal(secret),
+      secret: this.box.seal(id, secret),
       previousSecret: null,
       previousSecretUntil: null,
       disabledReason: null,
@@ -95,7 +96,7 @@ export class WebhookWrites {
       if (current === null) throw new DomainError('WEBHOOK_NOT_FOUND');
       const now = new Date();
       const until = new Date(now.getTime() + overlapSeconds * 1000);
-      Object.assign(current, { previousSecret: overlapSeconds > 0 ? current.secret : null, previousSecretUntil: overlapSeconds > 0 ? until : null, secret: this.box.seal(secret), updatedAt: now });
+      Object.assign(current, { previousSecret: overlapSeconds > 0 ? current.secret : null, previousSecretUntil: overlapSeconds > 0 ? until : null, secret: this.box.seal(id, secret), updatedAt: now });
       await repository.save(current);
       await this.audit.record({ actor: actor.email, action: 'webhook.rotate-secret', target: id, ip: actor.ip, details: { overlapSeconds } }, tx);
       return current;
