@@ -102,9 +102,12 @@ export interface ControlPlaneConfig {
    * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
    */
   trustedProxies: readonly string[];
-  /** WEBHOOK_* and OUTBOUND_ALLOW_CIDRS (docs/webhooks.md). */
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT, WEBHOOK_DISABLE_AFTER (docs/webhooks.md). */
   webhooks: WebhooksConfig;
-  /** OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md). */
+  /**
+   * OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md), for route
+   * tests and webhook targets alike (webhook-target.provider.ts).
+   */
   outboundAllowCidrs: Cidr[];
   logLevel: LogLevel;
 }

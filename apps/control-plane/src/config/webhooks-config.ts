@@ -1,9 +1,10 @@
-import { isIpOrCidr } from '@gateway/route-model';
-
 /** Svix's schedule after the first, immediate attempt: 8 attempts over about 27.6 hours. */
 export const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
 
-/** The webhook settings of the control plane's environment (docs/webhooks.md). */
+/**
+ * The webhook settings of the control plane's environment (docs/webhooks.md). Where webhooks may go
+ * is the outbound-target rule's, with the one OUTBOUND_ALLOW_CIDRS (`outboundAllowCidrs`).
+ */
 export interface WebhooksConfig {
   /** WEBHOOK_RETRY_DELAYS: the wait before attempt 2, 3, ...; its length + 1 is the most attempts. */
   retryDelaysMs: readonly number[];
@@ -11,8 +12,6 @@ export interface WebhooksConfig {
   timeoutMs: number;
   /** WEBHOOK_DISABLE_AFTER: an endpoint failing without a success for this long is disabled. */
   disableAfterMs: number;
-  /** OUTBOUND_ALLOW_CIDRS: targets allowed although in a refused range (e.g. 127.0.0.1/32). */
-  allowCidrs: readonly string[];
 }
 
 type Problems = Array<{ variable: string; message: string }>;
@@ -45,15 +44,10 @@ export function parseWebhooksConfig(env: NodeJS.ProcessEnv, problems: Problems):
   } else {
     retryDelaysMs = delays as number[];
   }
-  const allowRaw = env['OUTBOUND_ALLOW_CIDRS']?.trim() ?? '';
-  const allowCidrs = allowRaw === '' ? [] : allowRaw.split(/[\s,]+/).filter((entry) => entry !== '');
-  const bad = allowCidrs.filter((entry) => !isIpOrCidr(entry));
-  if (bad.length > 0) problems.push({ variable: 'OUTBOUND_ALLOW_CIDRS', message: `must list IP addresses or CIDR ranges (not: ${bad.map((b) => JSON.stringify(b.slice(0, 64))).join(', ')})` });
   return {
     retryDelaysMs,
     timeoutMs: durationVariable(env, 'WEBHOOK_TIMEOUT', '15s', { min: 100, max: 120_000 }, problems),
     disableAfterMs: durationVariable(env, 'WEBHOOK_DISABLE_AFTER', '5d', { min: 1000, max: 90 * 86_400_000 }, problems),
-    allowCidrs: bad.length > 0 ? [] : allowCidrs,
   };
 }
 

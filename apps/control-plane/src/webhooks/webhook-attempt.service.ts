@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { EntityManager, Repository } from 'typeorm';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
@@ -13,7 +14,7 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookSecretBox } from './webhook-secret-box';
 import { sendWebhook, type AttemptOutcome } from './webhook-sender';
 import { signatureHeaders } from './webhook-signer';
-import { WebhookTargetRule } from './webhook-target-rule';
+import { WEBHOOK_TARGET_RULE } from './webhook-target.provider';
 import { WebhookEntity } from './webhook.entity';
 
 /** Raised (as a gateway event) when the gateway disables an endpoint itself. */
@@ -37,7 +38,7 @@ export class WebhookAttempt {
     @InjectRepository(WebhookEntity) private readonly webhooks: Repository<WebhookEntity>,
     private readonly transactions: TransactionRunner,
     private readonly box: WebhookSecretBox,
-    private readonly rule: WebhookTargetRule,
+    @Inject(WEBHOOK_TARGET_RULE) private readonly rule: OutboundAddressRule,
     private readonly events: GatewayEventPublisher,
   ) {}
 

@@ -1,11 +1,17 @@
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { OutboundAddressRule, parseCidrList, REFUSED_UNLESS_PUBLIC, type Resolver } from '@gateway/outbound-target';
 import { startUnresponsiveListener, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import { sendWebhook } from './webhook-sender';
-import { WebhookTargetRule, type Resolver } from './webhook-target-rule';
 
-const loopbackAllowed = new WebhookTargetRule(['127.0.0.1/32']);
+/** The webhook target rule with OUTBOUND_ALLOW_CIDRS=127.0.0.1/32, as the e2e suites run it. */
+function webhookRule(allow: string): OutboundAddressRule {
+  const parsed = parseCidrList(allow);
+  assert.ok(parsed.ok);
+  return new OutboundAddressRule(parsed.cidrs, REFUSED_UNLESS_PUBLIC);
+}
+const loopbackAllowed = webhookRule('127.0.0.1/32');
 const request = (url: string): { url: string; headers: Record<string, string>; body: string } => ({ url, headers: { 'webhook-id': 'evt_1' }, body: '{"id":"evt_1"}' });
 
 describe('sendWebhook against real loopback receivers', () => {
@@ -75,9 +81,9 @@ describe('sendWebhook against real loopback receivers', () => {
   test('loopback without an allowance is refused before any request, as a literal and in mapped form', async () => {
     const before = receiver.requests.length;
     for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]']) {
-      const outcome = await sendWebhook(request(`http://${host}:${receiver.port}/ok`), { rule: new WebhookTargetRule([]), timeoutMs: 5000 });
+      const outcome = await sendWebhook(request(`http://${host}:${receiver.port}/ok`), { rule: webhookRule(''), timeoutMs: 5000 });
       assert.equal(outcome.ok, false);
-      assert.match(outcome.error ?? '', /is loopback: webhooks are not sent there unless OUTBOUND_ALLOW_CIDRS allows it/);
+      assert.match(outcome.error ?? '', /is loopback \(127\.0\.0\.0\/8\): .*OUTBOUND_ALLOW_CIDRS lists exceptions$/);
     }
     assert.equal(receiver.requests.length, before);
   });

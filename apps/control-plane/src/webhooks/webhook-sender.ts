@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { checkLiteralTarget, refusingLookup, type Resolver, type WebhookTargetRule } from './webhook-target-rule';
+import { outboundConnectOptions, type OutboundAddressRule, type Resolver } from '@gateway/outbound-target';
 
 /** How much of a receiver's answer is kept with the attempt (and read at all). */
 export const RESPONSE_EXCERPT_BYTES = 2048;
@@ -12,7 +12,8 @@ export interface WebhookRequest {
 }
 
 export interface SenderOptions {
-  rule: WebhookTargetRule;
+  /** The webhook target rule (webhook-target.provider.ts). */
+  rule: OutboundAddressRule;
   /** The whole attempt: connect, send, answer (Standard Webhooks: 15-30 s). */
   timeoutMs: number;
   /** Tests: a resolver in place of dns.lookup (DNS-rebinding test). */
@@ -50,9 +51,10 @@ export function sendWebhook(request: WebhookRequest, options: SenderOptions): Pr
     gone: false,
   });
   let url: URL;
+  let connect: ReturnType<typeof outboundConnectOptions>;
   try {
     url = new URL(request.url);
-    checkLiteralTarget(options.rule, url);
+    connect = outboundConnectOptions(options.rule, url, options.resolve);
   } catch (error) {
     return Promise.resolve(failed((error as Error).message));
   }
@@ -68,7 +70,7 @@ export function sendWebhook(request: WebhookRequest, options: SenderOptions): Pr
     const req = transport.request(url, {
       method: 'POST',
       agent: false,
-      lookup: refusingLookup(options.rule, options.resolve),
+      lookup: connect.lookup,
       headers: { ...request.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': 'gateway-webhooks/1' },
     });
     const deadline = setTimeout(() => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { OutboundAddressRule, refuseLiteralTarget } from '@gateway/outbound-target';
 import type { Repository } from 'typeorm';
 import type { AuditActor } from '../audit/audit-actor';
 import { AuditLogService } from '../audit/audit-log.service';
@@ -9,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import type { PatchWebhookDto, WebhookBodyDto } from './webhook-body.dto';
 import { newWebhookSecret } from './webhook-secret';
 import { WebhookSecretBox } from './webhook-secret-box';
-import { checkLiteralTarget, WebhookTargetRule } from './webhook-target-rule';
+import { WEBHOOK_TARGET_RULE } from './webhook-target.provider';
 import { WebhookEntity } from './webhook.entity';
 import { toWebhookResponse, type WebhookResponse, type WebhookWithSecret } from './webhook.mapper';
 
@@ -26,7 +27,7 @@ export class WebhookWrites {
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditLogService,
     private readonly box: WebhookSecretBox,
-    private readonly rule: WebhookTargetRule,
+    @Inject(WEBHOOK_TARGET_RULE) private readonly rule: OutboundAddressRule,
   ) {}
 
   async create(body: WebhookBodyDto, actor: AuditActor): Promise<WebhookWithSecret> {
@@ -131,7 +132,7 @@ export class WebhookWrites {
   /** A literal address in a refused range fails at once, naming the field; host names are judged on each connection. */
   private checkUrl(url: string): void {
     try {
-      checkLiteralTarget(this.rule, new URL(url));
+      refuseLiteralTarget(this.rule, new URL(url));
     } catch (error) {
       const message = `url: ${(error as Error).message}`;
       throw new DomainError('VALIDATION_ERROR', message, { fields: [{ field: 'url', message, code: 'VALIDATION_ERROR' }] });
