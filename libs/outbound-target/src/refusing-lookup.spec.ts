@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { once } from 'node:events';
-import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rebindingResolver } from '@gateway/testing';
 import { OutboundAddressRule } from './outbound-address-rule';
 import { outboundConnectOptions, OutboundTargetRefusedError, type Resolver } from './refusing-lookup';
 
@@ -77,13 +77,7 @@ test('an IP literal (which net.connect never looks up) is checked before the req
 test('DNS rebinding: a name that answers an allowed address, then a refused one, is judged on the address each socket connects to', async () => {
   const server = await countingServer();
   try {
-    const answers = ['127.0.0.1', '169.254.169.254'];
-    let queries = 0;
-    const rebinding: Resolver = (_hostname, _options, callback) => {
-      const address = answers[Math.min(queries, answers.length - 1)] as string;
-      queries += 1;
-      callback(null, [{ address, family: 4 } satisfies LookupAddress]);
-    };
+    const rebinding = rebindingResolver(['127.0.0.1', '169.254.169.254']);
     const url = new URL(`http://rebind.test:${server.port}/`);
     assert.equal((await get(url, new OutboundAddressRule(), rebinding)).status, 200);
     const second = await get(url, new OutboundAddressRule(), rebinding);

@@ -1,8 +1,7 @@
-import type { LookupAddress } from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OutboundAddressRule, parseCidrList, REFUSED_UNLESS_PUBLIC, type Resolver } from '@gateway/outbound-target';
-import { startUnresponsiveListener, startUpstream, type LoopbackUpstream } from '@gateway/testing';
+import { OutboundAddressRule, parseCidrList, REFUSED_UNLESS_PUBLIC } from '@gateway/outbound-target';
+import { rebindingResolver, startUnresponsiveListener, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import { sendWebhook } from './webhook-sender';
 
 /** The webhook target rule with OUTBOUND_ALLOW_CIDRS=127.0.0.1/32, as the e2e suites run it. */
@@ -89,13 +88,7 @@ describe('sendWebhook against real loopback receivers', () => {
   });
 
   test('DNS rebinding: a name that resolves to an allowed address, then to a refused one, is judged on what the socket connects to', async () => {
-    const answers = ['127.0.0.1', '127.0.0.2'];
-    let queries = 0;
-    const rebinding: Resolver = (_hostname, _options, callback) => {
-      const address = answers[Math.min(queries, answers.length - 1)] as string;
-      queries += 1;
-      callback(null, [{ address, family: 4 } satisfies LookupAddress]);
-    };
+    const rebinding = rebindingResolver(['127.0.0.1', '127.0.0.2']);
     const before = receiver.requests.length;
     const first = await sendWebhook(request(`http://hooks.rebind.test:${receiver.port}/ok`), { rule: loopbackAllowed, timeoutMs: 5000, resolve: rebinding });
     assert.equal(first.ok, true);
