@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { MessageBus } from '@gateway/events';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -21,6 +22,7 @@ import { RoutesModule } from './routes/routes.module';
 import { SamlModule } from './saml/saml.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -29,6 +31,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.register(config, bus),
+        // Gateway events between features (gateway-events/gateway-event.ts): webhooks, later detectors and runbooks.
+        EventEmitterModule.forRoot(),
         // start() has migrated already (migrate(): under a lock on PostgreSQL).
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
         DatabaseModule,
@@ -46,6 +50,7 @@ export class AppModule {
         HealthModule.register(config.standalone),
         LogsModule.register(logs),
         MonitoringModule,
+        WebhooksModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

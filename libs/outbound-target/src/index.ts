@@ -8,4 +8,5 @@ export {
   type OutboundRefusal,
   type RefusedRange,
 } from './outbound-address-rule';
-export { outboundConnectOptions, OutboundTargetRefusedError, refusingLookup } from './refusing-lookup';
+export { PRIVATE_RANGES, REFUSED_UNLESS_PUBLIC } from './private-ranges';
+export { outboundConnectOptions, OutboundTargetRefusedError, refuseLiteralTarget, refusingLookup, type Resolver } from './refusing-lookup';

@@ -63,14 +63,17 @@ const NAT64_DOTTED = /^64:ff9b::(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
 /**
  * The outbound-target rule: which resolved addresses the gateway may connect to when it makes a
- * request for an admin (route tests, active health checks, later webhooks). Pure: callers check
+ * request for an admin (route tests, active health checks, webhooks). Pure: callers check
  * the address a socket is about to connect to (see refusingLookup), never a host name.
  */
 export class OutboundAddressRule {
   private readonly ranges: Array<{ list: BlockList; range: RefusedRange }> = [];
   private readonly allowed = new BlockList();
 
-  /** `refused` is REFUSED_BY_DEFAULT but for tests, which refuse loopback to see a real socket refused. */
+  /**
+   * `refused`: REFUSED_BY_DEFAULT (route tests, health checks), REFUSED_UNLESS_PUBLIC (webhooks), or
+   * in tests loopback, to see a real socket refused.
+   */
   constructor(allow: readonly Cidr[] = [], refused: readonly RefusedRange[] = REFUSED_BY_DEFAULT) {
     for (const range of refused) {
       const list = new BlockList();

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rebindingResolver } from '@gateway/testing';
 import { OutboundAddressRule } from './outbound-address-rule';
-import { outboundConnectOptions, OutboundTargetRefusedError } from './refusing-lookup';
+import { outboundConnectOptions, OutboundTargetRefusedError, type Resolver } from './refusing-lookup';
 
 /** A loopback server that counts the connections it accepts. */
 async function countingServer(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
@@ -16,11 +17,11 @@ async function countingServer(): Promise<{ port: number; connections(): number; 
   return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function get(url: URL, rule: OutboundAddressRule): Promise<{ status?: number; error?: NodeJS.ErrnoException }> {
+function get(url: URL, rule: OutboundAddressRule, resolver?: Resolver): Promise<{ status?: number; error?: NodeJS.ErrnoException }> {
   return new Promise((resolve) => {
     let options;
     try {
-      options = outboundConnectOptions(rule, url);
+      options = outboundConnectOptions(rule, url, resolver);
     } catch (error) {
       resolve({ error: error as NodeJS.ErrnoException });
       return;
@@ -68,6 +69,21 @@ test('an IP literal (which net.connect never looks up) is checked before the req
     const bracketed = await get(new URL('http://[fd00:ec2::254]/'), new OutboundAddressRule());
     assert.ok(bracketed.error instanceof OutboundTargetRefusedError);
     assert.equal((await get(new URL(`http://127.0.0.1:${server.port}/`), new OutboundAddressRule())).status, 200);
+  } finally {
+    await server.close();
+  }
+});
+
+test('DNS rebinding: a name that answers an allowed address, then a refused one, is judged on the address each socket connects to', async () => {
+  const server = await countingServer();
+  try {
+    const rebinding = rebindingResolver(['127.0.0.1', '169.254.169.254']);
+    const url = new URL(`http://rebind.test:${server.port}/`);
+    assert.equal((await get(url, new OutboundAddressRule(), rebinding)).status, 200);
+    const second = await get(url, new OutboundAddressRule(), rebinding);
+    assert.ok(second.error instanceof OutboundTargetRefusedError, String(second.error));
+    assert.match(second.error.message, /^169\.254\.169\.254 \(rebind\.test resolves to it\) is IPv4 link-local/);
+    assert.equal(server.connections(), 1);
   } finally {
     await server.close();
   }

@@ -16,14 +16,17 @@ export class OutboundTargetRefusedError extends Error implements NodeJS.ErrnoExc
   }
 }
 
+/** dns.lookup's shape with `all: true`; tests pass their own to play a rebinding DNS server. */
+export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
 /**
  * A `lookup` for http.request, net.connect or an Agent: resolves as dns.lookup does, then refuses
  * the name when any address it resolves to is refused. The check runs on what the socket will
  * connect to, so a name that points at 169.254.169.254 (or rebinds to it) is caught too.
  */
-export function refusingLookup(rule: OutboundAddressRule): LookupFunction {
+export function refusingLookup(rule: OutboundAddressRule, resolve: Resolver = dns.lookup as Resolver): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses: LookupAddress[]) => {
+    resolve(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
       if (error !== null) {
         callback(error, '');
         return;
@@ -41,15 +44,19 @@ export function refusingLookup(rule: OutboundAddressRule): LookupFunction {
   };
 }
 
-/**
- * Connect options for a request to `url` on an admin's behalf. net.connect never calls `lookup`
- * for an IP literal, so a literal is checked here; throws OutboundTargetRefusedError.
- */
-export function outboundConnectOptions(rule: OutboundAddressRule, url: URL): { lookup: LookupFunction } {
+/** net.connect never calls `lookup` for an IP literal, so a literal host is judged here; throws OutboundTargetRefusedError. */
+export function refuseLiteralTarget(rule: OutboundAddressRule, url: URL): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) !== 0) {
-    const refusal = rule.refusal(host);
-    if (refusal !== undefined) throw new OutboundTargetRefusedError(host, refusal);
-  }
-  return { lookup: refusingLookup(rule) };
+  if (isIP(host) === 0) return;
+  const refusal = rule.refusal(host);
+  if (refusal !== undefined) throw new OutboundTargetRefusedError(host, refusal);
+}
+
+/**
+ * Connect options for a request to `url` on an admin's behalf: a literal is checked at once, a
+ * name on each address it resolves to; throws OutboundTargetRefusedError.
+ */
+export function outboundConnectOptions(rule: OutboundAddressRule, url: URL, resolve?: Resolver): { lookup: LookupFunction } {
+  refuseLiteralTarget(rule, url);
+  return { lookup: refusingLookup(rule, resolve) };
 }

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
   'API_KEY_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
+  'WEBHOOK_DELIVERY_NOT_FOUND',
   'SETTINGS_VERSION_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
@@ -60,6 +62,8 @@ export function statusOf(code: ErrorCode): number {
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
     case 'API_KEY_NOT_FOUND':
+    case 'WEBHOOK_NOT_FOUND':
+    case 'WEBHOOK_DELIVERY_NOT_FOUND':
     case 'SETTINGS_VERSION_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
@@ -158,6 +162,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not every data plane answered', fixed: false };
     case 'API_KEY_NOT_FOUND':
       return { text: 'API key not found', fixed: true };
+    case 'WEBHOOK_NOT_FOUND':
+      return { text: 'Webhook not found', fixed: true };
+    case 'WEBHOOK_DELIVERY_NOT_FOUND':
+      return { text: 'Webhook delivery not found', fixed: true };
     case 'SETTINGS_VERSION_NOT_FOUND':
       return { text: 'Settings version not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':

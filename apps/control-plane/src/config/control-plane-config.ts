@@ -4,6 +4,7 @@ import { readRedisTlsCa } from '@gateway/events';
 import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
+import { parseWebhooksConfig, type WebhooksConfig } from './webhooks-config';
 import { ConfigError } from './config-error';
 import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
 
@@ -101,7 +102,12 @@ export interface ControlPlaneConfig {
    * API limits count by; empty: the socket peer is the client, X-Forwarded-For is ignored.
    */
   trustedProxies: readonly string[];
-  /** OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md). */
+  /** WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT, WEBHOOK_DISABLE_AFTER (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
+  /**
+   * OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md), for route
+   * tests and webhook targets alike (webhook-target.provider.ts).
+   */
   outboundAllowCidrs: Cidr[];
   logLevel: LogLevel;
 }
@@ -292,6 +298,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const allowedOrigins = parseOrigins(nonEmpty(env, 'ALLOWED_ORIGINS'), problems);
   const throttling = parseThrottlingConfig(env, problems);
   const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
+  const webhooks = parseWebhooksConfig(env, problems);
   const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
   if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
@@ -319,6 +326,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     allowedOrigins,
     throttling,
     trustedProxies,
+    webhooks,
     outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
     logLevel: logLevel as LogLevel,
   };

@@ -10,6 +10,9 @@ import { SamlLoginCodeEntity } from '../saml/saml-login-code.entity';
 import { SamlRequestEntity } from '../saml/saml-request.entity';
 import { SettingsVersionEntity } from '../settings/settings-version.entity';
 import { UserEntity } from '../users/user.entity';
+import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { WebhookEntity } from '../webhooks/webhook.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity];

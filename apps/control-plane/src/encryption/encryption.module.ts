@@ -4,8 +4,8 @@ import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { SecretBox } from './secret-box';
 
 /**
- * Global, in the ground layer: the one SecretBox (SETTINGS_ENCRYPTION_KEY) that settings, and later
- * webhook secrets and the AI key, seal their secrets with.
+ * Global, in the ground layer: the one SecretBox (SETTINGS_ENCRYPTION_KEY) that settings and webhook
+ * secrets (and later the AI key) seal their secrets with.
  */
 @Global()
 @Module({

@@ -8,9 +8,9 @@ const TAG_LENGTH = 16;
 const KEY_INFO = 'gateway secret-box v1 aes-256-gcm';
 
 /**
- * Encrypts secrets at rest with AES-256-GCM (settings secrets now; webhook secrets and the AI key
- * later). `context` is bound as associated data: a sealed value moved to another field (or row)
- * no longer opens, so a database writer cannot swap secrets around undetected.
+ * Encrypts secrets at rest with AES-256-GCM (settings and webhook secrets; the AI key later).
+ * `context` is bound as associated data: a sealed value moved to another field (or row) no longer
+ * opens, so a database writer cannot swap secrets around undetected.
  */
 export class SecretBox {
   private readonly key: Buffer;
