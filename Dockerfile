@@ -22,9 +22,12 @@ COPY package.json package-lock.json ./
 COPY apps/cli/package.json apps/cli/package.json
 COPY apps/control-plane/package.json apps/control-plane/package.json
 COPY apps/data-plane/package.json apps/data-plane/package.json
+COPY libs/client-address/package.json libs/client-address/package.json
 COPY libs/config-file/package.json libs/config-file/package.json
 COPY libs/correlation-id/package.json libs/correlation-id/package.json
 COPY libs/events/package.json libs/events/package.json
+COPY libs/logging/package.json libs/logging/package.json
+COPY libs/outbound-target/package.json libs/outbound-target/package.json
 COPY libs/route-model/package.json libs/route-model/package.json
 # --workspace @gateway/cli: the CLI and what it depends on, not the test and benchmark workspaces.
 # --ignore-scripts skips the root `prepare` (tsc is a dev dependency); the one install script the
@@ -46,9 +49,13 @@ COPY --from=build /src/apps/cli/bin apps/cli/bin
 COPY --from=build /src/apps/cli/dist apps/cli/dist
 COPY --from=build /src/apps/control-plane/dist apps/control-plane/dist
 COPY --from=build /src/apps/data-plane/dist apps/data-plane/dist
+COPY --from=build /src/apps/admin-web/dist apps/admin-web/dist
+COPY --from=build /src/libs/client-address/dist libs/client-address/dist
 COPY --from=build /src/libs/config-file/dist libs/config-file/dist
 COPY --from=build /src/libs/correlation-id/dist libs/correlation-id/dist
 COPY --from=build /src/libs/events/dist libs/events/dist
+COPY --from=build /src/libs/logging/dist libs/logging/dist
+COPY --from=build /src/libs/outbound-target/dist libs/outbound-target/dist
 COPY --from=build /src/libs/route-model/dist libs/route-model/dist
 # The default configuration: no routes, listening on every interface (deploy/ mounts its own).
 COPY deploy/base/proxy.yml /etc/gateway/proxy.yml
