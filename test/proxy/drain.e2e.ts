@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import net from 'node:net';
-import { deferred, request, startGatewayProcess, startUpstream, withTimeout, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import type net from 'node:net';
+import { connectionRefused, deferred, request, startGatewayProcess, startUpstream, withTimeout, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 
 /*
  * The graceful drain of a data plane on SIGTERM (docs/deployment.md, "Graceful drain"), on a real
@@ -57,17 +57,6 @@ function startGet(url: string, agent: http.Agent | false = false): { socket: Pro
   // Unobserved outcomes (a test that only looks at the body) must not be unhandled rejections.
   head.catch(() => undefined);
   return { socket: socket.promise, head, body: body.promise };
-}
-
-function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 }
 
 describe('graceful drain of a data plane on SIGTERM', () => {

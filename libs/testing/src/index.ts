@@ -9,3 +9,4 @@ export * from './redis-server';
 export * from './cluster-env';
 export * from './management-api';
 export * from './held-responses';
+export * from './connection-refused';
