@@ -10,3 +10,4 @@ export * from './cluster-env';
 export * from './management-api';
 export * from './held-responses';
 export * from './connection-refused';
+export * from './round-robin-balancer';
