@@ -44,7 +44,7 @@ export class OpsController {
   }
 
   /** Kubernetes readiness probe: the process serves; unlike /health/ready it ignores Redis (docs/deployment.md). */
-  @OpsDocs.health()
+  @OpsDocs.serving()
   @Get('health/serving')
   serving(@Res({ passthrough: true }) res: Response): Record<string, unknown> {
     if (this.drain.draining) return this.draining(res);
