@@ -3,6 +3,7 @@
 //   scope:data-plane the forwarding engine: shared libs only; NestJS is banned outright
 //   scope:control-plane the NestJS management plane: shared libs only (never the data plane)
 //   scope:cli       the composition root: may use the planes and shared libs
+//   scope:admin-web the browser UI: shared libs only, no NestJS or express (node:* fails its type check: no node types)
 //   scope:tools / scope:e2e: shared libs (they drive the apps as processes)
 //   type:testing    libs/testing: test code only (TEST_CODE below), never production code
 // test/workspace/module-boundaries.e2e.ts lints fixtures with this file to prove the rules go red.
@@ -47,6 +48,8 @@ function moduleBoundaries(modelMayUse, { production }) {
         { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
         { sourceTag: 'scope:data-plane', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: NEST },
         { sourceTag: 'scope:control-plane', onlyDependOnLibsWithTags: ['scope:shared'] },
+        // The admin UI runs in the browser: shared libs (the route model) only, no server code.
+        { sourceTag: 'scope:admin-web', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: [...NEST, 'express'] },
         { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared', 'scope:data-plane', 'scope:control-plane'] },
         { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared'] },
         { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
@@ -62,12 +65,12 @@ export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', 'tools/bench/results/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx, import: importPlugin },
     languageOptions: { parser: tseslint.parser },
     settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
-      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -91,7 +94,7 @@ export default [
     },
   },
   {
-    files: ['libs/**/*.ts', 'tools/**/*.ts', 'test/**/*.ts', 'apps/data-plane/**/*.ts', 'apps/control-plane/**/*.ts', 'apps/admin-web/**/*.ts'],
+    files: ['libs/**/*.ts', 'tools/**/*.ts', 'test/**/*.ts', 'apps/data-plane/**/*.ts', 'apps/control-plane/**/*.ts', 'apps/admin-web/**/*.ts', 'apps/admin-web/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -80,7 +80,8 @@ describe('deny by default: the 401/403 matrix on /api', () => {
     assert.equal((await call('POST', '/api/auth/login', { body: { email: 'nobody@example.com', password: 'whatever password' } })).status, 401);
     assert.equal((await call('POST', '/api/auth/login', { body: { email: 'nobody@example.com', password: 'whatever password' } })).json()['code'], 'INVALID_CREDENTIALS');
     assert.equal((await call('POST', '/api/auth/register', { body: {} })).status, 501);
-    assert.equal((await call('POST', '/api/auth/saml/initiate', { body: {} })).status, 501);
+    // SAML is public: without authentication.sso it is 503, never 401.
+    assert.equal((await call('POST', '/api/auth/saml/initiate', { body: {} })).status, 503);
     assert.equal((await call('GET', '/api/docs-json')).status, 200);
     assert.equal((await call('GET', '/health')).status, 200);
   });

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { request, type ClientResponse } from '@gateway/testing';
-import type { ControlPlaneProcess } from './control-plane-process';
+import { createTestDatabase, request, type ClientResponse } from '@gateway/testing';
+import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
 
 export const JWT_SECRET = 'auth-suite-secret-0123456789abcdefghijklmnop';
 export const ADMIN = { email: 'admin@example.com', password: 'correct horse battery staple' };
@@ -55,4 +55,28 @@ export function managementToken(secret: string, role: 'admin' | 'user', claims: 
   const payload = { sub: claims.sub ?? randomUUID(), email: claims.email ?? `${role}@example.com`, role, iat: now, exp: now + 3600, iss: 'gateway', jti: randomUUID() };
   const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}`;
   return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+/** A control plane with the first admin signed in, on SQLite or on a PostgreSQL database of its own. */
+export interface AdminControlPlane {
+  cp: ControlPlaneProcess;
+  call: Call;
+  adminToken: string;
+  /** Stops the process and drops the database. */
+  stop(): Promise<void>;
+}
+
+export async function startAdminControlPlane(dialect: 'sqlite' | 'postgres', databaseLabel: string): Promise<AdminControlPlane> {
+  const database = dialect === 'postgres' ? await createTestDatabase(databaseLabel) : undefined;
+  const cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...(database ? { DATABASE_URL: database.url } : {}) } });
+  const call = caller(cp);
+  return {
+    cp,
+    call,
+    adminToken: await login(call, ADMIN),
+    stop: async () => {
+      await cp.stop();
+      await database?.drop();
+    },
+  };
 }

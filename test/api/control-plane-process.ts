@@ -45,6 +45,9 @@ start({ dataDir: process.env.CP_DATA_DIR, configPath: process.env.CP_CONFIG_PATH
   });
 `;
 
+/** Required in the control-plane role; suites about the key pass their own (or '' to leave it out). */
+export const TEST_SETTINGS_ENCRYPTION_KEY = 'settings-encryption-key-for-tests-0123456789';
+
 const RELAXED_API_LIMITS: NodeJS.ProcessEnv = {
   API_RATE_LIMIT_GENERAL_MAX: '100000',
   API_RATE_LIMIT_ADMIN_MAX: '100000',
@@ -57,11 +60,11 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
   const configPath = path.join(dir.path, 'proxy.yml');
   if (options.config !== undefined) writeFileSync(configPath, options.config);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'CLUSTER_TOKEN', 'JWT_SECRET', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ALLOWED_ORIGINS']) delete env[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'CLUSTER_TOKEN', 'JWT_SECRET', 'SETTINGS_ENCRYPTION_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ALLOWED_ORIGINS']) delete env[name];
   const child = spawn(process.execPath, ['-e', RUNNER], {
     // The API limits (decision 21) are raised so that suites making many calls are not throttled;
     // the throttling suite sets its own low API_RATE_LIMIT_* values.
-    env: { ...env, LOG_LEVEL: 'warn', ...RELAXED_API_LIMITS, ...options.env, CP_START_ENTRY: START_ENTRY, CP_DATA_DIR: dataDir, CP_CONFIG_PATH: configPath },
+    env: { ...env, LOG_LEVEL: 'warn', SETTINGS_ENCRYPTION_KEY: TEST_SETTINGS_ENCRYPTION_KEY, ...RELAXED_API_LIMITS, ...options.env, CP_START_ENTRY: START_ENTRY, CP_DATA_DIR: dataDir, CP_CONFIG_PATH: configPath },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -82,7 +85,11 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => ((exitCode = code), resolve(code))));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`control plane did not start; output:\n${output.join('\n')}`)), options.startTimeoutMs ?? 20_000);
+    const timer = setTimeout(() => {
+      // Killed, or its pipes keep the test file's process alive until the runner's hang guard.
+      child.kill('SIGKILL');
+      reject(new Error(`control plane did not start; output:\n${output.join('\n')}`));
+    }, options.startTimeoutMs ?? 20_000);
     onReady = (p) => (clearTimeout(timer), resolve(p));
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`control plane exited (${code}); output:\n${output.join('\n')}`))));
   });

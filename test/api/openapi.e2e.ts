@@ -11,7 +11,7 @@ const MISSING_ID = 'openapi-probe-missing';
 /** Parameter names the issue lists, and a few common ones an endpoint might grow without declaring. */
 const CANDIDATE_PARAMETERS = ['limit', 'offset', 'search', 'enabled', 'tag', 'deleted', 'permanent', 'top', 'level', 'since', 'status', 'page', 'sort', 'q'];
 /** A value each candidate accepts wherever it is declared, so a 400 on it can only mean "unknown". */
-const SAMPLE_VALUES: Record<string, string> = { enabled: 'true', deleted: 'false', permanent: 'false', level: 'info', since: '2020-01-01T00:00:00Z', status: 'active', search: 'x', tag: 'x', q: 'x', sort: 'x' };
+const SAMPLE_VALUES: Record<string, string> = { enabled: 'true', deleted: 'false', permanent: 'false', level: 'info', since: '2020-01-01T00:00:00Z', status: 'active', search: 'x', tag: 'x', q: 'x', sort: 'x', window: '5m', from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z' };
 
 interface ErrorBody {
   details?: { fields?: Array<{ field: string }> };
@@ -82,6 +82,8 @@ describe('OpenAPI document of the management API', () => {
     for (const [path, methods] of Object.entries(expected)) for (const method of methods) operation(method, path);
     assert.ok(!Object.keys(doc.paths).some((p) => p === '/api' || p.includes('{path}')), 'the catch-all is not documented');
     assert.ok(doc.components.securitySchemes['bearer']);
+    const sessionCookie = doc.components.securitySchemes['sessionCookie'] as Record<string, unknown> | undefined;
+    assert.deepEqual([sessionCookie?.['type'], sessionCookie?.['in'], sessionCookie?.['name']], ['apiKey', 'cookie', 'gateway_session']);
     for (const name of ['CreateUserDto', 'LoginDto', 'CreateApiKeyDto', 'CreatedApiKeyDto', 'ErrorEnvelope']) assert.ok(doc.components.schemas[name], name);
   });
 
@@ -126,14 +128,17 @@ describe('OpenAPI document of the management API', () => {
         continue;
       }
       secured += 1;
-      assert.deepEqual(op.security, [{ bearer: [] }], `${method} ${path} needs a token but declares no security`);
+      assert.deepEqual(op.security, [{ bearer: [] }, { sessionCookie: [] }], `${method} ${path} needs a token but declares no security`);
       // A fresh user token per call: logout revokes the one it is given.
       const asUser = await call(method, concrete(path), { token: managementToken(JWT_SECRET, 'user') });
       assertDocumented(method, path, asUser);
-      assert.equal(op.responses['403'] !== undefined, asUser.status === 403, `${method} ${path}: a user gets ${asUser.status}; 403 documented: ${op.responses['403'] !== undefined}`);
+      const forbidden = String(op.responses['403']?.description ?? '');
+      assert.equal(forbidden.includes('FORBIDDEN'), asUser.status === 403, `${method} ${path}: a user gets ${asUser.status}; 403 documented: ${forbidden}`);
+      // A cookie session's state-changing call without X-CSRF-Token is refused (docs/admin-ui.md).
+      assert.equal(forbidden.includes('CSRF_TOKEN_INVALID'), ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method.toUpperCase()), `${method} ${path}: 403 ${forbidden}`);
     }
     assert.ok(secured >= 25, `only ${secured} secured operations`);
-    for (const path of ['/api/audit-log', '/api/routes', '/api/users', '/api/logs']) assert.deepEqual(operation('GET', path).security, [{ bearer: [] }], path);
+    for (const path of ['/api/audit-log', '/api/routes', '/api/users', '/api/logs']) assert.deepEqual(operation('GET', path).security, [{ bearer: [] }, { sessionCookie: [] }], path);
     assert.equal(operation('POST', '/api/auth/login').security, undefined);
   });
 

@@ -51,7 +51,9 @@ describe('control plane smoke (SQLite, control-plane role)', () => {
     }
     const [header, payload] = adminToken.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>);
     assert.equal(header!['alg'], 'HS256');
-    assert.deepEqual(Object.keys(payload!).sort(), ['email', 'exp', 'iat', 'iss', 'jti', 'role', 'sub']);
+    // Decision 20's claims, plus `gen`: the user's token generation, bumped when the user is
+    // disabled so tokens issued before stay refused after re-enabling (docs/auth-and-limits.md).
+    assert.deepEqual(Object.keys(payload!).sort(), ['email', 'exp', 'gen', 'iat', 'iss', 'jti', 'role', 'sub']);
     assert.equal(payload!['role'], 'admin');
     assert.equal(payload!['email'], ADMIN.email);
     assert.equal(Number(payload!['exp']) - Number(payload!['iat']), 86400);

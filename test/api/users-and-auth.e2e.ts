@@ -1,35 +1,28 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '@gateway/testing';
-import { ADMIN, ADMIN_ENV, caller, login, type Call } from './auth-fixtures';
-import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { ADMIN, login, startAdminControlPlane, type AdminControlPlane, type Call } from './auth-fixtures';
 
 interface UserView {
   id: string;
   email: string;
   role: string;
   createdAt: string;
+  disabled: boolean;
 }
 
 // The same suite on the embedded SQLite and on PostgreSQL (a database of its own, dropped after;
 // an unreachable PostgreSQL fails the suite, it is never skipped).
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`users and login (${dialect})`, () => {
-    let cp: ControlPlaneProcess;
-    let database: TestDatabase | undefined;
+    let running: AdminControlPlane | undefined;
     let call: Call;
     let adminToken: string;
 
     before(async () => {
-      if (dialect === 'postgres') database = await createTestDatabase('cp_users');
-      cp = await startControlPlaneProcess({ env: { ...ADMIN_ENV, ...(database ? { DATABASE_URL: database.url } : {}) } });
-      call = caller(cp);
-      adminToken = await login(call, ADMIN);
+      running = await startAdminControlPlane(dialect, 'cp_users');
+      ({ call, adminToken } = running);
     });
-    after(async () => {
-      await cp?.stop();
-      await database?.drop();
-    });
+    after(() => running?.stop());
 
     const createUser = (body: unknown, token = adminToken) => call('POST', '/api/users', { token, body });
 
@@ -38,7 +31,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(res.status, 201, res.text);
       const json = res.json<{ success: boolean; data: UserView }>();
       assert.equal(json.success, true);
-      assert.deepEqual(Object.keys(json.data).sort(), ['createdAt', 'email', 'id', 'role']);
+      assert.deepEqual(Object.keys(json.data).sort(), ['createdAt', 'disabled', 'email', 'id', 'role']);
+      assert.equal(json.data.disabled, false);
       assert.equal(json.data.email, 'ada@example.com');
       assert.equal(json.data.role, 'user');
       assert.ok(!Number.isNaN(Date.parse(json.data.createdAt)));
@@ -127,6 +121,57 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(again.json(), { success: false, error: 'User not found', code: 'USER_NOT_FOUND' });
     });
 
+    test('PATCH /api/users/:id {disabled}: tokens refused at once, no password login; enabling does not revive old tokens', async () => {
+      const created = (await createUser({ email: 'paused@example.com', password: 'quiet horse battery 1', role: 'user' })).json<{ data: UserView }>().data;
+      const credentials = { email: 'paused@example.com', password: 'quiet horse battery 1' };
+      const before = await login(call, credentials);
+      assert.equal((await call('GET', '/api/auth/session', { token: before })).status, 200);
+
+      const res = await call('PATCH', `/api/users/${created.id}`, { token: adminToken, body: { disabled: true } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.json<{ success: boolean; data: UserView }>(), { success: true, data: { ...created, disabled: true } });
+      assert.equal((await call('GET', '/api/auth/session', { token: before })).status, 401);
+      const refused = await call('POST', '/api/auth/login', { body: credentials });
+      assert.equal(refused.status, 401);
+      assert.deepEqual(refused.json(), { success: false, error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
+      const listed = (await call('GET', '/api/users?limit=100', { token: adminToken })).json<{ data: UserView[] }>().data;
+      assert.equal(listed.find((u) => u.id === created.id)?.disabled, true);
+
+      const enabled = await call('PATCH', `/api/users/${created.id}`, { token: adminToken, body: { disabled: false } });
+      assert.equal(enabled.json<{ data: UserView }>().data.disabled, false);
+      assert.equal((await call('GET', '/api/auth/session', { token: before })).status, 401, 'a token issued before the disable stays refused');
+      const after = await login(call, credentials);
+      assert.equal((await call('GET', '/api/auth/session', { token: after })).status, 200);
+
+      const audit = (await call('GET', '/api/audit-log?limit=100', { token: adminToken })).json<{ data: Array<{ actor: string; action: string; target: string | null }> }>().data;
+      for (const action of ['user.disable', 'user.enable']) {
+        assert.ok(audit.some((e) => e.action === action && e.actor === ADMIN.email && e.target === 'paused@example.com'), action);
+      }
+    });
+
+    test('PATCH /api/users/:id: admins only; bad bodies name the field; unknown id 404; the last enabled admin stays', async () => {
+      const created = (await createUser({ email: 'patcher@example.com', password: 'patching user pw 1', role: 'user' })).json<{ data: UserView }>().data;
+      const userToken = await login(call, { email: 'patcher@example.com', password: 'patching user pw 1' });
+      assert.equal((await call('PATCH', `/api/users/${created.id}`, { token: userToken, body: { disabled: true } })).status, 403);
+      assert.equal((await call('PATCH', `/api/users/${created.id}`, { body: { disabled: true } })).status, 401);
+      for (const [body, field] of [[{}, 'disabled'], [{ disabled: 'yes' }, 'disabled'], [{ disabled: true, role: 'admin' }, 'role']] as const) {
+        const bad = await call('PATCH', `/api/users/${created.id}`, { token: adminToken, body });
+        assert.equal(bad.status, 400, JSON.stringify(body));
+        const json = bad.json<{ code: string; details: { fields: Array<{ field: string }> } }>();
+        assert.equal(json.code, 'VALIDATION_ERROR');
+        assert.ok(json.details.fields.some((f) => f.field === field), bad.text);
+      }
+      const missing = await call('PATCH', '/api/users/no-such-user', { token: adminToken, body: { disabled: true } });
+      assert.equal(missing.status, 404);
+      assert.equal(missing.json()['code'], 'USER_NOT_FOUND');
+
+      const self = (await call('GET', '/api/users?limit=100', { token: adminToken })).json<{ data: UserView[] }>().data.find((u) => u.email === ADMIN.email)!;
+      const last = await call('PATCH', `/api/users/${self.id}`, { token: adminToken, body: { disabled: true } });
+      assert.equal(last.status, 422);
+      assert.deepEqual(last.json(), { success: false, error: 'The last admin cannot be disabled', code: 'LAST_ADMIN' });
+      assert.equal((await call('GET', '/api/auth/session', { token: adminToken })).status, 200);
+    });
+
     test('the last admin cannot be deleted (422 LAST_ADMIN); with a second admin it can', async () => {
       const users = (await call('GET', '/api/users?limit=100', { token: adminToken })).json<{ data: UserView[] }>().data;
       const self = users.find((u) => u.email === ADMIN.email)!;
@@ -181,7 +226,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const failed = entries.filter((e) => e.action === 'auth.login.failed');
       assert.ok(failed.some((e) => e.target === 'nobody@example.com'));
       assert.ok(failed.every((e) => e.actor === 'anonymous' && e.ip !== null && !Number.isNaN(Date.parse(e.at))));
-      for (const action of ['auth.login', 'auth.logout', 'user.create', 'user.delete']) {
+      for (const action of ['auth.login', 'auth.logout', 'user.create', 'user.delete', 'user.disable']) {
         const entry = entries.find((e) => e.action === action);
         assert.ok(entry, action);
         assert.equal(entry.actor, ADMIN.email, action);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { makeTempDir } from '@gateway/testing';
 import { runGateway } from './gateway-cli';
 
-const SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET'];
+const SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET', 'SETTINGS_ENCRYPTION_KEY'];
 const PLACEHOLDERS = ['ADMIN_EMAIL', 'DATABASE_URL', 'REDIS_URL', 'ALLOWED_ORIGINS'];
 
 function secretsOf(envText: string): Record<string, string> {

@@ -44,4 +44,9 @@ describe('gateway start --role data-plane following a control plane: required va
     const stderr = await start('neither', { REDIS_URL: '', CLUSTER_TOKEN: '' });
     assert.match(stderr, /CLUSTER_TOKEN is not set .*; REDIS_URL is not set /);
   });
+
+  test('GATEWAY_TELEMETRY other than on or off: refused, naming it', async () => {
+    const stderr = await start('telemetry', { GATEWAY_TELEMETRY: 'maybe' });
+    assert.match(stderr, /GATEWAY_TELEMETRY must be on or off, got 'maybe'/);
+  });
 });

@@ -39,6 +39,8 @@ export interface RoleSettings {
   outboundAllowCidrs?: readonly Cidr[];
   /** DRAIN_DELAY_SECONDS and DRAIN_TIMEOUT_SECONDS in ms: how a stop signal drains either plane. */
   drain?: { delayMs: number; timeoutMs: number };
+  /** GATEWAY_TELEMETRY: data planes that follow a control plane publish telemetry windows unless false. */
+  telemetry?: boolean;
 }
 
 /** A configuration the gateway refused to start with: every error, with lines when known. */
@@ -211,6 +213,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
       outboundAllowCidrs: settings.outboundAllowCidrs,
       ...(settings.drain === undefined ? {} : { drain: settings.drain }),
+      ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
       ...extras,
     });
   } catch (error) {

@@ -34,8 +34,8 @@ test('precedence: the previous .env, then the secret a start stored in the data 
 test('without a .env or stored secrets every secret is new and different', () => {
   withDataDir({}, (dataDir) => {
     const chosen = chooseSecrets(undefined, dataDir);
-    assert.deepEqual(chosen.map((secret) => secret.origin.kind), ['new', 'new', 'new']);
-    assert.equal(new Set(chosen.map((secret) => secret.value)).size, 3);
+    assert.deepEqual(chosen.map((secret) => secret.origin.kind), ['new', 'new', 'new', 'new']);
+    assert.equal(new Set(chosen.map((secret) => secret.value)).size, 4);
   });
 });
 

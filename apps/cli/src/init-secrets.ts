@@ -7,9 +7,14 @@ import { GENERATED_SECRETS, MIN_GENERATED_SECRET_LENGTH, newSecret, type Generat
  * The data-dir file a one-process start generates when the variable is unset. CLUSTER_TOKEN keys
  * only the in-process bus there, so a start does not refuse a different one; init still keeps it.
  */
-const STORED_AS: Record<GeneratedSecretName, PersistedSecretName> = { JWT_SECRET: 'jwt', API_KEY_SECRET: 'apiKey', CLUSTER_TOKEN: 'cluster' };
+const STORED_AS: Record<GeneratedSecretName, PersistedSecretName> = {
+  JWT_SECRET: 'jwt',
+  API_KEY_SECRET: 'apiKey',
+  CLUSTER_TOKEN: 'cluster',
+  SETTINGS_ENCRYPTION_KEY: 'settings',
+};
 /** The secrets a start refuses to switch from the stored one (parseControlPlaneConfig). */
-const REFUSED_IF_DIFFERENT: readonly GeneratedSecretName[] = ['JWT_SECRET', 'API_KEY_SECRET'];
+const REFUSED_IF_DIFFERENT: readonly GeneratedSecretName[] = ['JWT_SECRET', 'API_KEY_SECRET', 'SETTINGS_ENCRYPTION_KEY'];
 
 export type SecretOrigin = { kind: 'env-file' } | { kind: 'data-dir'; file: string } | { kind: 'new' };
 

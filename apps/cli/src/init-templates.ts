@@ -50,7 +50,7 @@ routes:
 `;
 
 /** Secrets init generates: 32 random bytes each, base64url. */
-export const GENERATED_SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET'] as const;
+export const GENERATED_SECRETS = ['JWT_SECRET', 'CLUSTER_TOKEN', 'API_KEY_SECRET', 'SETTINGS_ENCRYPTION_KEY'] as const;
 export type GeneratedSecretName = (typeof GENERATED_SECRETS)[number];
 /** The control plane's MIN_SECRET_LENGTH: a shorter stored secret is not carried into .env. */
 export const MIN_GENERATED_SECRET_LENGTH = 32;
@@ -72,6 +72,8 @@ JWT_SECRET=${secret('JWT_SECRET')}
 CLUSTER_TOKEN=${secret('CLUSTER_TOKEN')}
 # Key for deriving and checking API keys.
 API_KEY_SECRET=${secret('API_KEY_SECRET')}
+# Encrypts the secrets kept in settings; the same on every control plane (docs/settings.md).
+SETTINGS_ENCRYPTION_KEY=${secret('SETTINGS_ENCRYPTION_KEY')}
 
 # Fill these in for the control plane:
 # ADMIN_EMAIL=admin@example.com

@@ -10,12 +10,16 @@ import { ConfigFileModule } from './config-file/config-file.module';
 import { ConfigModule } from './config/config.module';
 import type { ControlPlaneConfig } from './config/control-plane-config';
 import { DatabaseModule } from './database/database.module';
+import { EncryptionModule } from './encryption/encryption.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import type { LogRingBuffer } from '@gateway/logging';
 import { LogsModule } from './logs/logs.module';
+import { MonitoringModule } from './monitoring/monitoring.module';
 import { RouteOperationsModule } from './route-operations/route-operations.module';
 import { RoutesModule } from './routes/routes.module';
+import { SamlModule } from './saml/saml.module';
+import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -28,9 +32,12 @@ export class AppModule {
         // start() has migrated already (migrate(): under a lock on PostgreSQL).
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 0 }),
         DatabaseModule,
+        EncryptionModule,
         AuditModule,
+        SettingsModule,
         UsersModule,
         AuthModule,
+        SamlModule,
         RoutesModule,
         RouteOperationsModule,
         ApiKeysModule,
@@ -38,6 +45,7 @@ export class AppModule {
         ConfigFileModule,
         HealthModule.register(config.standalone),
         LogsModule.register(logs),
+        MonitoringModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

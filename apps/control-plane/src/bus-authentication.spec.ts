@@ -44,7 +44,7 @@ describe("the control plane's bus hears only signed events", () => {
       dataDir: dir.path,
       configPath,
       listen: { host: '127.0.0.1', port: 0 },
-      env: { JWT_SECRET: randomBytes(24).toString('hex'), CLUSTER_TOKEN: clusterToken, REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL_PREFIX: prefix, LOG_LEVEL: 'silent' },
+      env: { JWT_SECRET: randomBytes(24).toString('hex'), SETTINGS_ENCRYPTION_KEY: randomBytes(24).toString('hex'), CLUSTER_TOKEN: clusterToken, REDIS_URL: TEST_REDIS_URL, REDIS_CHANNEL_PREFIX: prefix, LOG_LEVEL: 'silent' },
     });
     raw = new Redis(TEST_REDIS_URL);
     rightKey = signedRedisBus(prefix, clusterToken);

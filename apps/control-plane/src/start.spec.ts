@@ -62,7 +62,7 @@ test('a bad environment fails start() with every bad variable named', async () =
       start({ dataDir: dir.path, configPath: path.join(dir.path, 'proxy.yml'), listen: { port: 0 }, env: { REDIS_URL: 'http://x', LOG_LEVEL: 'noisy' } }),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
-        assert.deepEqual(error.problems.map((p) => p.variable).sort(), ['JWT_SECRET', 'LOG_LEVEL', 'REDIS_URL']);
+        assert.deepEqual(error.problems.map((p) => p.variable).sort(), ['JWT_SECRET', 'LOG_LEVEL', 'REDIS_URL', 'SETTINGS_ENCRYPTION_KEY']);
         return true;
       },
     );

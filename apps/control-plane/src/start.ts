@@ -10,11 +10,12 @@ import { RedisBus } from '@gateway/events/redis-bus';
 import { LogRingBuffer } from '@gateway/logging';
 import { createGatewayPino } from '@gateway/logging/gateway-pino';
 import type { FieldError } from '@gateway/route-model';
+import { adminUiRouter, builtAdminUiDirectory } from './admin-ui/admin-ui.middleware';
 import { AppModule } from './app.module';
 import { DomainExceptionFilter } from './common/domain-exception.filter';
 import { responseHeaders } from './common/response-headers.middleware';
 import { createValidationPipe } from './common/validation.pipe';
-import { parseControlPlaneConfig, type ControlPlaneConfig } from './config/control-plane-config';
+import { parseControlPlaneConfig, type ControlPlaneConfig, type LogLevel } from './config/control-plane-config';
 import { recordSecretFingerprints } from './config/secret-fingerprints';
 import { readOrCreateSecret, readStoredSecret } from './config/secret-file';
 import { ProxyFileReconciler } from './config-file/proxy-file-reconciler.service';
@@ -25,9 +26,11 @@ import { storeLocation } from './database/store-location';
 import { migrate } from './migrate';
 import { DrainState } from './health/drain-state';
 import { ReadinessService } from './health/readiness.service';
+import { ConsoleLevelGate } from './logs/console-level-gate';
 import { PinoNestLogger } from './logs/pino-nest-logger';
 import { requestLog } from './logs/request-log.middleware';
 import { setupOpenApi } from './openapi/openapi';
+import { LiveSettings } from './settings/live-settings.service';
 
 export type { ControlPlaneOptions, RunningControlPlane, ReconcileOutcome, ControlPlaneReadiness } from './control-plane-options';
 export { ConfigError } from './config/config-error';
@@ -41,6 +44,11 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** The logger's own level: the console's when more verbose, else info (the ring buffer keeps info and up). */
+function producedLevel(level: LogLevel): 'info' | 'debug' | 'trace' {
+  return level === 'debug' || level === 'trace' ? level : 'info';
 }
 
 /** Thrown by start() when proxy.yml is invalid (nothing was changed); carries every error. */
@@ -96,13 +104,18 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     storedSecret: (name) => readStoredSecret(options.dataDir, name),
   });
   // One process owns its data dir; a control-plane role's secrets are shared by its instances.
-  const switchedSecrets = config.standalone ? [] : recordSecretFingerprints(config.dataDir, { JWT_SECRET: config.auth.jwtSecret, API_KEY_SECRET: config.apiKeys.secret });
+  const switchedSecrets = config.standalone ? [] : recordSecretFingerprints(config.dataDir, { JWT_SECRET: config.auth.jwtSecret, API_KEY_SECRET: config.apiKeys.secret, SETTINGS_ENCRYPTION_KEY: config.settingsEncryption.key });
   // Before Nest opens its pool: the schema is current (and on PostgreSQL migrated under a lock).
   await migrate({ dataDir: options.dataDir, env: options.env ?? process.env });
   const bus = createBus(config);
   // Secrets no line may hold, whatever a message says (stdout and GET /api/logs alike).
-  const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret]);
-  const logger = new PinoNestLogger(createGatewayPino({ plane: 'control', level: config.logLevel, recorder: logs, secrets: logs.secrets }));
+  const logs = new LogRingBuffer([config.auth.jwtSecret, config.bus.clusterToken, config.bus.previousClusterToken, config.initialAdmin?.password, config.apiKeys.secret, config.settingsEncryption.key]);
+  // Built at the most verbose level so settings can change the level while running: the console
+  // gate filters stdout, and setLevel() keeps the logger at the level the gate or the ring buffer
+  // (info at least, GET /api/logs) needs.
+  const consoleGate = new ConsoleLevelGate(config.logLevel);
+  const logger = new PinoNestLogger(createGatewayPino({ plane: 'control', level: 'trace', destination: consoleGate, recorder: logs, secrets: logs.secrets }));
+  logger.setLevel(producedLevel(config.logLevel));
   let app: NestExpressApplication;
   try {
     app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, bus, logs), {
@@ -121,10 +134,15 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   app.disable('x-powered-by');
   app.use(responseHeaders);
   app.use(requestLog);
+  // The admin UI (docs/admin-ui.md): static files and deep links, ahead of Nest's routes.
+  app.use('/admin', adminUiRouter(builtAdminUiDirectory()));
   // Before anything else can answer: a preflight ends here, a refused origin gets no ACAO header.
-  app.enableCors(corsOptions(config.allowedOrigins));
+  const settings = app.get(LiveSettings);
+  app.enableCors(corsOptions((origin) => config.allowedOrigins.includes(origin) || settings.general().allowedOrigins.includes(origin)));
   app.use(endRefusedPreflight);
   app.useBodyParser('json', { limit: MAX_BODY });
+  // The SAML callback is an HTML form post from the identity provider (HTTP-POST binding).
+  app.useBodyParser('urlencoded', { limit: MAX_BODY, extended: false });
   app.useGlobalFilters(new DomainExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   // Before init: the document's routes must precede the guarded `/api/*` catch-all.
@@ -135,6 +153,13 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   let reconciler: ProxyFileReconciler;
   try {
     await app.init();
+    // Settings apply without a restart (docs/settings.md): the log level now; CORS and the token
+    // lifetime read LiveSettings on every use.
+    settings.onChange((live) => {
+      const level = live.general().logLevel ?? config.logLevel;
+      consoleGate.setLevel(level);
+      logger.setLevel(producedLevel(level));
+    });
     // proxy.yml is reconciled before the control plane serves anything: a data plane's first
     // snapshot already holds the file's routes. An invalid file fails the start, as in file mode.
     reconciler = app.get(ProxyFileReconciler);

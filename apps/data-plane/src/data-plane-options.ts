@@ -77,6 +77,11 @@ export interface DataPlaneOptions {
    */
   onBreakerOpened?: (event: BreakerOpenedEvent) => void;
   /**
+   * Publish one-second telemetry windows on the bus (issue 12, docs/telemetry.md). Only a data plane
+   * that follows a control plane has a bus; default true there.
+   */
+  telemetry?: boolean;
+  /**
    * Names this data plane in presence announcements, command replies and events when it follows a
    * control plane. Default: `<hostname>-<pid>-<6 random hex>`.
    */

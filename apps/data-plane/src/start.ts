@@ -34,6 +34,9 @@ import { HEALTH_CHECKS } from './policies/health-check/health-check-registry';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
 import { RATE_LIMIT_USAGE } from './policies/rate-limit/rate-limit-usage';
+import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
+import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
+import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { loadProxyConfig, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
@@ -46,7 +49,6 @@ export class InvalidConfigError extends Error {
 
 /** How long start() waits for Redis before serving with local rate-limit counters. */
 const REDIS_CONNECT_WAIT_MS = 1000;
-
 
 function packageVersion(): string {
   try {
@@ -101,7 +103,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const onBreakerOpened = options.onBreakerOpened;
   const instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   // Set once listening when the data plane follows a control plane (it has a bus).
-  const cluster: { member?: ClusterMember } = {};
+  const cluster: { member?: ClusterMember; telemetry?: TelemetryPublisher } = {};
+  const telemetry = source.kind === 'control-plane' && options.telemetry !== false ? new TelemetryRegistry() : undefined;
   const services: EngineServices = {
     logger,
     metrics,
@@ -116,6 +119,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       },
     },
     edge,
+    ...(telemetry === undefined ? {} : { telemetry }),
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
     outbound: new OutboundAddressRule(options.outboundAllowCidrs),
@@ -195,6 +199,14 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
   const drain = new ServerDrain(server, streams);
   tableRef.drain = drain;
+  // Counted per connection (open and close), not per request: a telemetry gauge.
+  let openConnections = 0;
+  if (telemetry !== undefined) {
+    server.on('connection', (socket) => {
+      openConnections += 1;
+      socket.once('close', () => (openConnections -= 1));
+    });
+  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -241,6 +253,26 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       presence: () => ({ configVersion: follower?.currentVersion ?? null, host: address.address, port: address.port }),
     });
     cluster.member.start();
+    if (telemetry !== undefined) {
+      cluster.telemetry = new TelemetryPublisher({
+        bus: source.bus,
+        registry: telemetry,
+        gauges: new ProcessGaugeSampler(() => openConnections),
+        logger,
+        sources: {
+          instanceId,
+          version: services.version,
+          address: () => `${address.address}:${address.port}`,
+          configRevision: () => follower?.currentVersion ?? 0,
+          takeTopKeys: (routeId) => usage.takeWindowKeys(routeId),
+          routeBreaker: (routeId) => breakers.status(routeId)?.state,
+          routeHealth: (routeId) => checks.status(routeId)?.status,
+          breakers: () => health.breakers(),
+          healthChecks: () => checks.all(),
+        },
+      });
+      cluster.telemetry.start();
+    }
   }
   return {
     host: address.address,
@@ -259,6 +291,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         if (outcome.connectionsCut > 0) logger.warn({ connections: outcome.connectionsCut, drainTimeoutMs: timings.timeoutMs }, 'drain timeout reached; in-flight requests cut');
         logger.info({ streamsEnded: outcome.streamsEnded }, 'drained');
         cluster.member?.close();
+        cluster.telemetry?.close();
         await follower?.close();
         agents.destroy();
         await releaseResources();

@@ -19,6 +19,27 @@ const TRUST_MEMO_SIZE = 10_000;
  */
 export function compileClientAddress(trustedProxies: readonly string[]): ClientAddress {
   if (trustedProxies.length === 0) return (peer) => peer;
+  const isTrusted = compileTrustedProxyCheck(trustedProxies);
+  return (peer, forwardedFor) => {
+    if (!isTrusted(peer) || forwardedFor === undefined) return peer;
+    const hops = (typeof forwardedFor === 'string' ? forwardedFor : forwardedFor.join(',')).split(',');
+    for (let i = hops.length - 1; i >= 0; i -= 1) {
+      const hop = stripPort((hops[i] as string).trim());
+      if (isTrusted(hop)) continue;
+      // The first untrusted hop was written by a trusted proxy; garbage there means a broken proxy.
+      return isIP(hop) === 0 ? peer : hop;
+    }
+    return peer;
+  };
+}
+
+/**
+ * Whether an address is one of `trustedProxies` (IPs or CIDRs, already validated); compiled once.
+ * Also what decides whether a proxy's X-Forwarded-Proto is believed (the control plane's Secure
+ * session cookie).
+ */
+export function compileTrustedProxyCheck(trustedProxies: readonly string[]): (address: string) => boolean {
+  if (trustedProxies.length === 0) return () => false;
   const trusted = new BlockList();
   for (const entry of trustedProxies) {
     const [address, prefix] = entry.split('/') as [string, string | undefined];
@@ -31,7 +52,7 @@ export function compileClientAddress(trustedProxies: readonly string[]): ClientA
   // A plain Map dropped whole when full: no per-entry eviction cost (see the data plane's
   // GenerationalCache for why deleting single Map keys is slow under churn).
   let memo = new Map<string, boolean>();
-  const isTrusted = (address: string): boolean => {
+  return (address: string): boolean => {
     const known = memo.get(address);
     if (known !== undefined) return known;
     const family = isIP(address);
@@ -39,17 +60,6 @@ export function compileClientAddress(trustedProxies: readonly string[]): ClientA
     if (memo.size >= TRUST_MEMO_SIZE) memo = new Map();
     memo.set(address, answer);
     return answer;
-  };
-  return (peer, forwardedFor) => {
-    if (!isTrusted(peer) || forwardedFor === undefined) return peer;
-    const hops = (typeof forwardedFor === 'string' ? forwardedFor : forwardedFor.join(',')).split(',');
-    for (let i = hops.length - 1; i >= 0; i -= 1) {
-      const hop = stripPort((hops[i] as string).trim());
-      if (isTrusted(hop)) continue;
-      // The first untrusted hop was written by a trusted proxy; garbage there means a broken proxy.
-      return isIP(hop) === 0 ? peer : hop;
-    }
-    return peer;
   };
 }
 

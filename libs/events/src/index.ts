@@ -10,3 +10,8 @@ export * from './bus-drop-counter';
 export * from './bus-signing-key';
 export * from './signed-bus';
 export * from './redis-connection';
+export * from './telemetry/telemetry-window.types';
+export * from './telemetry/telemetry-stream';
+export * from './telemetry/latency-sketch';
+export * from './telemetry/top-keys';
+export * from './telemetry/parse-telemetry-window';

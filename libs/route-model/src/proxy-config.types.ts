@@ -42,8 +42,39 @@ export interface SessionAuthenticationConfig {
   apiUrl?: string;
   tenantId?: string;
   sessionValidation: { enabled: boolean; cacheTTL: number };
-  sso?: { enabled: boolean; idpId?: string; returnUrl?: string };
+  sso?: SsoConfig;
   fallbackAuth?: { enabled: boolean; methods: Array<'basic' | 'apiKey'> };
+}
+
+/** `authentication.sso`: SAML 2.0 single sign-on for management users (docs/sso.md). */
+export interface SsoConfig {
+  enabled: boolean;
+  idpId?: string;
+  /** Default return address after login (same origin as the control plane, or on `allowedReturnUrls`). */
+  returnUrl?: string;
+  /** The IdP's entity id: the Issuer every response and assertion must carry. */
+  idpEntityId?: string;
+  /** The IdP's single sign-on URL (HTTP-Redirect binding). */
+  idpSsoUrl?: string;
+  /** PEM certificates whose keys may sign responses (several during a rotation). */
+  idpCertificates: string[];
+  /** Our entity id (default `<acs origin>/api/auth/saml/metadata`). */
+  spEntityId?: string;
+  /** Our AssertionConsumerService URL: the Destination and Recipient every response must name. */
+  acsUrl?: string;
+  /** PEM private key file that signs AuthnRequests (optional), and its certificate for the metadata. */
+  spPrivateKeyFile?: string;
+  spCertificateFile?: string;
+  /** Tolerated clock difference with the IdP, seconds. */
+  clockSkewSeconds: number;
+  /** Absolute return URLs (or origins) accepted next to same-origin paths. */
+  allowedReturnUrls: string[];
+  /** Attribute holding the email (default: the NameID). */
+  emailAttribute?: string;
+  nameAttribute?: string;
+  groupsAttribute?: string;
+  /** Group values that make the user an admin (default role `user`). */
+  adminGroups: string[];
 }
 
 /** A validated `proxy.yml` (spec 2.6), routes already canonical. */

@@ -202,9 +202,28 @@ describe('validateProxyConfig', () => {
         apiUrl: 'https://sessions.acme.test',
         tenantId: 't1',
         sessionValidation: { enabled: true, cacheTTL: 300 },
-        sso: { enabled: true, idpId: 'okta', returnUrl: 'https://gw.test/admin' },
+        sso: { enabled: true, idpId: 'okta', returnUrl: 'https://gw.test/admin', idpCertificates: [], clockSkewSeconds: 60, allowedReturnUrls: [], adminGroups: [] },
         fallbackAuth: { enabled: true, methods: ['apiKey'] },
       });
+    });
+
+    it('reads the SAML fields of sso and names each bad one (docs/sso.md)', () => {
+      const sso = {
+        enabled: true,
+        idpEntityId: 'https://idp.test/metadata',
+        idpSsoUrl: 'https://idp.test/sso',
+        idpCertificates: ['-----BEGIN CERTIFICATE-----'],
+        acsUrl: 'https://gw.test/api/auth/saml/callback',
+        clockSkewSeconds: 120,
+        allowedReturnUrls: ['https://ui.test/'],
+        groupsAttribute: 'groups',
+        adminGroups: ['gateway-admins'],
+      };
+      assert.deepEqual(ok({ ...minimal, authentication: { sso } }).authentication?.sso, sso);
+      assert.deepEqual(
+        errors({ ...minimal, authentication: { sso: { ...sso, idpSsoUrl: 'nope', clockSkewSeconds: 301, allowedReturnUrls: ['ftp://x'], adminGroups: [''] } } }).map((e) => e.field),
+        ['authentication.sso.idpSsoUrl', 'authentication.sso.clockSkewSeconds', 'authentication.sso.allowedReturnUrls[0]', 'authentication.sso.adminGroups[0]'],
+      );
     });
 
     it('accepts the same fields inline and fills sessionValidation', () => {

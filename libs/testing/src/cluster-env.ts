@@ -7,6 +7,8 @@ export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.
 export interface ClusterSecrets {
   readonly jwtSecret: string;
   readonly clusterToken: string;
+  /** SETTINGS_ENCRYPTION_KEY, required in the control-plane role and the same on every control plane. */
+  readonly settingsEncryptionKey: string;
   /** A unique REDIS_CHANNEL_PREFIX, so runs sharing one Redis never hear each other. */
   readonly channelPrefix: string;
   /** The first admin (ADMIN_EMAIL / ADMIN_PASSWORD), created by the control plane's first start. */
@@ -18,6 +20,7 @@ export function clusterSecrets(label: string): ClusterSecrets {
   return {
     jwtSecret: random(32),
     clusterToken: random(24),
+    settingsEncryptionKey: random(32),
     channelPrefix: `${label}:${process.pid}:${random(4)}:`,
     admin: { email: 'admin@example.com', password: `pw-${random(12)}` },
   };
@@ -45,6 +48,7 @@ export function controlPlaneEnv(secrets: ClusterSecrets, redisUrl: string | unde
     DATABASE_URL: undefined,
     CONTROL_PLANE_URL: undefined,
     JWT_SECRET: secrets.jwtSecret,
+    SETTINGS_ENCRYPTION_KEY: secrets.settingsEncryptionKey,
     CLUSTER_TOKEN: secrets.clusterToken,
     REDIS_URL: redisUrl,
     REDIS_CHANNEL_PREFIX: secrets.channelPrefix,

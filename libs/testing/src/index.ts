@@ -11,3 +11,4 @@ export * from './management-api';
 export * from './held-responses';
 export * from './connection-refused';
 export * from './round-robin-balancer';
+export * from './server-sent-events';

@@ -158,6 +158,7 @@ async function startPlanes(
         delayMs: seconds(context.env, 'DRAIN_DELAY_SECONDS', DEFAULT_DRAIN_DELAY_SECONDS) * 1000,
         timeoutMs: seconds(context.env, 'DRAIN_TIMEOUT_SECONDS', DEFAULT_DRAIN_TIMEOUT_SECONDS) * 1000,
       },
+      telemetry: onOff(context.env, 'GATEWAY_TELEMETRY'),
     });
   } catch (error) {
     if (error instanceof InvalidStartConfigError) {
@@ -204,6 +205,15 @@ function cidrList(env: NodeJS.ProcessEnv, name: string): Cidr[] {
   const parsed = parseCidrList(env[name]);
   if (!parsed.ok) throw new CommandFailure(`gateway start: ${name}: ${parsed.message}`);
   return parsed.cidrs;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new CommandFailure(`${name} must be on or off, got '${raw}'`);
 }
 
 function parseRole(raw: string | undefined): GatewayRole {

@@ -3,10 +3,14 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiThrottlerGuard } from '../throttling/api-throttler.guard';
+import { SettingsModule } from '../settings/settings.module';
 import { ThrottlingModule } from '../throttling/throttling.module';
 import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthenticationGuard } from './authentication.guard';
+import { CookieSessions } from './cookie-session.service';
+import { CsrfGuard } from './csrf.guard';
+import { CsrfTokens } from './csrf-tokens.service';
 import { JwtStrategy } from './jwt.strategy';
 import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
@@ -18,7 +22,7 @@ import { TokenRevocationService } from './token-revocation.service';
 
 /** Login, logout, token verification and the global guards (limits, authentication, roles). */
 @Module({
-  imports: [PassportModule, UsersModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
+  imports: [PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
   controllers: [AuthController, SessionController],
   providers: [
     JwtStrategy,
@@ -26,11 +30,16 @@ import { TokenRevocationService } from './token-revocation.service';
     LoginService,
     LogoutService,
     TokenRevocationService,
-    // Guards run in this order: limits first (anonymous floods count), then authentication, then roles.
+    CsrfTokens,
+    CookieSessions,
+    // Guards run in this order: limits first (anonymous floods count), then authentication, the
+    // CSRF check of cookie sessions, then roles.
     { provide: APP_GUARD, useClass: ApiThrottlerGuard },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
-  exports: [TokenIssuer],
+  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked.
+  exports: [TokenIssuer, TokenRevocationService],
 })
 export class AuthModule {}

@@ -20,4 +20,6 @@ export interface ManagementTokenClaims {
   exp: number;
   iss: string;
   jti: string;
+  /** The user's token generation at issue (absent from tokens issued before issue 14: generation 0). */
+  gen?: number;
 }

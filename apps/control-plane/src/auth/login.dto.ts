@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** Decision 20: `{username, password}` or `{email, password}`; the username is the email. */
 export class LoginDto {
@@ -19,4 +19,13 @@ export class LoginDto {
   @IsString({ message: 'password is required' })
   @MaxLength(1024)
   password!: string;
+
+  @ApiPropertyOptional({
+    enum: ['cookie'],
+    description:
+      'cookie: start a browser session instead of answering the token: an HttpOnly SameSite=Strict cookie gateway_session (Secure over HTTPS) and a readable gateway_csrf cookie to echo in X-CSRF-Token on POST, PUT, PATCH and DELETE',
+  })
+  @IsOptional()
+  @IsIn(['cookie'], { message: 'session must be "cookie" when given' })
+  session?: 'cookie';
 }

@@ -7,7 +7,7 @@ import type { UserAccount, UserAccountsService } from '../users/user-accounts.se
 import { LoginService } from './login.service';
 import type { IssuedToken, TokenIssuer } from './token-issuer.service';
 
-const ACCOUNT: UserAccount = { id: 'u1', email: 'ada@example.com', role: 'admin', createdAt: new Date(0).toISOString() };
+const ACCOUNT: UserAccount = { id: 'u1', email: 'ada@example.com', role: 'admin', createdAt: new Date(0).toISOString(), disabled: false };
 
 async function setup() {
   const hasher = new PasswordHasher();
@@ -16,7 +16,7 @@ async function setup() {
   const countingHasher = Object.assign(Object.create(hasher) as PasswordHasher, {
     verify: (password: string, hash: string) => (verified.push(hash), hasher.verify(password, hash)),
   });
-  const accounts = { findCredentials: async (email: string) => (email === ACCOUNT.email ? { account: ACCOUNT, passwordHash: stored } : undefined) } as unknown as UserAccountsService;
+  const accounts = { findCredentials: async (email: string) => (email === ACCOUNT.email ? { account: ACCOUNT, passwordHash: stored, tokenGeneration: 0 } : undefined) } as unknown as UserAccountsService;
   const audit: AuditEntry[] = [];
   const auditLog = { record: async (entry: AuditEntry) => void audit.push(entry) } as unknown as AuditLogService;
   const tokens = { issue: (): IssuedToken => ({ token: 't', expiresIn: 86400, jti: 'j' }) } as unknown as TokenIssuer;

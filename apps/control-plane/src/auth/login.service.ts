@@ -30,13 +30,15 @@ export class LoginService {
     const found = await this.accounts.findCredentials(email);
     const hash = found?.passwordHash ?? (await this.hasher.dummyHash());
     const valid = await this.hasher.verify(password, hash);
-    if (found === undefined || !valid) {
+    // A disabled user gets the same answer as a wrong password: it tells nothing about the account.
+    if (found === undefined || !valid || found.account.disabled) {
       // Never the password; the attempted email is kept (truncated) to spot credential stuffing.
-      await this.audit.record({ actor: 'anonymous', action: 'auth.login.failed', target: email.slice(0, 255), ip });
+      const details = valid && found?.account.disabled === true ? { reason: 'disabled' } : undefined;
+      await this.audit.record({ actor: 'anonymous', action: 'auth.login.failed', target: email.slice(0, 255), ip, ...(details === undefined ? {} : { details }) });
       this.logger.warn(`login failed for ${JSON.stringify(email.slice(0, 320))} from ${ip ?? 'unknown address'}`);
       throw new DomainError('INVALID_CREDENTIALS');
     }
-    const issued = this.tokens.issue(found.account);
+    const issued = this.tokens.issue(found.account, found.tokenGeneration);
     await this.audit.record({ actor: found.account.email, action: 'auth.login', target: found.account.id, ip, details: { jti: issued.jti } });
     this.logger.log(`login of ${found.account.email} from ${ip ?? 'unknown address'}`);
     return { token: issued.token, expiresIn: issued.expiresIn };

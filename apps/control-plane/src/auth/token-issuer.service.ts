@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { LiveSettings } from '../settings/live-settings.service';
 import type { UserAccount } from '../users/user-accounts.service';
 
 export interface IssuedToken {
@@ -12,20 +13,28 @@ export interface IssuedToken {
   jti: string;
 }
 
-/** Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20). */
+/**
+ * Signs management tokens: HS256, claims sub, email, role, iat, exp, iss, jti (decision 20), plus
+ * `gen`, the user's token generation.
+ */
 @Injectable()
 export class TokenIssuer {
   /** A key object, so jsonwebtoken does not try to parse the secret as a private key each time. */
   private readonly key: KeyObject;
 
-  constructor(@Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig) {
+  constructor(
+    @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
+    private readonly settings: LiveSettings,
+  ) {
     this.key = createSecretKey(Buffer.from(config.auth.jwtSecret));
   }
 
-  issue(account: UserAccount): IssuedToken {
+  /** `tokenGeneration`: the user's current one (UserAccountsService); a disable bumps it and so ends the token. */
+  issue(account: UserAccount, tokenGeneration: number): IssuedToken {
     const jti = randomUUID();
-    const expiresIn = this.config.auth.tokenTtlSeconds;
-    const token = jwt.sign({ email: account.email, role: account.role }, this.key, {
+    // Settings (general.tokenLifetimeSeconds) apply to tokens issued from the change on.
+    const expiresIn = this.settings.general().tokenLifetimeSeconds;
+    const token = jwt.sign({ email: account.email, role: account.role, gen: tokenGeneration }, this.key, {
       algorithm: 'HS256',
       expiresIn,
       issuer: this.config.auth.issuer,

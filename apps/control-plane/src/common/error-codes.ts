@@ -13,10 +13,12 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INVALID_CREDENTIALS',
   'FORBIDDEN',
+  'CSRF_TOKEN_INVALID',
   'NOT_FOUND',
   'ROUTE_NOT_FOUND',
   'USER_NOT_FOUND',
   'API_KEY_NOT_FOUND',
+  'SETTINGS_VERSION_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -32,6 +34,8 @@ export const ERROR_CODES = [
   'DATA_PLANES_UNAVAILABLE',
   'API_KEYS_NOT_CONFIGURED',
   'OUTBOUND_TARGET_REFUSED',
+  'SAML_REJECTED',
+  'SSO_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -47,13 +51,16 @@ export function statusOf(code: ErrorCode): number {
       return 400;
     case 'UNAUTHORIZED':
     case 'INVALID_CREDENTIALS':
+    case 'SAML_REJECTED':
       return 401;
     case 'FORBIDDEN':
+    case 'CSRF_TOKEN_INVALID':
       return 403;
     case 'NOT_FOUND':
     case 'ROUTE_NOT_FOUND':
     case 'USER_NOT_FOUND':
     case 'API_KEY_NOT_FOUND':
+    case 'SETTINGS_VERSION_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -76,6 +83,7 @@ export function statusOf(code: ErrorCode): number {
     case 'SERVICE_UNAVAILABLE':
     case 'DATA_PLANES_UNAVAILABLE':
     case 'API_KEYS_NOT_CONFIGURED':
+    case 'SSO_NOT_CONFIGURED':
       return 503;
     default: {
       const unreachable: never = code;
@@ -102,6 +110,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Unauthorized', fixed: true };
     case 'FORBIDDEN':
       return { text: 'Forbidden', fixed: true };
+    case 'CSRF_TOKEN_INVALID':
+      return { text: 'Missing or invalid CSRF token: a cookie session sends the gateway_csrf cookie in the X-CSRF-Token header', fixed: true };
     case 'VALIDATION_ERROR':
       return { text: 'Validation failed', fixed: false };
     case 'UNKNOWN_UPSTREAM':
@@ -112,6 +122,10 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Invalid configuration file', fixed: false };
     case 'INVALID_CREDENTIALS':
       return { text: 'Invalid email or password', fixed: true };
+    case 'SAML_REJECTED':
+      return { text: 'The SAML response was refused', fixed: false };
+    case 'SSO_NOT_CONFIGURED':
+      return { text: 'SAML single sign-on is not configured (authentication.sso in proxy.yml)', fixed: true };
     case 'NOT_FOUND':
       return { text: 'Not Found', fixed: false };
     case 'USER_NOT_FOUND':
@@ -119,7 +133,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'EMAIL_EXISTS':
       return { text: 'Email already exists', fixed: true };
     case 'LAST_ADMIN':
-      return { text: 'The last admin cannot be deleted', fixed: true };
+      return { text: 'The last admin cannot be deleted', fixed: false };
     case 'CONFLICT':
       return { text: 'Conflict', fixed: false };
     case 'PAYLOAD_TOO_LARGE':
@@ -144,6 +158,8 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Not every data plane answered', fixed: false };
     case 'API_KEY_NOT_FOUND':
       return { text: 'API key not found', fixed: true };
+    case 'SETTINGS_VERSION_NOT_FOUND':
+      return { text: 'Settings version not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':
       return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {

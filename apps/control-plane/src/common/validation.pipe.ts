@@ -12,18 +12,19 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     stopAtFirstError: true,
     exceptionFactory: (errors: ValidationError[]) => {
-      const fields = flatten(errors, '');
+      const fields = flattenValidationErrors(errors);
       return new DomainError('VALIDATION_ERROR', fields[0]?.message ?? 'Validation failed', { fields });
     },
   });
 }
 
-function flatten(errors: ValidationError[], prefix: string): Array<{ field: string; message: string; code: string }> {
+/** class-validator's tree as `details.fields`: `a.b.c` paths, every failing field. */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): Array<{ field: string; message: string; code: string }> {
   const out: Array<{ field: string; message: string; code: string }> = [];
   for (const error of errors) {
     const field = prefix === '' ? error.property : `${prefix}.${error.property}`;
     for (const message of Object.values(error.constraints ?? {})) out.push({ field, message, code: 'VALIDATION_ERROR' });
-    if (error.children && error.children.length > 0) out.push(...flatten(error.children, field));
+    if (error.children && error.children.length > 0) out.push(...flattenValidationErrors(error.children, field));
   }
   return out;
 }

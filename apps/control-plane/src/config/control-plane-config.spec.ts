@@ -4,12 +4,14 @@ import { ConfigError } from './config-error';
 import { parseControlPlaneConfig, type ConfigInput } from './control-plane-config';
 
 const SECRET = 'a'.repeat(40);
+const SETTINGS_KEY = 's'.repeat(40);
 const base = (env: NodeJS.ProcessEnv, extra: Partial<ConfigInput> = {}): ConfigInput => ({
   dataDir: '/data',
   configPath: '/data/proxy.yml',
   version: '1.2.3',
   standalone: true,
-  env,
+  // Required in the control-plane role; its own test below leaves it out.
+  env: { SETTINGS_ENCRYPTION_KEY: SETTINGS_KEY, ...env },
   ...extra,
 });
 
@@ -137,4 +139,18 @@ test('REDIS_TLS_CA_FILE: named when unreadable or set without a rediss:// REDIS_
   assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_TLS_CA_FILE: '/etc/hostname' })), ['REDIS_TLS_CA_FILE']);
   assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://127.0.0.1:6380', REDIS_TLS_CA_FILE: '/nonexistent/ca.pem' })), ['REDIS_TLS_CA_FILE']);
   assert.equal(parseControlPlaneConfig(base({ JWT_SECRET: SECRET, REDIS_URL: 'rediss://u:p@127.0.0.1:6380' })).redisTlsCa, undefined);
+});
+
+test('SETTINGS_ENCRYPTION_KEY: required in the control-plane role, at least 32 characters; one-process mode falls back to the persisted one', () => {
+  const without = { ...base({ JWT_SECRET: SECRET }), env: { JWT_SECRET: SECRET } };
+  assert.deepEqual(problemsOf(without), ['SETTINGS_ENCRYPTION_KEY']);
+  assert.deepEqual(problemsOf(base({ JWT_SECRET: SECRET, SETTINGS_ENCRYPTION_KEY: 'short-settings-key' })), ['SETTINGS_ENCRYPTION_KEY']);
+  assert.deepEqual(parseControlPlaneConfig(base({ JWT_SECRET: SECRET })).settingsEncryption, { key: SETTINGS_KEY, keySource: 'env' });
+  const asked: string[] = [];
+  const oneProcess = parseControlPlaneConfig({
+    ...base({}, { standalone: false, persistedSecret: (name) => (asked.push(name), { secret: `${name}-${SECRET}`, source: 'generated', file: `/data/${name}` }) }),
+    env: {},
+  });
+  assert.ok(asked.includes('settings'));
+  assert.deepEqual(oneProcess.settingsEncryption, { key: `settings-${SECRET}`, keySource: 'generated' });
 });

@@ -28,6 +28,11 @@ export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = [
 export const MIN_SECRET_LENGTH = 32;
 export const MIN_CLUSTER_TOKEN_LENGTH = 16;
 export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+/**
+ * The longest management token lifetime settings may choose (7 days): what deleting a user
+ * revokes for, so no token of theirs outlives the revocation.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 7 * 86_400;
 
 /** The control plane's whole configuration, parsed once at boot. Nothing else reads process.env. */
 export interface ControlPlaneConfig {
@@ -76,6 +81,15 @@ export interface ControlPlaneConfig {
     secret?: string;
     /** Where the secret came from, for the boot log (never the secret itself). */
     secretSource: SecretSource | 'unset';
+  };
+  /**
+   * SETTINGS_ENCRYPTION_KEY: seals the secrets kept in settings (SecretBox, AES-256-GCM); required
+   * in the control-plane role, generated into the data dir in one-process mode.
+   */
+  settingsEncryption: {
+    key: string;
+    /** Where the key came from, for the boot log (never the key itself). */
+    keySource: SecretSource;
   };
   /** First admin, created on first start when no admin exists. */
   initialAdmin?: { email: string; password: string };
@@ -213,7 +227,8 @@ function busToken(input: ConfigInput, clusterToken: string | undefined, problems
 function refuseSwitchFromStored(input: ConfigInput, variable: string, persisted: PersistedSecretName, secret: string, problems: Problems): void {
   const stored = input.storedSecret?.(persisted);
   if (stored === undefined || sameSecret(stored.secret, secret)) return;
-  const loses = persisted === 'apiKey' ? 'API keys created before would stop working' : 'management sessions issued before would end';
+  const loses =
+    persisted === 'apiKey' ? 'API keys created before would stop working' : persisted === 'settings' ? 'secrets kept in settings could no longer be decrypted' : 'management sessions issued before would end';
   problems.push({
     variable,
     message: `differs from the secret an earlier start generated and kept in ${stored.file} (${loses}): set ${variable} to that file's content, unset it, or remove the file to switch on purpose`,
@@ -256,6 +271,10 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   }
   // Optional in the control-plane role: without it the gateway runs, only API keys cannot be created.
   const apiKey = parseSecret(input, 'API_KEY_SECRET', 'apiKey', problems);
+  const settingsKey = parseSecret(input, 'SETTINGS_ENCRYPTION_KEY', 'settings', problems);
+  if (settingsKey.source === 'unset') {
+    problems.push({ variable: 'SETTINGS_ENCRYPTION_KEY', message: `is required when the control plane runs on its own (at least ${MIN_SECRET_LENGTH} characters, the same on every control plane)` });
+  }
 
   const adminEmail = nonEmpty(env, 'ADMIN_EMAIL');
   const adminPassword = env['ADMIN_PASSWORD'] === '' ? undefined : env['ADMIN_PASSWORD'];
@@ -295,6 +314,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     bus: { ...bus, ...(previousClusterToken === undefined ? {} : { previousClusterToken }) },
     auth: { jwtSecret: jwt.secret as string, jwtSecretSource: jwt.source as SecretSource, issuer: 'gateway', tokenTtlSeconds: 86_400 },
     apiKeys: { ...(apiKey.secret === undefined ? {} : { secret: apiKey.secret }), secretSource: apiKey.source },
+    settingsEncryption: { key: settingsKey.secret as string, keySource: settingsKey.source as SecretSource },
     initialAdmin,
     allowedOrigins,
     throttling,

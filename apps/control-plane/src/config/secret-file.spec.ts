@@ -28,7 +28,7 @@ test('each generated secret is written once, to its own file with mode 0600, and
   }
 });
 
-for (const [name, variable] of [['jwt', 'JWT_SECRET'], ['apiKey', 'API_KEY_SECRET']] as const) {
+for (const [name, variable] of [['jwt', 'JWT_SECRET'], ['apiKey', 'API_KEY_SECRET'], ['settings', 'SETTINGS_ENCRYPTION_KEY']] as const) {
   test(`a stored ${SECRET_FILES[name]} shorter than the minimum fails the start naming the file and the minimum, and is left as it was`, () => {
     const dir = makeTempDir();
     try {

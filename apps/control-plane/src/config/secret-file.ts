@@ -13,6 +13,8 @@ export const SECRET_FILES = {
   apiKey: 'api-key-secret',
   /** CLUSTER_TOKEN: the key the in-process bus signs its messages with (SignedBus); kept so it is one stable key. */
   cluster: 'cluster-token',
+  /** SETTINGS_ENCRYPTION_KEY: secrets kept in settings stay readable across restarts. */
+  settings: 'settings-encryption-key',
 } as const;
 
 export type PersistedSecretName = keyof typeof SECRET_FILES;

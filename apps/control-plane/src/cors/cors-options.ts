@@ -3,14 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 
 /**
  * Spec 8: browsers may call the management API only from ALLOWED_ORIGINS (default: local
- * development origins). A refused origin gets no Access-Control-Allow-Origin, so the browser
+ * development origins) and the origins added in settings (`general.allowedOrigins`). A refused origin gets no Access-Control-Allow-Origin, so the browser
  * withholds the response; the request itself is still answered (CORS is not authentication).
  * Tokens travel in the Authorization header, not cookies: no credentials mode.
  */
-export function corsOptions(allowedOrigins: readonly string[]): CorsOptions {
-  const allowed = new Set(allowedOrigins);
+export function corsOptions(isAllowed: (origin: string) => boolean): CorsOptions {
   return {
-    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
+    // Asked on every request: the allowed origins follow settings without a restart.
+    origin: (origin, callback) => callback(null, origin !== undefined && isAllowed(origin)),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-Correlation-ID'],
     exposedHeaders: ['X-Correlation-ID', 'X-API-Version', 'X-Config-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],

@@ -3,8 +3,13 @@ import { AuditLogEntity } from '../audit/audit-log.entity';
 import { RevokedTokenEntity } from '../auth/revoked-token.entity';
 import { ConfigRevisionEntity } from '../cluster/config-revision.entity';
 import { ProxyFileStateEntity } from '../cluster/proxy-file-state.entity';
+import { TelemetryIntervalEntity } from '../monitoring/telemetry-interval.entity';
 import { RouteEntity } from '../routes/route.entity';
+import { SamlAssertionEntity } from '../saml/saml-assertion.entity';
+import { SamlLoginCodeEntity } from '../saml/saml-login-code.entity';
+import { SamlRequestEntity } from '../saml/saml-request.entity';
+import { SettingsVersionEntity } from '../settings/settings-version.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity];

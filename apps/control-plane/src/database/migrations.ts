@@ -4,10 +4,18 @@ import { InitialSchemaPostgres1763780000000 } from './migrations/1763780000000-i
 import { InitialSchemaSqlite1763780000000 } from './migrations/1763780000000-initial-schema.sqlite';
 import { ProxyFileStatePostgres1763790000000 } from './migrations/1763790000000-proxy-file-state.postgres';
 import { ProxyFileStateSqlite1763790000000 } from './migrations/1763790000000-proxy-file-state.sqlite';
+import { SamlPostgres1763840000000 } from './migrations/1763840000000-saml.postgres';
+import { SamlSqlite1763840000000 } from './migrations/1763840000000-saml.sqlite';
+import { SettingsPostgres1763820000000 } from './migrations/1763820000000-settings.postgres';
+import { SettingsSqlite1763820000000 } from './migrations/1763820000000-settings.sqlite';
+import { UserDisabledPostgres1763810000000 } from './migrations/1763810000000-user-disabled.postgres';
+import { UserDisabledSqlite1763810000000 } from './migrations/1763810000000-user-disabled.sqlite';
+import { TelemetryIntervalsPostgres1763830000000 } from './migrations/1763830000000-telemetry-intervals.postgres';
+import { TelemetryIntervalsSqlite1763830000000 } from './migrations/1763830000000-telemetry-intervals.sqlite';
 
 /**
  * Migrations per dialect, oldest first. Each schema change adds one class to BOTH lists
  * (`<timestamp>-<name>.sqlite.ts` and `.postgres.ts`); `synchronize` is never used.
  */
-export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000];
-export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000];
+export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000, UserDisabledSqlite1763810000000, SettingsSqlite1763820000000, TelemetryIntervalsSqlite1763830000000, SamlSqlite1763840000000];
+export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000, UserDisabledPostgres1763810000000, SettingsPostgres1763820000000, TelemetryIntervalsPostgres1763830000000, SamlPostgres1763840000000];

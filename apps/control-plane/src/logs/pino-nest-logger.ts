@@ -19,6 +19,15 @@ export class PinoNestLogger implements LoggerService {
 
   constructor(private readonly pino: GatewayPino) {}
 
+  /**
+   * The level lines are produced at, changed while running (settings). Children made per context
+   * keep the level they were made with, so each is updated too.
+   */
+  setLevel(level: PinoLevel): void {
+    this.pino.level = level;
+    for (const child of this.components.values()) child.level = level;
+  }
+
   log(message: unknown, ...params: unknown[]): void {
     const context = contextOf(params);
     this.write(context !== undefined && BOOTSTRAP_CONTEXTS.has(context) ? 'debug' : 'info', message, params, context);

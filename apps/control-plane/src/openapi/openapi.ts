@@ -6,8 +6,11 @@ import { ERROR_ENVELOPE_NAME, ERROR_ENVELOPE_SCHEMA } from './openapi-schemas';
 export const OPENAPI_UI_PATH = 'api/docs';
 export const OPENAPI_JSON_PATH = 'api/docs-json';
 export const BEARER_SCHEME = 'bearer';
+/** The admin UI's browser session (docs/admin-ui.md): the same token in an HttpOnly cookie. */
+export const SESSION_COOKIE_SCHEME = 'sessionCookie';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const UNSAFE_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete']);
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_ENVELOPE_NAME}` } } };
 
 /** The OpenAPI 3 document of the whole management API, built from the controllers' decorators. */
@@ -20,13 +23,24 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     )
     .setVersion(version)
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
+    .addCookieAuth(
+      'gateway_session',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description:
+          'Set by POST /api/auth/login with session: "cookie". POST, PUT, PATCH and DELETE authenticated by it must echo the gateway_csrf cookie in X-CSRF-Token (403 CSRF_TOKEN_INVALID otherwise).',
+      },
+      SESSION_COOKIE_SCHEME,
+    )
     .build();
   return applyAccessRules(SwaggerModule.createDocument(app, config));
 }
 
 /**
- * Deny by default (spec 5.1) in the document too: every operation needs the bearer token unless
- * its handler is @Public(), and @Roles() adds the 403. Both come from the decorators the guards
+ * Deny by default (spec 5.1) in the document too: every operation needs the bearer token or the
+ * session cookie unless its handler is @Public(), and @Roles() adds the 403; a state-changing one
+ * also documents the CSRF 403 of cookie sessions. Both come from the decorators the guards
  * read (auth.decorators.ts), so a new endpoint is documented as the guards treat it. Every /api
  * operation can be throttled (decision 21), and its errors carry the error envelope.
  */
@@ -35,13 +49,13 @@ function applyAccessRules(document: OpenAPIObject): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (operation !== undefined) applyToOperation(path, operation);
+      if (operation !== undefined) applyToOperation(path, method, operation);
     }
   }
   return document;
 }
 
-function applyToOperation(path: string, operation: OperationObject): void {
+function applyToOperation(path: string, method: (typeof HTTP_METHODS)[number], operation: OperationObject): void {
   const extensions = operation as OperationObject & Record<string, unknown>;
   const isPublic = extensions[OPENAPI_PUBLIC] === true;
   const roles = extensions[OPENAPI_ROLES] as string[] | undefined;
@@ -54,9 +68,12 @@ function applyToOperation(path: string, operation: OperationObject): void {
   if (isPublic) {
     delete operation.security;
   } else {
-    operation.security = [{ [BEARER_SCHEME]: [] }];
+    operation.security = [{ [BEARER_SCHEME]: [] }, { [SESSION_COOKIE_SCHEME]: [] }];
     add('401', 'UNAUTHORIZED: "Unauthorized" (no, bad, expired or revoked token)');
-    if (roles !== undefined && roles.length > 0) add('403', `FORBIDDEN: "Forbidden" (needs the ${roles.join(' or ')} role)`);
+    const forbidden: string[] = [];
+    if (roles !== undefined && roles.length > 0) forbidden.push(`FORBIDDEN: "Forbidden" (needs the ${roles.join(' or ')} role)`);
+    if (UNSAFE_METHODS.has(method)) forbidden.push('CSRF_TOKEN_INVALID (session cookie without X-CSRF-Token)');
+    if (forbidden.length > 0) add('403', forbidden.join('; '));
   }
   if (path === '/api' || path.startsWith('/api/')) {
     add('429', 'RATE_LIMITED: a decision 21 tier is exceeded (Retry-After and X-RateLimit-* headers)');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { COMMAND_REPLIES_CHANNEL, COMMANDS_CHANNEL, type CommandMessage, type CommandReply, type CommandRequest, type MessageBus, type ResultOf, type ResultSubject } from '@gateway/events';
 import { MESSAGE_BUS } from '../config/config.tokens';
-import { subscribeInBackground, type BackgroundSubscription } from './background-subscription';
+import { subscribeInBackground, type BackgroundSubscription } from '../common/background-subscription';
 import { DataPlaneDirectory } from './data-plane-directory.service';
 import { readReply, replyCommandId } from './operation-messages';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { PRESENCE_CHANNEL, PRESENCE_INTERVAL_MS, type DataPlanePresence, type MessageBus } from '@gateway/events';
 import { MESSAGE_BUS } from '../config/config.tokens';
-import { subscribeInBackground, type BackgroundSubscription } from './background-subscription';
+import { subscribeInBackground, type BackgroundSubscription } from '../common/background-subscription';
 import { readPresence } from './operation-messages';
 
 /** A data plane that missed this many announcements is no longer counted as live. */

@@ -20,6 +20,10 @@ import { RouteLifecycle } from './route-lifecycle.service';
 import { RoutePurge, SOFT_DELETE_RETENTION_MS } from './route-purge.service';
 import { RouteStore } from './route-store';
 import { RouteWrites } from './route-writes.service';
+import { GENERAL_SETTINGS_SECTION } from '../settings/general-settings.section';
+
+/** Settings as they are before any change (version 0). */
+const DEFAULT_SETTINGS = { general: GENERAL_SETTINGS_SECTION.defaults };
 
 const actor = { id: 'admin-id', email: 'admin@example.com', ip: '127.0.0.1' };
 
@@ -52,7 +56,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a write that skipped the path check is refused by the unique index as PATH_EXISTS; nothing commits', async () => {
-      await new RouteWrites(store, { reservedPathPrefixes: [] }).create({ id: 'holder', path: '/taken', upstream: 'http://127.0.0.1:9' }, actor);
+      await new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS).create({ id: 'holder', path: '/taken', upstream: 'http://127.0.0.1:9' }, actor);
       const before = await revisions.current();
       const intruder = parseRouteBody({ id: 'intruder', path: '/taken', upstream: 'http://127.0.0.1:9' });
       await assert.rejects(
@@ -67,7 +71,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('two creates that both pass the check at once: one wins, the other gets PATH_EXISTS', async () => {
-      const writes = new RouteWrites(store, { reservedPathPrefixes: [] });
+      const writes = new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS);
       const results = await Promise.allSettled([0, 1, 2, 3].map((i) => writes.create({ id: `racer-${i}`, path: '/race', upstream: 'http://127.0.0.1:9' }, actor)));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
       for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as DomainError).code, 'PATH_EXISTS');
@@ -76,7 +80,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('the purge removes routes hidden for more than 30 days only, in one audited revision', async () => {
-      const writes = new RouteWrites(store, { reservedPathPrefixes: [] });
+      const writes = new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS);
       const lifecycle = new RouteLifecycle(store);
       await writes.create({ id: 'hidden', path: '/hidden', upstream: 'http://127.0.0.1:9' }, actor);
       await lifecycle.remove('hidden', false, actor);

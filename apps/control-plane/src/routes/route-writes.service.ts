@@ -3,6 +3,8 @@ import type { Route } from '@gateway/route-model';
 import type { AuditActor } from '../audit/audit-actor';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { LiveSettings } from '../settings/live-settings.service';
+import { withCreationDefaults } from './route-creation-defaults';
 import { assertServablePath, mergeRoutePatch, parseRouteBody } from './route-input';
 import type { RouteResponse } from './route.mapper';
 import { toCanonicalRoute, toRouteResponse } from './route.mapper';
@@ -16,12 +18,14 @@ export class RouteWrites {
   constructor(
     private readonly store: RouteStore,
     @Inject(CONTROL_PLANE_CONFIG) config: Pick<ControlPlaneConfig, 'reservedPathPrefixes'>,
+    @Inject(LiveSettings) private readonly settings: Pick<LiveSettings, 'general'>,
   ) {
     this.reserved = config.reservedPathPrefixes;
   }
 
   async create(body: unknown, actor: AuditActor): Promise<RouteResponse> {
-    const route = assertServablePath(parseRouteBody(body), this.reserved);
+    // New routes take the timeout and retry defaults of settings (docs/settings.md).
+    const route = assertServablePath(parseRouteBody(withCreationDefaults(body, this.settings.general().routeDefaults)), this.reserved);
     return this.required(
       await this.store.commit(actor, async (tx) => {
         if (await this.store.idTaken(tx, route.id)) throw idTaken();

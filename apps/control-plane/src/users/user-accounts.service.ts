@@ -12,10 +12,17 @@ export interface UserAccount {
   email: string;
   role: UserRole;
   createdAt: string;
+  disabled: boolean;
+}
+
+/** What a token of the user must match to be accepted (JwtStrategy). */
+export interface TokenStanding {
+  disabled: boolean;
+  tokenGeneration: number;
 }
 
 export function toUserAccount(entity: UserEntity): UserAccount {
-  return { id: entity.id, email: entity.email, role: entity.role, createdAt: entity.createdAt.toISOString() };
+  return { id: entity.id, email: entity.email, role: entity.role, createdAt: entity.createdAt.toISOString(), disabled: entity.disabled };
 }
 
 /** Creating and looking up accounts. Emails are compared lower-cased. */
@@ -33,6 +40,8 @@ export class UserAccountsService {
       passwordHash: await this.hasher.hash(input.password),
       role: input.role,
       createdAt: new Date(),
+      disabled: false,
+      tokenGeneration: 0,
     });
     try {
       await this.users.insert(entity);
@@ -54,13 +63,19 @@ export class UserAccountsService {
     return entity === null ? undefined : toUserAccount(entity);
   }
 
+  /** Undefined for a deleted user. */
+  async tokenStanding(id: string): Promise<TokenStanding | undefined> {
+    const entity = await this.users.findOne({ where: { id }, select: { disabled: true, tokenGeneration: true } });
+    return entity === null ? undefined : { disabled: entity.disabled, tokenGeneration: entity.tokenGeneration };
+  }
+
   async hasAdmin(): Promise<boolean> {
     return (await this.users.countBy({ role: 'admin' })) > 0;
   }
 
-  /** The account and its hash, for the login check only. */
-  async findCredentials(email: string): Promise<{ account: UserAccount; passwordHash: string } | undefined> {
+  /** The account, its hash and token generation, for the login check only. */
+  async findCredentials(email: string): Promise<{ account: UserAccount; passwordHash: string; tokenGeneration: number } | undefined> {
     const entity = await this.users.findOneBy({ email: email.trim().toLowerCase() });
-    return entity === null ? undefined : { account: toUserAccount(entity), passwordHash: entity.passwordHash };
+    return entity === null ? undefined : { account: toUserAccount(entity), passwordHash: entity.passwordHash, tokenGeneration: entity.tokenGeneration };
   }
 }

@@ -4,14 +4,17 @@ import { AuditLogService } from '../audit/audit-log.service';
 import { RevokedTokenEntity, subjectRevocationKey } from '../auth/revoked-token.entity';
 import { DomainError } from '../common/domain-error';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
-import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { MAX_TOKEN_LIFETIME_SECONDS, type ControlPlaneConfig } from '../config/control-plane-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { passwordPolicyViolation } from './password-policy';
 import type { AuditActor } from '../audit/audit-actor';
 import { UserAccountsService, toUserAccount, type UserAccount } from './user-accounts.service';
 import { UserEntity, type UserRole } from './user.entity';
 
-/** The admin use cases of `/api/users`: create (password policy), list, delete (never the last admin). */
+/**
+ * The admin use cases of `/api/users`: create (password policy), list, disable or enable, delete
+ * (never the last enabled admin).
+ */
 @Injectable()
 export class UserManagementService {
   private readonly logger = new Logger('Users');
@@ -48,15 +51,45 @@ export class UserManagementService {
     this.logger.log(`user ${deleted.email} (${deleted.role}) deleted by ${actor.email}`);
   }
 
+  /**
+   * Disabling refuses the user's tokens at once (the guard reads the flag and the bumped token
+   * generation) and their password logins; enabling again does not revive tokens issued before.
+   * Serializable like delete: two admins disabling each other must leave one enabled admin.
+   */
+  async setDisabled(id: string, disabled: boolean, actor: AuditActor): Promise<UserAccount> {
+    const account = await retryOnSerializationFailure(() => this.setDisabledOnce(id, disabled, actor));
+    this.logger.log(`user ${account.email} ${disabled ? 'disabled' : 'enabled'} by ${actor.email}`);
+    return account;
+  }
+
+  private setDisabledOnce(id: string, disabled: boolean, actor: AuditActor): Promise<UserAccount> {
+    return this.transactions.run(async (tx) => {
+      const users = tx.getRepository(UserEntity);
+      const entity = await users.findOneBy({ id });
+      if (entity === null) throw new DomainError('USER_NOT_FOUND');
+      if (entity.disabled === disabled) return toUserAccount(entity);
+      if (disabled && entity.role === 'admin' && (await users.countBy({ role: 'admin', disabled: false })) <= 1) {
+        throw new DomainError('LAST_ADMIN', 'The last admin cannot be disabled');
+      }
+      entity.disabled = disabled;
+      if (disabled) entity.tokenGeneration += 1;
+      await users.update({ id }, { disabled: entity.disabled, tokenGeneration: entity.tokenGeneration });
+      await this.audit.record({ actor: actor.email, action: disabled ? 'user.disable' : 'user.enable', target: entity.email, ip: actor.ip, details: { id: entity.id } }, tx);
+      return toUserAccount(entity);
+    }, 'SERIALIZABLE');
+  }
+
   private deleteOnce(id: string, actor: AuditActor): Promise<UserAccount> {
     return this.transactions.run(async (tx) => {
       const users = tx.getRepository(UserEntity);
       const entity = await users.findOneBy({ id });
       if (entity === null) throw new DomainError('USER_NOT_FOUND');
-      if (entity.role === 'admin' && (await users.countBy({ role: 'admin' })) <= 1) throw new DomainError('LAST_ADMIN');
+      // A disabled admin cannot administer: only enabled admins count.
+      if (entity.role === 'admin' && !entity.disabled && (await users.countBy({ role: 'admin', disabled: false })) <= 1) throw new DomainError('LAST_ADMIN');
       await users.delete({ id });
-      // Tokens already issued to the user stop working now, not when they expire.
-      const until = new Date(Date.now() + this.config.auth.tokenTtlSeconds * 1000);
+      // Tokens already issued to the user stop working now, not when they expire; the longest
+      // lifetime settings allow, since the lifetime may have been longer when one was issued.
+      const until = new Date(Date.now() + Math.max(this.config.auth.tokenTtlSeconds, MAX_TOKEN_LIFETIME_SECONDS) * 1000);
       await tx.getRepository(RevokedTokenEntity).upsert({ jti: subjectRevocationKey(id), expiresAt: until }, ['jti']);
       await this.audit.record({ actor: actor.email, action: 'user.delete', target: entity.email, ip: actor.ip, details: { id: entity.id, role: entity.role } }, tx);
       return toUserAccount(entity);

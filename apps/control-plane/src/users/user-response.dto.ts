@@ -14,4 +14,7 @@ export class UserResponseDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
+
+  @ApiProperty({ description: 'A disabled user can neither sign in nor use a token issued before.' })
+  disabled!: boolean;
 }

@@ -21,4 +21,15 @@ export class UserEntity {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
+
+  /** A disabled user keeps the account but can neither sign in nor use a token (issue 14). */
+  @Column({ type: 'boolean', default: false })
+  disabled!: boolean;
+
+  /**
+   * Bumped when the user is disabled: a token carries the generation it was issued under (`gen`)
+   * and is refused once they differ, so re-enabling the user does not revive tokens issued before.
+   */
+  @Column({ name: 'token_generation', type: 'integer', default: 0 })
+  tokenGeneration!: number;
 }

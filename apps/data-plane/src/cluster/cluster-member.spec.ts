@@ -12,18 +12,10 @@ import {
   type DataPlanePresence,
   type RouteSnapshot,
 } from '@gateway/events';
-import { normalizeRoute, type Route } from '@gateway/route-model';
 import { makeTempDir, request, startUpstream, type LoopbackUpstream } from '@gateway/testing';
-import path from 'node:path';
 import type { RunningDataPlane } from '../data-plane-options';
 import type { BreakerOpenedEvent } from '../engine/ports';
-import { start } from '../start';
-
-function route(raw: Record<string, unknown>): Route {
-  const result = normalizeRoute(raw, { source: 'api' });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.value;
-}
+import { apiRoute as route, startFollower } from '../testing/follower.fixture';
 
 async function until<T>(what: string, find: () => T | undefined, ms = 3000): Promise<T> {
   const end = Date.now() + ms;
@@ -75,16 +67,7 @@ describe('a data plane as a cluster member (in-process bus)', () => {
     await bus.subscribe<CommandReply>(COMMAND_REPLIES_CHANNEL, (m) => replies.push(m));
     await bus.subscribe<DataPlanePresence>(PRESENCE_CHANNEL, (m) => presence.push(m));
     await bus.subscribe<CircuitBreakerOpenedEvent>(EVENTS_CHANNEL, (m) => events.push(m));
-    plane = await start({
-      configPath: path.join(dir.path, 'absent.yml'),
-      dataDir: dir.path,
-      host: '127.0.0.1',
-      port: 0,
-      logLevel: 'silent',
-      instanceId: 'dp-test',
-      onBreakerOpened: (e) => hooked.push(e),
-      routeSource: { kind: 'control-plane', bus, fetchSnapshot: async () => snapshot },
-    });
+    plane = await startFollower({ bus, snapshot, dataDir: dir.path, instanceId: 'dp-test' }, { onBreakerOpened: (e) => hooked.push(e) });
   });
 
   after(async () => {

@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CompiledRoute } from './compiled-route';
 import type { DeadlineSlot } from './deadline-wheel';
+import type { GatewayErrorCode } from './error-catalogue';
 
 /**
  * Who gateway authentication found the caller to be (auth policy). Later policies read it here,
@@ -46,6 +47,13 @@ export class Exchange {
   clientAborted = false;
   /** Served by a gateway endpoint (/health, /metrics): not proxied traffic, not counted as such. */
   local = false;
+  /**
+   * The catalogued error the gateway answered with (or that a policy's custom reply stands for,
+   * such as a custom rate-limit response); telemetry derives the request's outcome from it.
+   */
+  errorCode: GatewayErrorCode | undefined = undefined;
+  /** Answered from the response cache. */
+  cacheHit = false;
 
   constructor(
     readonly req: IncomingMessage,

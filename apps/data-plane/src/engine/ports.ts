@@ -165,4 +165,6 @@ export interface EngineServices {
   readonly edge: EdgeServices;
   /** Where requests the gateway makes on an admin's behalf (active health checks) may go. */
   readonly outbound: OutboundAddressRule;
+  /** Per-route and per-upstream traffic tallies of the telemetry windows; absent when telemetry is off. */
+  readonly telemetry?: import('../policies/telemetry/telemetry-registry').TelemetryRegistry;
 }

@@ -70,6 +70,7 @@ export function errorBody(code: GatewayErrorCode, correlationId: string, retryAf
 /** Answers with a catalogued error, or cuts the connection if the response has already started. */
 export function sendError(exchange: Exchange, code: GatewayErrorCode, retryAfter?: number, headers?: Record<string, string>): void {
   const { res } = exchange;
+  exchange.errorCode = code;
   if (res.headersSent) {
     res.destroy();
     return;

@@ -10,6 +10,7 @@ import { cachePolicy } from './cache/cache.policy';
 import { headersPolicy } from './headers/headers.policy';
 import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
 import { retryPolicy } from './retry/retry.policy';
+import { telemetryPolicy } from './telemetry/telemetry.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
 import { transformPolicy } from './transform/transform.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
@@ -33,4 +34,5 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   headersPolicy,
   transformPolicy,
   timeoutPolicy,
+  telemetryPolicy,
 ];

@@ -5,10 +5,11 @@ import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
 import { refusalsScenario } from './refusals';
+import { telemetryScenario } from './telemetry';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, propagationScenario, apiThroughputScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, propagationScenario, apiThroughputScenario];

@@ -102,8 +102,9 @@ export const cachePolicy: PolicyFactory = {
     const keyOf = (exchange: Exchange): string =>
       `${routeId}\u0000${byMethod ? 'GET' : ''}\u0000${byPath ? exchange.path : ''}\u0000${byQuery ? exchange.query : ''}`;
 
-    const hit = (entry: CacheEntry): LocalReply => {
+    const hit = (exchange: Exchange, entry: CacheEntry): LocalReply => {
       metrics.cacheLookup(routeId, 'HIT');
+      exchange.cacheHit = true;
       const age = entry.upstreamAge + Math.floor((cache.now() - entry.storedAt) / 1000);
       return { kind: 'response', status: entry.status, headers: { ...entry.headers, 'x-cache': 'HIT', age: String(age) }, body: entry.body, replay: true };
     };
@@ -117,7 +118,7 @@ export const cachePolicy: PolicyFactory = {
 
     const lookup = (exchange: Exchange, key: string): RequestHookResult | Promise<RequestHookResult> => {
       const entry = cache.get(key, exchange.req.headers);
-      if (entry !== undefined) return hit(entry);
+      if (entry !== undefined) return hit(exchange, entry);
       // A HEAD miss has no body to store: it goes upstream on its own.
       if (exchange.method === 'HEAD') return miss(exchange, false, key);
       if (cache.lead(key)) return miss(exchange, true, key);

@@ -32,6 +32,8 @@ function compileRejection(config: RateLimitConfig): (exchange: Exchange, retryAf
   const error = STATUS_CODES[status] ?? 'Too Many Requests';
   const message = custom.message ?? 'Rate limit exceeded';
   return (exchange, retryAfter) => {
+    // Still a rate-limit rejection for telemetry, though the route words it its own way.
+    exchange.errorCode = 'RATE_LIMITED';
     const body = JSON.stringify({ error, message, correlationId: exchange.correlationId, retryAfter });
     return {
       kind: 'response',

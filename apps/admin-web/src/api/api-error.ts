@@ -1,0 +1,23 @@
+import type { ErrorBody, FieldError } from './api-types';
+
+/** A refused or failed API call: the envelope's code and message, or NETWORK_ERROR when none came. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static fromBody(status: number, body: unknown): ApiError {
+    if (isErrorBody(body)) return new ApiError(status, body.code, body.error, body.details?.fields ?? []);
+    return new ApiError(status, 'UNEXPECTED_RESPONSE', `The server answered ${status}`);
+  }
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && (body as ErrorBody).success === false && typeof (body as ErrorBody).code === 'string';
+}

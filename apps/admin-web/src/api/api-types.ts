@@ -1,0 +1,45 @@
+// The shapes of the REST API (decision 1's envelopes) that the UI reads. Routes are the route
+// model's own type: the API answers canonical routes (docs/routes-api.md).
+import type { FieldError, Route } from '@gateway/route-model';
+
+export type { Route, FieldError };
+
+export type UserRole = 'admin' | 'user';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: UserRole;
+}
+
+export interface SessionCheck {
+  valid: true;
+  user: SessionUser;
+  expiresAt: string;
+}
+
+export interface Pagination {
+  total: number;
+  limit: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+export interface RoutePage {
+  routes: Route[];
+  pagination: Pagination;
+}
+
+export interface RouteListQuery {
+  limit: number;
+  offset: number;
+  search?: string;
+  enabled?: boolean;
+}
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: string;
+  details?: { fields?: FieldError[] } & Record<string, unknown>;
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api-error';
+
+/** How long an answer is reused without asking again: going back to a page costs no request. */
+const FRESH_FOR_MS = 15_000;
+
+interface Entry {
+  value: unknown;
+  storedAt: number;
+}
+
+const entries = new Map<string, Entry>();
+
+export interface QueryState<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+}
+
+/**
+ * Server state for components: one request per key, answers kept for FRESH_FOR_MS so a page the
+ * admin returns to renders at once. Server data lives here, never copied into stores.
+ */
+export function useQuery<T>(key: string, load: () => Promise<T>): QueryState<T> {
+  const cached = fresh(key);
+  const [state, setState] = useState<QueryState<T> & { key: string }>({
+    key,
+    data: cached?.value as T | undefined,
+    error: undefined,
+    loading: cached === undefined,
+  });
+  useEffect(() => {
+    const hit = fresh(key);
+    if (hit !== undefined) {
+      setState({ key, data: hit.value as T, error: undefined, loading: false });
+      return;
+    }
+    let current = true;
+    setState((previous) => ({ key, data: previous.data, error: undefined, loading: true }));
+    load().then(
+      (value) => {
+        entries.set(key, { value, storedAt: Date.now() });
+        if (current) setState({ key, data: value, error: undefined, loading: false });
+      },
+      (error: unknown) => {
+        const apiError = error instanceof ApiError ? error : new ApiError(0, 'UNEXPECTED_ERROR', String(error));
+        if (current) setState({ key, data: undefined, error: apiError, loading: false });
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // `load` is a fresh closure each render; the key alone names what it loads.
+  }, [key]);
+  return state.key === key ? state : { data: undefined, error: undefined, loading: true };
+}
+
+/** Forgets every answer: after sign-out nothing of the previous user's data may show. */
+export function clearQueryCache(): void {
+  entries.clear();
+}
+
+function fresh(key: string): Entry | undefined {
+  const entry = entries.get(key);
+  if (entry === undefined) return undefined;
+  if (Date.now() - entry.storedAt > FRESH_FOR_MS) {
+    entries.delete(key);
+    return undefined;
+  }
+  return entry;
+}

@@ -1,0 +1,59 @@
+import { ErrorBoundary, LocationProvider, Route, Router, lazy, useLocation } from 'preact-iso';
+import { useEffect } from 'preact/hooks';
+import { appBase } from './api/api-client';
+import { AppShell } from './layout/app-shell';
+import { RoutesListPage } from './routes/routes-list.page';
+import { AdminRoleRequiredPage } from './session/admin-role-required.page';
+import { session } from './session/session.state';
+import { SignInPage } from './session/sign-in.page';
+
+// Pages past the list load on demand: the sign-in and list pages stay inside their size budget.
+const RouteDetailPage = lazy(() => import('./routes/route-detail.page'));
+
+const base = appBase.pathname;
+
+/** `/admin/` itself shows the routes list. */
+function RedirectToRoutes() {
+  const location = useLocation();
+  useEffect(() => location.route(`${base}routes`, true), []);
+  return null;
+}
+
+function NotFoundPage() {
+  return (
+    <main>
+      <h1>Page not found</h1>
+      <p>
+        <a href={`${base}routes`}>Go to the routes</a>
+      </p>
+    </main>
+  );
+}
+
+/** Whoever is signed in decides what shows; the address stays, so a deep link survives sign-in. */
+function SessionGate() {
+  const state = session.value;
+  if (state.status === 'loading') return <p role="status">Loading…</p>;
+  if (state.status === 'signed-out') return <SignInPage notice={state.message} />;
+  if (state.user.role !== 'admin') return <AdminRoleRequiredPage user={state.user} />;
+  return (
+    <AppShell user={state.user}>
+      <ErrorBoundary>
+        <Router>
+          <Route path={base} component={RedirectToRoutes} />
+          <Route path={`${base}routes`} component={RoutesListPage} />
+          <Route path={`${base}routes/:id`} component={RouteDetailPage} />
+          <Route default component={NotFoundPage} />
+        </Router>
+      </ErrorBoundary>
+    </AppShell>
+  );
+}
+
+export function App() {
+  return (
+    <LocationProvider scope={base}>
+      <SessionGate />
+    </LocationProvider>
+  );
+}

@@ -1,0 +1,27 @@
+import type { ComponentChildren } from 'preact';
+import type { SessionUser } from '../api/api-types';
+import { appBase } from '../api/api-client';
+import { signOut } from '../session/session.state';
+
+/** The frame of every signed-in page: navigation, who is signed in, sign out. */
+export function AppShell({ user, children }: { user: SessionUser; children: ComponentChildren }) {
+  const base = appBase.pathname;
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header class="top-bar">
+        <span class="brand">Gateway admin</span>
+        <nav aria-label="Main">
+          <a href={`${base}routes`}>Routes</a>
+        </nav>
+        <span class="who">{user.email}</span>
+        <button type="button" class="secondary" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <div id="content">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import { render } from 'preact';
+import { App } from './app';
+import { restoreSession } from './session/session.state';
+
+const root = document.getElementById('app');
+if (root === null) throw new Error('index.html has no #app element');
+render(<App />, root);
+void restoreSession();

@@ -1,0 +1,107 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import type { ClusterSecond } from '@gateway/events';
+import type { AuthenticatedUser } from '../auth/authenticated-user';
+import { TokenRevocationService } from '../auth/token-revocation.service';
+import { DomainError } from '../common/domain-error';
+import { TelemetryIngest } from './telemetry-ingest.service';
+
+const SECOND_MS = 1000;
+/** A resume replays at most the 1-second series' reach. */
+const MAX_REPLAY_SECONDS = 900;
+/** How often an open stream checks that its token was not revoked (logout, deleted user). */
+const REVOCATION_CHECK_MS = 2000;
+/** Open streams per control-plane instance: each costs a frame a second. */
+export const MAX_OPEN_STREAMS = 100;
+/** setTimeout's longest delay; a later expiry is re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export type StreamEnd = 'token_expired' | 'token_revoked' | 'shutdown';
+
+/**
+ * `GET /api/monitoring/stream`: Server-Sent Events, one frame a second, each the cluster's latest
+ * full second (sealed or still open: late windows may still add to an open one) with its start as
+ * the event id. A client that reconnects with `Last-Event-ID` gets the seconds it missed (at most
+ * 15 minutes) before the live frames. The stream ends, with a final `end` event, when its token
+ * expires or is revoked.
+ */
+@Injectable()
+export class MonitoringStreams implements OnModuleDestroy {
+  private readonly open = new Set<(reason: StreamEnd) => void>();
+
+  constructor(
+    private readonly ingest: TelemetryIngest,
+    private readonly revocations: TokenRevocationService,
+  ) {}
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  onModuleDestroy(): void {
+    for (const end of [...this.open]) end('shutdown');
+  }
+
+  /** Serves one stream on `res` until the client leaves or the token ends; a 503 when too many are open. */
+  serve(res: ServerResponse, user: AuthenticatedUser, lastEventId: string | undefined): void {
+    if (this.open.size >= MAX_OPEN_STREAMS) throw new DomainError('SERVICE_UNAVAILABLE', `At most ${MAX_OPEN_STREAMS} monitoring streams may be open`);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    const resumeFrom = /^\d{1,15}$/.test(lastEventId ?? '') ? Number(lastEventId) + SECOND_MS : undefined;
+    let next = resumeFrom;
+    const timers: NodeJS.Timeout[] = [];
+    const end = (reason: StreamEnd): void => {
+      if (!this.open.delete(end)) return;
+      for (const timer of timers) clearTimeout(timer);
+      if (!res.writableEnded) res.end(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    };
+    this.open.add(end);
+    res.once('close', () => {
+      this.open.delete(end);
+      for (const timer of timers) clearTimeout(timer);
+    });
+
+    const sendDue = (): void => {
+      const latest = Math.floor(Date.now() / SECOND_MS) * SECOND_MS - SECOND_MS;
+      const from = Math.max(next ?? latest, latest - (MAX_REPLAY_SECONDS - 1) * SECOND_MS);
+      if (from > latest) return;
+      const known = new Map<number, ClusterSecond>();
+      for (const second of [...this.ingest.series.seconds(from, latest + SECOND_MS), ...this.ingest.series.openSeconds()]) known.set(second.start, second);
+      for (let start = from; start <= latest; start += SECOND_MS) {
+        // A second no data plane reported is a frame too: ids stay contiguous and a gap means loss.
+        const second = known.get(start) ?? emptySecond(start);
+        res.write(`id: ${start}\nevent: second\ndata: ${JSON.stringify(second)}\n\n`);
+      }
+      next = latest + SECOND_MS;
+    };
+    sendDue();
+    const tick = setInterval(sendDue, SECOND_MS);
+    timers.push(tick);
+
+    const armExpiry = (): void => {
+      const left = user.expiresAt.getTime() - Date.now();
+      if (left <= 0) end('token_expired');
+      else timers.push(setTimeout(armExpiry, Math.min(left, MAX_TIMER_MS)));
+    };
+    armExpiry();
+    const checkRevocation = (): void => {
+      this.revocations.isRevoked(user.jti, user.id).then(
+        (revoked) => (revoked ? end('token_revoked') : undefined),
+        () => undefined, // the database may blip; the next check or the expiry still ends it
+      );
+    };
+    timers.push(setInterval(checkRevocation, REVOCATION_CHECK_MS));
+  }
+}
+
+function emptySecond(start: number): ClusterSecond {
+  const traffic = {
+    requests: 0,
+    statusClasses: [0, 0, 0, 0] as ClusterSecond['total']['statusClasses'],
+    outcomes: [0, 0, 0, 0, 0, 0, 0] as ClusterSecond['total']['outcomes'],
+    retries: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    latency: { p50: 0, p95: 0, p99: 0, meanMs: 0 },
+  };
+  return { start, durationMs: SECOND_MS, reporting: 0, total: traffic, routes: [], upstreams: [] };
+}

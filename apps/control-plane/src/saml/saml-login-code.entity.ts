@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** A one-time code handed to a browser after SSO (never a token in a URL); single use, 60 s. */
+@Entity({ name: 'saml_login_codes' })
+export class SamlLoginCodeEntity {
+  /** SHA-256 of the code: a leaked table cannot be replayed. */
+  @PrimaryColumn({ name: 'code_hash', type: 'varchar', length: 64 })
+  codeHash!: string;
+
+  @Column({ name: 'browser_binding', type: 'varchar', length: 64 })
+  browserBinding!: string;
+
+  @Column({ name: 'user_id', type: 'varchar', length: 36 })
+  userId!: string;
+
+  @Column({ type: 'varchar', length: 320 })
+  name!: string;
+
+  @Column({ name: 'expires_at' })
+  expiresAt!: Date;
+}

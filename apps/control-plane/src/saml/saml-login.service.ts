@@ -1,0 +1,147 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditLogService } from '../audit/audit-log.service';
+import { DomainError } from '../common/domain-error';
+import { TokenIssuer } from '../auth/token-issuer.service';
+import { UserAccountsService, type UserAccount } from '../users/user-accounts.service';
+import type { UserRole } from '../users/user.entity';
+import { decodeSamlResponse } from './saml-message-limits';
+import { refusalReason } from './saml-refusal';
+import { SamlAssertionLedger } from './saml-assertion-ledger.service';
+import { SamlRequestStore } from './saml-request-store.service';
+import { onlyRequest, serviceProvider } from './saml-service-provider';
+import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from './saml-settings';
+import { validateReturnUrl } from './saml-return-url';
+import { checkResponseEnvelope, readSignedAssertion, type SignedAssertion } from './signed-assertion';
+import { SsoUserProvisioner } from './sso-user-provisioner.service';
+
+/** Spec 2.7's SAML result. */
+export interface SamlResult {
+  token: string;
+  user: { id: string; email: string; name: string; role: UserRole };
+  sessionId: string;
+  expiresAt: string;
+}
+
+/** A verified SSO login, before a token is issued (browsers get a one-time code instead). */
+export interface AcceptedLogin {
+  account: UserAccount;
+  name: string;
+  returnUrl: string;
+  browserBinding: string;
+}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/**
+ * SAML 2.0 SSO for management users: starts logins and accepts the IdP's responses. node-saml
+ * verifies signatures, audience and times; what it leaves out (bound InResponseTo, Recipient,
+ * Destination, Issuer, status, replay, DOCTYPE and size) is checked here, failing closed.
+ */
+@Injectable()
+export class SamlLoginService {
+  private readonly logger = new Logger('Saml');
+
+  constructor(
+    @Inject(SAML_SETTINGS_SOURCE) private readonly settingsSource: SamlSettingsSource,
+    private readonly requests: SamlRequestStore,
+    private readonly ledger: SamlAssertionLedger,
+    private readonly provisioner: SsoUserProvisioner,
+    private readonly accounts: UserAccountsService,
+    private readonly tokens: TokenIssuer,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  async settings(): Promise<SamlSettings> {
+    const settings = await this.settingsSource.current();
+    if (settings === undefined) throw new DomainError('SSO_NOT_CONFIGURED');
+    return settings;
+  }
+
+  /** The IdP address for a new login; the return URL is checked before the IdP is involved. */
+  async initiate(returnUrl: unknown, browserBinding: string): Promise<string> {
+    const settings = await this.settings();
+    const target = validateReturnUrl(returnUrl ?? settings.defaultReturnUrl, settings.allowedReturnUrls);
+    const opened = await this.requests.open(target, browserBinding);
+    return serviceProvider(settings, { requestId: opened.requestId }).getAuthorizeUrlAsync(opened.relayState, undefined, {});
+  }
+
+  async metadata(): Promise<string> {
+    const settings = await this.settings();
+    return serviceProvider(settings).generateServiceProviderMetadata(null, settings.spCertificate ?? null);
+  }
+
+  /** Verifies a posted response; 401 SAML_REJECTED, audited with the reason, for anything wrong. */
+  async accept(body: { SAMLResponse?: unknown; RelayState?: unknown }, ip: string | undefined): Promise<AcceptedLogin> {
+    const settings = await this.settings();
+    const decoded = decodeSamlResponse(body.SAMLResponse);
+    if ('refused' in decoded) return this.refuse(decoded.refused, ip);
+    // The RelayState names the request; only that request's ID is a valid InResponseTo, once.
+    const request = await this.requests.consume(body.RelayState);
+    if (request === undefined) return this.refuse('RelayState unknown, used or expired', ip);
+    let assertionXml: string;
+    try {
+      const { profile } = await serviceProvider(settings, { cache: onlyRequest(request.id) }).validatePostResponseAsync({ SAMLResponse: Buffer.from(decoded.xml).toString('base64') });
+      if (profile === null) return this.refuse('response carries no login', ip);
+      assertionXml = profile.getAssertionXml?.() ?? '';
+    } catch (error) {
+      return this.refuse(refusalReason(error), ip);
+    }
+    const envelopeRefusal = checkResponseEnvelope(decoded.xml, settings);
+    if (envelopeRefusal !== undefined) return this.refuse(envelopeRefusal, ip);
+    const assertion = readSignedAssertion(assertionXml, settings);
+    if ('refused' in assertion) return this.refuse(assertion.refused, ip);
+    const skewedUntil = new Date(Math.max(assertion.notOnOrAfter?.getTime() ?? Date.now() + 5 * 60_000, Date.now()) + settings.clockSkewMs);
+    if (!(await this.ledger.firstUse(assertion.issuer, assertion.id, skewedUntil))) return this.refuse('assertion replayed', ip);
+    const login = this.identity(assertion, settings);
+    if ('refused' in login) return this.refuse(login.refused, ip);
+    const provisioned = await this.provisioner.provision(login.email, login.role);
+    // A disabled user signs in neither by password nor by SSO (issue 14).
+    if ((await this.accounts.tokenStanding(provisioned.account.id))?.disabled !== false) return this.refuse('user disabled', ip);
+    await this.audit.record({
+      actor: provisioned.account.email,
+      action: 'auth.saml.login',
+      target: provisioned.account.id,
+      ip,
+      details: { created: provisioned.created, role: login.role, ...(provisioned.previousRole !== undefined && provisioned.previousRole !== login.role ? { previousRole: provisioned.previousRole } : {}) },
+    });
+    this.logger.log(`SSO login of ${provisioned.account.email} (${login.role}) from ${ip ?? 'unknown address'}`);
+    return { account: provisioned.account, name: login.name, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
+  }
+
+  /**
+   * Issues the management token of a verified login (the session is the token's jti for now), with
+   * the user's current token generation; undefined when the user was disabled or deleted meanwhile.
+   */
+  async result(account: UserAccount, name: string): Promise<SamlResult | undefined> {
+    const standing = await this.accounts.tokenStanding(account.id);
+    if (standing === undefined || standing.disabled) return undefined;
+    const issued = this.tokens.issue(account, standing.tokenGeneration);
+    return {
+      token: issued.token,
+      user: { id: account.id, email: account.email, name, role: account.role },
+      sessionId: issued.jti,
+      expiresAt: new Date(Date.now() + issued.expiresIn * 1000).toISOString(),
+    };
+  }
+
+  /** The result for an exchanged one-time code: the account as it is now. */
+  async resultFor(userId: string, name: string): Promise<SamlResult | undefined> {
+    const account = await this.accounts.findById(userId);
+    return account === undefined ? undefined : this.result(account, name);
+  }
+
+  private identity(assertion: SignedAssertion, settings: SamlSettings): { email: string; name: string; role: UserRole } | { refused: string } {
+    const email = settings.emailAttribute === undefined ? assertion.nameId : assertion.attributes.get(settings.emailAttribute)?.[0];
+    if (email === undefined || !EMAIL.test(email)) return { refused: 'no usable email in the assertion' };
+    const name = (settings.nameAttribute === undefined ? undefined : assertion.attributes.get(settings.nameAttribute)?.[0]) || email;
+    const groups = settings.groupsAttribute === undefined ? [] : (assertion.attributes.get(settings.groupsAttribute) ?? []);
+    const role: UserRole = groups.some((group) => settings.adminGroups.includes(group)) ? 'admin' : 'user';
+    return { email, name, role };
+  }
+
+  private async refuse(reason: string, ip: string | undefined): Promise<never> {
+    await this.audit.record({ actor: 'anonymous', action: 'auth.saml.refused', ip, details: { reason } });
+    this.logger.warn(`SAML response refused (${reason}) from ${ip ?? 'unknown address'}`);
+    throw new DomainError('SAML_REJECTED');
+  }
+}

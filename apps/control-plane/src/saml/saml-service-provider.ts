@@ -1,0 +1,53 @@
+import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
+import type { SamlSettings } from './saml-settings';
+
+/** node-saml never gets to keep request IDs in its own per-process memory: our store owns them. */
+const NO_CACHE: CacheProvider = {
+  saveAsync: async () => null,
+  getAsync: async () => null,
+  removeAsync: async () => null,
+};
+
+/** A cache that knows exactly one request: a response is accepted only in reply to it. */
+export function onlyRequest(requestId: string): CacheProvider {
+  return {
+    saveAsync: async () => null,
+    getAsync: async (key) => (key === requestId ? new Date().toISOString() : null),
+    removeAsync: async () => null,
+  };
+}
+
+/** Longest accepted time between the IdP issuing an assertion and our receiving it. */
+const MAX_ASSERTION_AGE_MS = 5 * 60_000;
+
+/**
+ * node-saml configured strictly (its defaults do not check InResponseTo and allow no clock skew):
+ * both the response and the assertion signed by one of the IdP certificates, audience our
+ * entity id, issuer the IdP's, SHA-256 for what we sign. One instance per login: cheap, and it
+ * lets the AuthnRequest carry the ID our store chose.
+ */
+export function serviceProvider(settings: SamlSettings, options: { requestId?: string; cache?: CacheProvider } = {}): SAML {
+  const config: SamlConfig = {
+    callbackUrl: settings.acsUrl,
+    entryPoint: settings.idpSsoUrl,
+    issuer: settings.spEntityId,
+    audience: settings.spEntityId,
+    idpCert: settings.idpCertificates,
+    idpIssuer: settings.idpEntityId,
+    validateInResponseTo: ValidateInResponseTo.always,
+    acceptedClockSkewMs: settings.clockSkewMs,
+    maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: true,
+    signatureAlgorithm: 'sha256',
+    digestAlgorithm: 'sha256',
+    disableRequestedAuthnContext: true,
+    cacheProvider: options.cache ?? NO_CACHE,
+  };
+  if (options.requestId !== undefined) {
+    const id = options.requestId;
+    config.generateUniqueId = () => id;
+  }
+  if (settings.spPrivateKey !== undefined) config.privateKey = settings.spPrivateKey;
+  return new SAML(config);
+}

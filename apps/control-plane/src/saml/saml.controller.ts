@@ -1,0 +1,98 @@
+import { Body, Controller, Get, Header, HttpCode, Ip, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../auth/auth.decorators';
+import { DomainError } from '../common/domain-error';
+import { ok, type SuccessEnvelope } from '../common/envelope';
+import { Fails, Ok } from '../openapi/openapi-schemas';
+import { bindBrowser, browserCookie } from './browser-binding';
+import { ExchangeSamlCodeDto, InitiateSamlDto, SamlCallbackForm } from './saml.dto';
+import { SamlLoginCodes } from './saml-login-codes.service';
+import { SamlLoginService, type SamlResult } from './saml-login.service';
+
+const SAML_RESULT: SchemaObject = {
+  type: 'object',
+  required: ['token', 'user', 'sessionId', 'expiresAt'],
+  properties: {
+    token: { type: 'string', description: 'management JWT (decision 20)' },
+    user: { type: 'object', required: ['id', 'email', 'name', 'role'], properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', enum: ['admin', 'user'] } } },
+    sessionId: { type: 'string' },
+    expiresAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const NOT_CONFIGURED = Fails(503, 'SSO_NOT_CONFIGURED: authentication.sso is off or incomplete');
+
+/** SAML 2.0 SSO (spec 2.7, 4.4): the POSTs are in the credentials tier, the metadata in the general one. */
+@ApiTags('auth')
+@Public()
+@Controller('api/auth/saml')
+export class SamlController {
+  constructor(
+    private readonly logins: SamlLoginService,
+    private readonly codes: SamlLoginCodes,
+  ) {}
+
+  @Post('initiate')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Starts an SSO login: the IdP address (HTTP-Redirect binding) and a browser cookie' })
+  @Ok(200, { type: 'object', required: ['redirectUrl'], properties: { redirectUrl: { type: 'string', format: 'uri' } } })
+  @Fails(400, 'VALIDATION_ERROR: returnUrl neither a same-origin path nor on the allow list')
+  @NOT_CONFIGURED
+  async initiate(@Body() body: InitiateSamlDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SuccessEnvelope<{ redirectUrl: string }>> {
+    const binding = bindBrowser(req, res);
+    return ok({ redirectUrl: await this.logins.initiate(body.returnUrl, binding) });
+  }
+
+  @Post('callback')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The assertion consumer service: the SAML result, or for browsers (Accept: text/html) a 303 to the return URL with #code=<one-time code>' })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: SamlCallbackForm })
+  @Ok(200, SAML_RESULT)
+  @ApiResponse({ status: 303, description: 'browsers: to the return URL, fragment code=<one-time code for POST /api/auth/saml/exchange>' })
+  @Fails(401, 'SAML_REJECTED: the response was refused (the reason is in the audit log)')
+  @NOT_CONFIGURED
+  // A raw form: the IdP may post fields beyond SAMLResponse and RelayState (whitelisting would refuse them).
+  async callback(@Req() req: Request, @Res({ passthrough: true }) res: Response, @Ip() ip: string): Promise<SuccessEnvelope<SamlResult> | undefined> {
+    const form = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+    const login = await this.logins.accept({ SAMLResponse: form['SAMLResponse'], RelayState: form['RelayState'] }, ip);
+    // API clients (JSON or no preference) get the result; a browser's form post asks for HTML.
+    if (req.accepts(['application/json', 'text/html']) !== 'text/html') {
+      const result = await this.logins.result(login.account, login.name);
+      if (result === undefined) throw new DomainError('SAML_REJECTED');
+      return ok(result);
+    }
+    const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding: login.browserBinding });
+    // The code rides in the fragment: never sent to a server, so no log or Referer holds it.
+    res.redirect(303, `${login.returnUrl.split('#')[0]}#code=${code}`);
+    return undefined;
+  }
+
+  @Post('exchange')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Trades a one-time code (single use, 60 s, same browser) for the SAML result' })
+  @Ok(200, SAML_RESULT)
+  @Fails(400, 'VALIDATION_ERROR: code missing, not a string or longer than 128 characters')
+  @Fails(401, 'SAML_REJECTED: unknown, used or expired code, or another browser')
+  async exchange(@Body() body: ExchangeSamlCodeDto, @Req() req: Request): Promise<SuccessEnvelope<SamlResult>> {
+    const redeemed = await this.codes.redeem(body.code, browserCookie(req));
+    const result = redeemed === undefined ? undefined : await this.logins.resultFor(redeemed.userId, redeemed.name);
+    if (result === undefined) throw new DomainError('SAML_REJECTED', 'The login code is unknown, used, expired or was issued to another browser');
+    return ok(result);
+  }
+
+  @Get('metadata')
+  @Header('Content-Type', 'application/samlmetadata+xml; charset=utf-8')
+  @ApiOperation({ summary: 'SP metadata XML, for the identity provider (public)' })
+  @ApiProduces('application/samlmetadata+xml')
+  @ApiResponse({
+    status: 200,
+    description: 'EntityDescriptor with the ACS URL (HTTP-POST) and the SP certificate when configured',
+    content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } },
+  })
+  @NOT_CONFIGURED
+  async metadata(): Promise<string> {
+    return this.logins.metadata();
+  }
+}

@@ -1,0 +1,50 @@
+import type { SchemaObject } from '@nestjs/swagger';
+import { LOG_LEVELS, MAX_TOKEN_LIFETIME_SECONDS } from '../config/control-plane-config';
+
+/** The general section as documented; other sections add themselves as they are built (docs/settings.md). */
+const GENERAL_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    instanceName: { type: 'string', minLength: 1, maxLength: 100, default: 'API Gateway', description: 'Display name; trimmed, markup removed' },
+    routeDefaults: {
+      type: 'object',
+      properties: {
+        requestTimeoutMs: { type: 'integer', minimum: 100, maximum: 60_000, default: 5000 },
+        retryAttempts: { type: 'integer', minimum: 0, maximum: 10, default: 3 },
+      },
+    },
+    tokenLifetimeSeconds: { type: 'integer', minimum: 300, maximum: MAX_TOKEN_LIFETIME_SECONDS, default: 86_400, description: 'Lifetime of management tokens issued from now on' },
+    allowedOrigins: { type: 'array', items: { type: 'string', example: 'https://admin.example.com' }, maxItems: 100, default: [], description: 'Added to ALLOWED_ORIGINS; normalized to scheme://host[:port]' },
+    logLevel: { type: 'string', enum: [...LOG_LEVELS], nullable: true, default: null, description: 'null: LOG_LEVEL decides' },
+    eventRetentionDays: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    webhookDeliveryRetentionDays: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+  },
+};
+
+export const SETTINGS_DOCUMENT_SCHEMA: SchemaObject = {
+  type: 'object',
+  description: 'One object per section. Secret fields read as "********"; send them left out or masked to keep them, null to remove them.',
+  properties: { general: GENERAL_SCHEMA },
+};
+
+export const SETTINGS_VIEW_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['version', 'changedAt', 'actor', 'settings'],
+  properties: {
+    version: { type: 'integer', description: '0 while nothing was saved (the defaults)' },
+    changedAt: { type: 'string', format: 'date-time', nullable: true },
+    actor: { type: 'string', nullable: true },
+    settings: SETTINGS_DOCUMENT_SCHEMA,
+  },
+};
+
+export const SETTINGS_VERSION_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['version', 'changedAt', 'actor', 'restoredFrom'],
+  properties: {
+    version: { type: 'integer' },
+    changedAt: { type: 'string', format: 'date-time' },
+    actor: { type: 'string' },
+    restoredFrom: { type: 'integer', nullable: true, description: 'Set when this version restored an older one' },
+  },
+};

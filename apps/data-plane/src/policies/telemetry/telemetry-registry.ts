@@ -1,0 +1,44 @@
+import type { RouteWindow, UpstreamWindow } from '@gateway/events';
+import { TrafficTally } from './traffic-tally';
+
+/**
+ * This data plane's tallies for the current telemetry window, by route id and by upstream. The
+ * telemetry policy takes its two tallies when a route compiles (no lookup per request); the
+ * publisher takes the windows once a second. Tallies survive reloads, keyed like other policy state.
+ */
+export class TelemetryRegistry {
+  private readonly routes = new Map<string, TrafficTally>();
+  private readonly upstreams = new Map<string, TrafficTally>();
+
+  forRoute(routeId: string): TrafficTally {
+    return tallyOf(this.routes, routeId);
+  }
+
+  forUpstream(name: string): TrafficTally {
+    return tallyOf(this.upstreams, name);
+  }
+
+  /** The windows of routes and upstreams that had traffic since the last call; every tally starts over. */
+  take(): { routes: RouteWindow[]; upstreams: UpstreamWindow[] } {
+    const routes: RouteWindow[] = [];
+    for (const [routeId, tally] of this.routes) if (tally.requests > 0) routes.push({ routeId, ...tally.take() });
+    const upstreams: UpstreamWindow[] = [];
+    for (const [upstream, tally] of this.upstreams) if (tally.requests > 0) upstreams.push({ upstream, ...tally.take() });
+    return { routes, upstreams };
+  }
+
+  /** Forgets routes and upstreams the live configuration no longer has. */
+  retain(routeIds: ReadonlySet<string>, upstreams: ReadonlySet<string>): void {
+    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
+    for (const name of this.upstreams.keys()) if (!upstreams.has(name)) this.upstreams.delete(name);
+  }
+}
+
+function tallyOf(tallies: Map<string, TrafficTally>, key: string): TrafficTally {
+  let tally = tallies.get(key);
+  if (tally === undefined) {
+    tally = new TrafficTally();
+    tallies.set(key, tally);
+  }
+  return tally;
+}

@@ -1,0 +1,58 @@
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { latencyBucket } from '@gateway/events';
+import type { Route } from '@gateway/route-model';
+import type { PolicyFactory } from '../../engine/policy';
+import { outcomeIndex } from './request-outcome';
+import { upstreamLabel } from './upstream-label';
+
+const COUNTED_READ = Symbol('telemetry.countedRead');
+const COUNTED_WRITTEN = Symbol('telemetry.countedWritten');
+/**
+ * The connection's byte counters as of its previous request's end (one pair of fields per
+ * connection). `_bytesDispatched` is what node's own `bytesWritten` getter starts from: the getter
+ * also sums the still-buffered chunks by copying the write buffer, an allocation per request; the
+ * buffered bytes are dispatched later and so counted with the next request (the totals agree).
+ */
+type CountedSocket = Socket & { [COUNTED_READ]?: number; [COUNTED_WRITTEN]?: number; _bytesDispatched?: number };
+
+/**
+ * `telemetry` (issue 12): counts every request of a route into its and its upstream's tallies for
+ * the current one-second window (docs/telemetry.md). Present only when the data plane publishes
+ * telemetry (`services.telemetry`). The tallies are resolved here, when the route compiles, so a
+ * request costs counter increments and a sketch bucket: no lookup, no allocation, no string.
+ */
+export const telemetryPolicy: PolicyFactory = {
+  key: 'telemetry',
+  scope: 'route',
+  // Early in the complete phase, with the request metrics: nothing later changes the counts.
+  order: 990,
+  create: (route, env) => {
+    const registry = env.services.telemetry;
+    if (route === undefined || registry === undefined) return null;
+    const routeTally = registry.forRoute(route.id);
+    const upstreamTally = registry.forUpstream(upstreamLabel(route));
+    return {
+      onComplete(exchange) {
+        const socket = exchange.req.socket as CountedSocket;
+        // Each request is charged the connection's bytes since the previous request on it ended:
+        // its head, body and response, and the totals add up to the connection's on keep-alive too.
+        const read = socket.bytesRead;
+        const written = socket._bytesDispatched ?? 0;
+        const bytesIn = read - (socket[COUNTED_READ] ?? 0);
+        const bytesOut = written - (socket[COUNTED_WRITTEN] ?? 0);
+        socket[COUNTED_READ] = read;
+        socket[COUNTED_WRITTEN] = written;
+        const retries = exchange.attempts > 1 ? exchange.attempts - 1 : 0;
+        const outcome = outcomeIndex(exchange);
+        const latencyMs = performance.now() - exchange.startedAt;
+        const bucket = latencyBucket(latencyMs);
+        routeTally.record(exchange.status, outcome, retries, bytesIn, bytesOut, latencyMs, bucket);
+        upstreamTally.record(exchange.status, outcome, retries, bytesIn, bytesOut, latencyMs, bucket);
+      },
+    };
+  },
+  retain: (config, env) => {
+    env.services.telemetry?.retain(new Set(config.routes.map((r: Route) => r.id)), new Set(config.routes.map(upstreamLabel)));
+  },
+};

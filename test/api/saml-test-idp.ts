@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inflateRawSync } from 'node:zlib';
+import { DOMParser } from '@xmldom/xmldom';
+import { makeSelfSignedCert } from '@gateway/testing';
+import { SignedXml } from 'xml-crypto';
+
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+export const ASSERTION_XPATH = "/*[local-name(.)='Response']/*[local-name(.)='Assertion']";
+
+export interface SigningKey {
+  key: string;
+  cert: string;
+}
+
+/** A throwaway RSA key and certificate made by openssl (no key is committed). */
+export function makeSigningKey(): SigningKey {
+  const made = makeSelfSignedCert();
+  made.remove();
+  return { key: made.key, cert: made.cert };
+}
+
+/** Enveloped RSA-SHA256 signature over the element at `reference`, placed after its Issuer. */
+export function signElement(xml: string, reference: string, key: string): string {
+  const sig = new SignedXml({ privateKey: key, canonicalizationAlgorithm: EXC_C14N, signatureAlgorithm: RSA_SHA256 });
+  sig.addReference({ xpath: reference, digestAlgorithm: SHA256, transforms: [ENVELOPED, EXC_C14N] });
+  sig.computeSignature(xml, { prefix: 'ds', location: { reference: `${reference}/*[local-name(.)='Issuer']`, action: 'after' } });
+  return sig.getSignedXml();
+}
+
+export interface AuthnRequestSeen {
+  id: string;
+  acsUrl: string;
+  issuer: string;
+  relayState: string;
+  /** The query carried SigAlg and Signature (a signed Redirect-binding request). */
+  signed: boolean;
+}
+
+export interface ResponseOptions {
+  inResponseTo?: string | null;
+  issuer?: string;
+  assertionIssuer?: string;
+  audience?: string;
+  recipient?: string;
+  destination?: string | null;
+  status?: string;
+  nameId?: string;
+  attributes?: Record<string, string[]>;
+  /** Seconds from now. */
+  notBeforeOffset?: number;
+  notOnOrAfterOffset?: number;
+  issueInstantOffset?: number;
+  assertionId?: string;
+  signResponse?: boolean;
+  signAssertion?: boolean;
+  key?: string;
+  /** Applied to the XML after the assertion is signed and before the response is (attack layouts). */
+  afterAssertionSigned?: (xml: string) => string;
+}
+
+function iso(offsetSeconds: number): string {
+  return new Date(Date.now() + offsetSeconds * 1000).toISOString();
+}
+
+function escape(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * A SAML 2.0 identity provider on loopback: GET /sso takes an HTTP-Redirect AuthnRequest and
+ * answers the HTTP-POST form fields as JSON (what a browser would post to the ACS URL).
+ */
+export class TestIdp {
+  readonly signing = makeSigningKey();
+  readonly entityId: string;
+  readonly ssoUrl: string;
+  readonly requests: AuthnRequestSeen[] = [];
+  /** Who the IdP signs in, and the default response options. */
+  user: { nameId: string; attributes: Record<string, string[]> } = { nameId: 'ada@example.com', attributes: {} };
+  spEntityId = '';
+
+  private constructor(private readonly server: Server, port: number) {
+    this.entityId = `http://127.0.0.1:${port}/idp`;
+    this.ssoUrl = `http://127.0.0.1:${port}/sso`;
+  }
+
+  static async start(): Promise<TestIdp> {
+    // The server exists before the IdP object that answers for it.
+    const holder: { idp?: TestIdp } = {};
+    const server = createServer((req, res) => {
+      const idp = holder.idp;
+      const url = new URL(req.url ?? '/', 'http://idp');
+      if (url.pathname !== '/sso' || idp === undefined) return void res.writeHead(404).end();
+      try {
+        const seen = idp.readRequest(url);
+        idp.requests.push(seen);
+        const SAMLResponse = Buffer.from(idp.response(seen)).toString('base64');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ SAMLResponse, RelayState: seen.relayState }));
+      } catch (error) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    holder.idp = new TestIdp(server, (server.address() as AddressInfo).port);
+    return holder.idp;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private readRequest(url: URL): AuthnRequestSeen {
+    const encoded = url.searchParams.get('SAMLRequest');
+    if (encoded === null) throw new Error('no SAMLRequest');
+    const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+    const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+    if (root === null || root.localName !== 'AuthnRequest') throw new Error('not an AuthnRequest');
+    const issuer = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0]?.textContent ?? '';
+    return {
+      id: root.getAttribute('ID') ?? '',
+      acsUrl: root.getAttribute('AssertionConsumerServiceURL') ?? '',
+      issuer,
+      relayState: url.searchParams.get('RelayState') ?? '',
+      signed: url.searchParams.has('Signature') && url.searchParams.has('SigAlg'),
+    };
+  }
+
+  /** A signed Response XML for a request (or unsolicited), shaped by `options`. */
+  response(request: Pick<AuthnRequestSeen, 'id' | 'acsUrl'> & Partial<AuthnRequestSeen>, options: ResponseOptions = {}): string {
+    const inResponseTo = options.inResponseTo === undefined ? request.id : options.inResponseTo;
+    const irt = inResponseTo === null ? '' : ` InResponseTo="${escape(inResponseTo)}"`;
+    const destination = options.destination === undefined ? request.acsUrl : options.destination;
+    const nameId = options.nameId ?? this.user.nameId;
+    const attributes = options.attributes ?? this.user.attributes;
+    const assertionId = options.assertionId ?? `_a${randomBytes(16).toString('hex')}`;
+    const now = iso(options.issueInstantOffset ?? 0);
+    const attributeXml = Object.entries(attributes)
+      .map(([name, values]) => `<saml:Attribute Name="${escape(name)}">${values.map((v) => `<saml:AttributeValue>${escape(v)}</saml:AttributeValue>`).join('')}</saml:Attribute>`)
+      .join('');
+    let xml =
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${now}"${destination === null ? '' : ` Destination="${escape(destination)}"`}${irt}>` +
+      `<saml:Issuer>${escape(options.issuer ?? this.entityId)}</saml:Issuer>` +
+      `<samlp:Status><samlp:StatusCode Value="${options.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success'}"/></samlp:Status>` +
+      `<saml:Assertion ID="${assertionId}" Version="2.0" IssueInstant="${now}">` +
+      `<saml:Issuer>${escape(options.assertionIssuer ?? options.issuer ?? this.entityId)}</saml:Issuer>` +
+      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escape(nameId)}</saml:NameID>` +
+      `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${irt} NotOnOrAfter="${iso(options.notOnOrAfterOffset ?? 300)}" Recipient="${escape(options.recipient ?? request.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
+      `<saml:Conditions NotBefore="${iso(options.notBeforeOffset ?? -5)}" NotOnOrAfter="${iso(options.notOnOrAfterOffset ?? 300)}"><saml:AudienceRestriction><saml:Audience>${escape(options.audience ?? this.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+      `<saml:AuthnStatement AuthnInstant="${now}" SessionIndex="_s${randomBytes(8).toString('hex')}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+      (attributeXml === '' ? '' : `<saml:AttributeStatement>${attributeXml}</saml:AttributeStatement>`) +
+      `</saml:Assertion></samlp:Response>`;
+    const key = options.key ?? this.signing.key;
+    if (options.signAssertion ?? true) xml = signElement(xml, ASSERTION_XPATH, key);
+    if (options.afterAssertionSigned !== undefined) xml = options.afterAssertionSigned(xml);
+    if (options.signResponse ?? true) xml = signElement(xml, "/*[local-name(.)='Response']", key);
+    return xml;
+  }
+}

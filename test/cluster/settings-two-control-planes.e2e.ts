@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '@gateway/testing';
+import { ADMIN, ADMIN_ENV, caller, eventually, login, type Call } from '../api/auth-fixtures';
+import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
+
+/**
+ * Two control planes on one PostgreSQL database and one Redis (issue 14): a settings change made
+ * through one applies on the other without a restart (a notice on the bus, then a reload from the
+ * database).
+ */
+describe('settings on two control planes (PostgreSQL + Redis)', () => {
+  let database: TestDatabase;
+  let first: ControlPlaneProcess;
+  let second: ControlPlaneProcess;
+  let callFirst: Call;
+  let callSecond: Call;
+  let token: string;
+
+  before(async () => {
+    database = await createTestDatabase('cp_settings_pair');
+    const env = {
+      ...ADMIN_ENV,
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_CHANNEL_PREFIX: `settings:${process.pid}:${randomBytes(4).toString('hex')}:`,
+      CLUSTER_TOKEN: 'settings-pair-cluster-token-0123',
+    };
+    first = await startControlPlaneProcess({ env });
+    second = await startControlPlaneProcess({ env });
+    callFirst = caller(first);
+    callSecond = caller(second);
+    token = await login(callFirst, ADMIN);
+  });
+  after(async () => {
+    await first?.stop();
+    await second?.stop();
+    await database?.drop();
+  });
+
+  const preflight = (call: Call, origin: string) => call('OPTIONS', '/api/users', { headers: { origin, 'access-control-request-method': 'POST' } });
+  const expiresIn = async (call: Call) => (await call('POST', '/api/auth/login', { body: ADMIN })).json<{ data: { expiresIn: number } }>().data.expiresIn;
+
+  test('a change on one control plane applies on the other: token lifetime, CORS origins, log level', async () => {
+    assert.equal(await expiresIn(callSecond), 86400);
+    assert.equal((await preflight(callSecond, 'https://console.example.com')).headers['access-control-allow-origin'], undefined);
+
+    const res = await callFirst('PUT', '/api/settings', { token, body: { general: { tokenLifetimeSeconds: 900, allowedOrigins: ['https://console.example.com'], logLevel: 'info' } } });
+    assert.equal(res.status, 200, res.text);
+
+    await eventually(async () => (await expiresIn(callSecond)) === 900, 'the token lifetime on the second control plane');
+    assert.equal((await preflight(callSecond, 'https://console.example.com')).headers['access-control-allow-origin'], 'https://console.example.com');
+    // LOG_LEVEL=warn on both: the second one's info request lines appear once the change reached it.
+    await callSecond('GET', '/api/settings', { token });
+    await eventually(async () => second.output.some((line) => line.includes('"path":"/api/settings"')), 'an info line on the second control plane');
+    // Both read the same version.
+    const versions = await Promise.all([callFirst, callSecond].map(async (call) => (await call('GET', '/api/settings', { token })).json<{ data: { version: number } }>().data.version));
+    assert.deepEqual(versions, [1, 1]);
+  });
+
+  test('a restore on the second applies on the first', async () => {
+    assert.equal((await callSecond('PUT', '/api/settings', { token, body: { general: { tokenLifetimeSeconds: 1200 } } })).status, 200);
+    await eventually(async () => (await expiresIn(callFirst)) === 1200, 'the second change on the first control plane');
+    const restored = await callSecond('POST', '/api/settings', { token, body: { restoreVersion: 1 } });
+    assert.equal(restored.status, 200, restored.text);
+    await eventually(async () => (await expiresIn(callFirst)) === 900, 'the restore on the first control plane');
+    assert.equal((await preflight(callFirst, 'https://console.example.com')).headers['access-control-allow-origin'], 'https://console.example.com');
+  });
+});
