@@ -199,14 +199,6 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
   const drain = new ServerDrain(server, streams);
   tableRef.drain = drain;
-  // Counted per connection (open and close), not per request: a telemetry gauge.
-  let openConnections = 0;
-  if (telemetry !== undefined) {
-    server.on('connection', (socket) => {
-      openConnections += 1;
-      socket.once('close', () => (openConnections -= 1));
-    });
-  }
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -257,7 +249,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       cluster.telemetry = new TelemetryPublisher({
         bus: source.bus,
         registry: telemetry,
-        gauges: new ProcessGaugeSampler(() => openConnections),
+        // The drain's own count of open connections (kept per connection, not per request).
+        gauges: new ProcessGaugeSampler(() => drain.openConnections),
         logger,
         sources: {
           instanceId,

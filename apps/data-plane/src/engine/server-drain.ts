@@ -51,6 +51,11 @@ export class ServerDrain {
     });
   }
 
+  /** Client connections open now (the telemetry gauge reads it too). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   /** True from the stop signal on: /health/serving and /health/ready answer 503. */
   get draining(): boolean {
     return this.started;
