@@ -105,7 +105,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   const listen = { host: settings.host ?? file.settings.host, port: settings.port ?? file.settings.port };
   // Loaded before it listens: between listening and the drain's first look at the server there is
   // then no wait on I/O, so no connection is accepted that the drain would not know of.
-  const { ServerDrain } = await import('@gateway/data-plane/engine/server-drain');
+  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = await import('@gateway/data-plane/engine/server-drain');
   const controlPlane = await startControlPlane(settings, listen);
   const drain = controlPlane.httpServer === undefined ? undefined : new ServerDrain(controlPlane.httpServer);
   return {
@@ -118,7 +118,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
     // destroys the modules first and closes the server last).
     close: async () => {
       controlPlane.beginDrain();
-      await drain?.drain({ delayMs: 0, timeoutMs: 10_000, ...settings.drain });
+      await drain?.drain({ ...DEFAULT_DRAIN_TIMINGS, ...settings.drain });
       await controlPlane.close();
     },
   };
