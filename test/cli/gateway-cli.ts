@@ -148,7 +148,8 @@ export async function startGatewayIn(cwd: string, command: readonly string[], en
   const [executable, ...args] = command as [string, ...string[]];
   const child = spawn(executable, args, {
     cwd,
-    env: { LOG_LEVEL: 'info', ...env },
+    // No drain delay on stop() unless the test sets one (each stop would wait its 5 s default).
+    env: { LOG_LEVEL: 'info', DRAIN_DELAY_SECONDS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // npx runs the gateway as its child: SIGTERM goes to the whole group.
     detached: true,

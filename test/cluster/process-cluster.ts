@@ -31,7 +31,8 @@ export class ProcessCluster {
     readonly api: ManagementApi,
   ) {}
 
-  static async start(options: { dataPlanes?: number; label?: string } = {}): Promise<ProcessCluster> {
+  /** `dataPlaneEnv`: added to every data plane's environment (e.g. DRAIN_DELAY_SECONDS). */
+  static async start(options: { dataPlanes?: number; label?: string; dataPlaneEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessCluster> {
     const secrets = clusterSecrets(options.label ?? 'e2e-cluster');
     const redis = await startRedisServer();
     const started: GatewayProcess[] = [];
@@ -40,7 +41,7 @@ export class ProcessCluster {
       started.push(cp);
       const planes = await Promise.all(
         Array.from({ length: options.dataPlanes ?? 2 }, () =>
-          startGatewayProcess({ role: 'data-plane', config: EMPTY_PROXY_CONFIG, env: dataPlaneEnv(secrets, redis.url, cp.url), startTimeoutMs: 30_000 }).then((dp) => {
+          startGatewayProcess({ role: 'data-plane', config: EMPTY_PROXY_CONFIG, env: { ...dataPlaneEnv(secrets, redis.url, cp.url), ...options.dataPlaneEnv }, startTimeoutMs: 30_000 }).then((dp) => {
             started.push(dp);
             return dp;
           }),
@@ -83,6 +84,20 @@ export class ProcessCluster {
     return again;
   }
 
+  /**
+   * A rolling update's step for one data plane: SIGTERM (it drains), wait for its exit, start the
+   * same data plane again. Resolves with its exit code and the new process.
+   */
+  async drainAndRestartDataPlane(index: number): Promise<{ exitCode: number | null; plane: GatewayProcess }> {
+    const plane = this.planes[index];
+    if (plane === undefined) throw new Error(`no data plane ${index}`);
+    plane.signal('SIGTERM');
+    const exitCode = await plane.exited;
+    const again = await plane.restart();
+    this.planes[index] = again;
+    return { exitCode, plane: again };
+  }
+
   /** `<status> <body>` of GET `urlPath` through every data plane (body only for 200s). */
   async servedByEach(urlPath: string): Promise<string[]> {
     return Promise.all(this.planes.map(async (dp) => {
@@ -109,14 +124,14 @@ export interface Traffic {
 }
 
 /**
- * One sequential loop per data plane, a fresh connection per request and a short pause between
+ * One sequential loop per data plane (or per entry: the same balancer may be given several times), a fresh connection per request and a short pause between
  * requests (a steady trickle, not a load test on a shared 2-core machine).
  */
-export function startTraffic(planes: readonly GatewayProcess[], urlPath: string, expectedBody: string, pauseMs = 10): Traffic {
+export function startTraffic(planes: ReadonlyArray<Pick<GatewayProcess, 'url'>>, urlPath: string, expectedBody: string, pauseMs = 10): Traffic {
   let running = true;
   let sent = 0;
   const failures: string[] = [];
-  const loop = async (dp: GatewayProcess): Promise<void> => {
+  const loop = async (dp: Pick<GatewayProcess, 'url'>): Promise<void> => {
     while (running) {
       sent += 1;
       try {

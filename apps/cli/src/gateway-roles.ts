@@ -37,6 +37,8 @@ export interface RoleSettings {
   redisCommandTimeoutMs?: number;
   /** OUTBOUND_ALLOW_CIDRS, parsed: exceptions to the outbound-target rule of health checks. */
   outboundAllowCidrs?: readonly Cidr[];
+  /** DRAIN_DELAY_SECONDS and DRAIN_TIMEOUT_SECONDS in ms: how a stop signal drains either plane. */
+  drain?: { delayMs: number; timeoutMs: number };
   /** GATEWAY_TELEMETRY: data planes that follow a control plane publish telemetry windows unless false. */
   telemetry?: boolean;
 }
@@ -101,14 +103,24 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   const file = await loadProxySettings(settings.configPath);
   if (!file.ok) throw new InvalidStartConfigError(file.errors);
   const listen = { host: settings.host ?? file.settings.host, port: settings.port ?? file.settings.port };
+  // Loaded before it listens: between listening and the drain's first look at the server there is
+  // then no wait on I/O, so no connection is accepted that the drain would not know of.
+  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = await import('@gateway/data-plane/engine/server-drain');
   const controlPlane = await startControlPlane(settings, listen);
+  const drain = controlPlane.httpServer === undefined ? undefined : new ServerDrain(controlPlane.httpServer);
   return {
     host: controlPlane.host ?? listen.host,
     port: controlPlane.port ?? listen.port,
     routes: { kind: 'store', store: controlPlane.store, reservedPathPrefixes: controlPlane.reservedPathPrefixes },
     logOutputs: { recorder: controlPlane.logRecorder, secrets: controlPlane.logSecrets },
     reload: () => reloadThroughStore(controlPlane, settings),
-    close: () => controlPlane.close(),
+    // API calls in flight finish before background work and the database stop (Nest's own close
+    // destroys the modules first and closes the server last).
+    close: async () => {
+      controlPlane.beginDrain();
+      await drain?.drain({ ...DEFAULT_DRAIN_TIMINGS, ...settings.drain });
+      await controlPlane.close();
+    },
   };
 }
 
@@ -200,6 +212,7 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
       redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
       ...(redisTlsCa === undefined ? {} : { redisTlsCa }),
       outboundAllowCidrs: settings.outboundAllowCidrs,
+      ...(settings.drain === undefined ? {} : { drain: settings.drain }),
       ...(settings.telemetry === undefined ? {} : { telemetry: settings.telemetry }),
       ...extras,
     });

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { MessageBus, RouteSnapshot } from '@gateway/events';
 import type { SecretText } from '@gateway/logging';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
@@ -53,6 +53,13 @@ export interface RunningControlPlane {
   /** Paths this process serves itself, so no route may use them (the management prefixes in one process). */
   readonly reservedPathPrefixes: readonly string[];
   readiness(): Promise<ControlPlaneReadiness>;
+  /**
+   * The listening server when `listen` was given: the caller drains it (stops accepting, lets API
+   * calls in flight finish) before close(), which then stops background work and the database.
+   */
+  readonly httpServer?: Server;
+  /** From now on /health/serving and /health/ready answer 503 (the control-plane role's drain). */
+  beginDrain(): void;
   /** Set when `listen` was given. */
   host?: string;
   port?: number;

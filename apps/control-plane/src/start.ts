@@ -24,6 +24,7 @@ import type { ControlPlaneOptions, RunningControlPlane } from './control-plane-o
 import { corsOptions, endRefusedPreflight } from './cors/cors-options';
 import { storeLocation } from './database/store-location';
 import { migrate } from './migrate';
+import { DrainState } from './health/drain-state';
 import { ReadinessService } from './health/readiness.service';
 import { ConsoleLevelGate } from './logs/console-level-gate';
 import { PinoNestLogger } from './logs/pino-nest-logger';
@@ -177,6 +178,7 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
   }
 
   const readiness = app.get(ReadinessService);
+  const drainState = app.get(DrainState);
   const snapshots = app.get(RouteSnapshotBuilder);
   const handler = app.getHttpAdapter().getInstance() as RunningControlPlane['handler'];
   let closing: Promise<void> | undefined;
@@ -193,6 +195,8 @@ export async function start(options: ControlPlaneOptions): Promise<RunningContro
     store: storeLocation(config.database),
     reservedPathPrefixes: config.reservedPathPrefixes,
     readiness: () => readiness.check(),
+    httpServer: options.listen === undefined ? undefined : app.getHttpServer(),
+    beginDrain: () => drainState.begin(),
     close: () =>
       (closing ??= (async () => {
         await app.close();

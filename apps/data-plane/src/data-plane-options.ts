@@ -4,6 +4,7 @@ import type { SecretText } from '@gateway/logging';
 import type { Cidr } from '@gateway/outbound-target';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
 import type { BreakerOpenedEvent } from './engine/ports';
+import type { DrainTimings } from './engine/server-drain';
 
 /** Where the data plane's routes come from. */
 export type RouteSource =
@@ -99,6 +100,11 @@ export interface DataPlaneOptions {
    * (no cloud metadata, no link-local; docs/deployment.md). Default none.
    */
   outboundAllowCidrs?: readonly Cidr[];
+  /**
+   * How close() stops: readiness 503 and still serving for `delayMs`, then in-flight requests get
+   * up to `timeoutMs` (docs/deployment.md). Default: no delay, 10 s.
+   */
+  drain?: Partial<DrainTimings>;
   /** Response cache bounds (bytes). Defaults: 100 MiB in total, 10 MB per entry (spec 8). */
   cache?: Pick<ResponseCacheOptions, 'maxBytes' | 'maxEntryBytes'>;
 }
@@ -144,7 +150,10 @@ export interface RunningDataPlane {
   readonly cache: { purge(routeId: string): number };
   /** The API-key verifier in use (fed from control-plane snapshots, or through `replace`). */
   readonly apiKeys: ApiKeyVerifier;
-  /** Stops accepting connections, lets in-flight requests finish (bounded), closes upstream sockets. */
+  /**
+   * The graceful stop: readiness 503 at once, serving on for the drain delay, then stops accepting,
+   * lets in-flight requests finish (up to the drain timeout), ends event streams, closes upstream sockets.
+   */
   close(): Promise<void>;
 }
 

@@ -18,6 +18,8 @@ import { DeadlineWheel } from './engine/deadline-wheel';
 import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
+import { OpenStreams } from './engine/open-streams';
+import { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
 import { withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
 import { PolicyState } from './engine/policy-state';
@@ -47,9 +49,6 @@ export class InvalidConfigError extends Error {
 
 /** How long start() waits for Redis before serving with local rate-limit counters. */
 const REDIS_CONNECT_WAIT_MS = 1000;
-
-/** How long close() lets in-flight requests finish before cutting them. */
-const DRAIN_TIMEOUT_MS = 10_000;
 
 function packageVersion(): string {
   try {
@@ -160,9 +159,10 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 
   const agents = new UpstreamAgentPool();
   const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
-  const tableRef: { dispatcher?: RequestDispatcher } = {};
-  const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness);
-  const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger);
+  const tableRef: { dispatcher?: RequestDispatcher; drain?: ServerDrain } = {};
+  const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness, () => tableRef.drain?.draining ?? false);
+  const streams = new OpenStreams();
+  const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger, streams);
   tableRef.dispatcher = dispatcher;
 
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
@@ -197,14 +197,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 
   const handler = options.mount === undefined ? dispatcher.handle : withMount(options.mount, dispatcher.handle);
   const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
-  // Counted per connection (open and close), not per request: a telemetry gauge.
-  let openConnections = 0;
-  if (telemetry !== undefined) {
-    server.on('connection', (socket) => {
-      openConnections += 1;
-      socket.once('close', () => (openConnections -= 1));
-    });
-  }
+  const drain = new ServerDrain(server, streams);
+  tableRef.drain = drain;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -255,7 +249,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       cluster.telemetry = new TelemetryPublisher({
         bus: source.bus,
         registry: telemetry,
-        gauges: new ProcessGaugeSampler(() => openConnections),
+        // The drain's own count of open connections (kept per connection, not per request).
+        gauges: new ProcessGaugeSampler(() => drain.openConnections),
         logger,
         sources: {
           instanceId,
@@ -282,18 +277,15 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     apiKeys: edge.apiKeys,
     close: () =>
       (closing ??= (async () => {
+        const timings = { ...DEFAULT_DRAIN_TIMINGS, ...options.drain };
+        logger.info({ drainDelayMs: timings.delayMs, drainTimeoutMs: timings.timeoutMs }, 'draining: not ready; still serving for the drain delay');
+        // Still following the control plane meanwhile: a route change during the delay applies.
+        const outcome = await drain.drain(timings);
+        if (outcome.connectionsCut > 0) logger.warn({ connections: outcome.connectionsCut, drainTimeoutMs: timings.timeoutMs }, 'drain timeout reached; in-flight requests cut');
+        logger.info({ streamsEnded: outcome.streamsEnded }, 'drained');
         cluster.member?.close();
         cluster.telemetry?.close();
         await follower?.close();
-        await new Promise<void>((resolve) => {
-          const force = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
-          force.unref();
-          server.close(() => {
-            clearTimeout(force);
-            resolve();
-          });
-          server.closeIdleConnections();
-        });
         agents.destroy();
         await releaseResources();
         await reloader.flush();

@@ -54,6 +54,8 @@ export interface GatewayProcess {
   restart(): Promise<GatewayProcess>;
   /** SIGTERM, then SIGKILL after 5 s; removes the temp dir. */
   stop(): Promise<number | null>;
+  /** Resolves with the exit code once the process has exited (however it was stopped). */
+  readonly exited: Promise<number | null>;
 }
 
 export interface GatewayProcessOptions {
@@ -118,7 +120,8 @@ async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
   const child = spawn(
     process.execPath,
     [...GATEWAY_COMMAND, 'start', '--role', spec.role, '--config', spec.configPath, '--port', String(spec.port), '--host', '127.0.0.1', '--data-dir', spec.dataDir, ...spec.args],
-    { cwd: spec.dir.path, env: { ...process.env, LOG_LEVEL: 'info', ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // No drain delay unless a test asks for one: every stop() would otherwise wait DRAIN_DELAY_SECONDS' default.
+    { cwd: spec.dir.path, env: { ...process.env, LOG_LEVEL: 'info', DRAIN_DELAY_SECONDS: '0', ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output: string[] = [];
   const waiters: Array<{ text: string; resolve(line: string): void }> = [];
@@ -196,6 +199,7 @@ async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
     writeConfig: (yaml) => writeFileAtomic(spec.configPath, yaml),
     signal: (name) => child.kill(name),
     waitForOutput,
+    exited,
     kill: () => terminate('SIGKILL'),
     restart: async () => {
       if (exitCode === undefined) throw new Error(`gateway ${child.pid} is still running; kill() it before restart()`);

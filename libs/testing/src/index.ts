@@ -9,5 +9,7 @@ export * from './redis-server';
 export * from './cluster-env';
 export * from './management-api';
 export * from './held-responses';
+export * from './connection-refused';
+export * from './round-robin-balancer';
 export * from './server-sent-events';
 export * from './rebinding-resolver';

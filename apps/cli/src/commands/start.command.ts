@@ -25,6 +25,15 @@ const OPTIONS = {
   role: { type: 'string', valueName: 'ROLE', description: 'all (default: both planes on one port), control-plane, or data-plane' },
 } as const;
 
+/**
+ * The drain on SIGTERM (docs/deployment.md, "Graceful drain"): not ready and still serving for the
+ * delay, so endpoints controllers and load balancers stop routing here; then in-flight requests
+ * get up to the timeout. The deploy/ manifests' terminationGracePeriodSeconds assume these.
+ */
+const DEFAULT_DRAIN_DELAY_SECONDS = 5;
+const DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
+const MAX_DRAIN_SECONDS = 3600;
+
 /** If the event loop is still held after a clean stop (a stray timer), exit anyway after this. */
 const EXIT_GRACE_MS = 2000;
 
@@ -38,8 +47,10 @@ export const startCommand: Command = {
     'another live process. Logs are JSON lines on stdout; LOG_LEVEL sets the level.',
     '',
     'Signals: SIGHUP reloads the configuration file (an invalid file keeps the running routes);',
-    'SIGTERM or SIGINT stops accepting connections, lets in-flight requests finish, removes the',
-    'pid file and exits 0; a second SIGTERM or SIGINT exits at once.',
+    'SIGTERM or SIGINT drains: /health/serving and /health/ready answer 503 at once, traffic is',
+    'still served for DRAIN_DELAY_SECONDS (default 5), then it stops accepting, lets in-flight',
+    'requests finish for up to DRAIN_TIMEOUT_SECONDS (default 30), removes the pid file and exits',
+    '0; a second SIGTERM or SIGINT exits at once (exit 1).',
   ],
   options: OPTIONS,
   examples: [
@@ -143,6 +154,10 @@ async function startPlanes(
       env: context.env,
       redisCommandTimeoutMs: positiveInteger(context.env, 'RATE_LIMIT_REDIS_TIMEOUT_MS'),
       outboundAllowCidrs: cidrList(context.env, OUTBOUND_ALLOW_VARIABLE),
+      drain: {
+        delayMs: seconds(context.env, 'DRAIN_DELAY_SECONDS', DEFAULT_DRAIN_DELAY_SECONDS) * 1000,
+        timeoutMs: seconds(context.env, 'DRAIN_TIMEOUT_SECONDS', DEFAULT_DRAIN_TIMEOUT_SECONDS) * 1000,
+      },
       telemetry: onOff(context.env, 'GATEWAY_TELEMETRY'),
     });
   } catch (error) {
@@ -173,6 +188,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = /^\d{1,7}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isInteger(value) || value < 1) throw new CommandFailure(`${name} must be a whole number of milliseconds from 1 to 9999999, got '${raw}'`);
+  return value;
+}
+
+/** A whole number of seconds from the environment (0 allowed), else `fallback`; anything else is refused by name. */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(value <= MAX_DRAIN_SECONDS)) throw new CommandFailure(`gateway start: ${name} must be a whole number of seconds from 0 to ${MAX_DRAIN_SECONDS}, got '${raw}'`);
   return value;
 }
 

@@ -5,6 +5,7 @@ import { API_VERSION, CONFIG_SCHEMA_VERSION } from '@gateway/route-model';
 import { Public } from '../auth/auth.decorators';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { DrainState } from './drain-state';
 import { OpsDocs } from './ops.openapi';
 import { ReadinessService } from './readiness.service';
 
@@ -21,6 +22,7 @@ export class OpsController {
   constructor(
     @Inject(CONTROL_PLANE_CONFIG) private readonly config: ControlPlaneConfig,
     private readonly readiness: ReadinessService,
+    private readonly drain: DrainState,
   ) {}
 
   @OpsDocs.version()
@@ -42,18 +44,26 @@ export class OpsController {
   }
 
   /** Kubernetes readiness probe: the process serves; unlike /health/ready it ignores Redis (docs/deployment.md). */
-  @OpsDocs.health()
+  @OpsDocs.serving()
   @Get('health/serving')
-  serving(): Record<string, unknown> {
+  serving(@Res({ passthrough: true }) res: Response): Record<string, unknown> {
+    if (this.drain.draining) return this.draining(res);
     return this.health();
   }
 
   @OpsDocs.ready()
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) res: Response): Promise<Record<string, unknown>> {
+    if (this.drain.draining) return this.draining(res);
     const checks = await this.readiness.check();
     const up = Object.values(checks).every((status) => status === 'UP');
     res.status(up ? 200 : 503);
     return { status: up ? 'UP' : 'DOWN', checks, timestamp: new Date().toISOString() };
+  }
+
+  /** Both readiness probes of a stopping control plane. */
+  private draining(res: Response): Record<string, unknown> {
+    res.status(503);
+    return { status: 'DOWN', draining: true, timestamp: new Date().toISOString() };
   }
 }

@@ -18,6 +18,12 @@ const READINESS: SchemaObject = {
     timestamp: { type: 'string', format: 'date-time' },
   },
 };
+/** Either readiness probe of a stopping process (docs/deployment.md, "Graceful drain"). */
+const DRAINING: SchemaObject = {
+  type: 'object',
+  required: ['status', 'draining', 'timestamp'],
+  properties: { status: { type: 'string', enum: ['DOWN'] }, draining: { type: 'boolean', enum: [true] }, timestamp: { type: 'string', format: 'date-time' } },
+};
 const VERSION: SchemaObject = {
   type: 'object',
   required: ['name', 'version', 'apiVersion', 'configVersion', 'node', 'uptime'],
@@ -40,10 +46,16 @@ export const OpsDocs = {
     ),
   version: () => applyDecorators(ApiOperation({ summary: 'Gateway, API and configuration schema versions (spec 4.2)' }), ApiResponse({ status: 200, schema: VERSION })),
   health: () => applyDecorators(ApiOperation({ summary: 'Liveness: the process answers (spec 4.2)' }), ApiResponse({ status: 200, schema: HEALTH })),
+  serving: () =>
+    applyDecorators(
+      ApiOperation({ summary: 'Kubernetes readiness probe: the process serves API calls (ignores Redis)' }),
+      ApiResponse({ status: 200, schema: HEALTH }),
+      ApiResponse({ status: 503, description: 'Stopping: draining after SIGTERM', schema: DRAINING }),
+    ),
   ready: () =>
     applyDecorators(
       ApiOperation({ summary: "Readiness: the database's and (when configured) Redis's checks" }),
       ApiResponse({ status: 200, description: 'Every check UP', schema: READINESS }),
-      ApiResponse({ status: 503, description: 'A check is DOWN (status DOWN)', schema: READINESS }),
+      ApiResponse({ status: 503, description: 'A check is DOWN (status DOWN), or the process is draining after SIGTERM', schema: { oneOf: [READINESS, DRAINING] } }),
     ),
 };

@@ -7,6 +7,7 @@ import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
 import type { Logger } from './ports';
 import { readRequestTarget } from './request-target';
 import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead } from './responses';
+import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
 import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
@@ -50,6 +51,8 @@ export class RequestDispatcher {
     private readonly gatewayHooks: CompiledHooks,
     private readonly local: LocalEndpoints,
     private readonly logger: Logger,
+    /** Where proxied event streams are registered, so a drain can end them (none: not tracked). */
+    private readonly streams?: OpenStreams,
   ) {
     const complete = (exchange: Exchange): void => this.complete(exchange);
     this.onResponseClose = function onResponseClose(this: ServerResponse): void {
@@ -236,6 +239,7 @@ export class RequestDispatcher {
     // node emits no 'error' on an aborted IncomingMessage without listeners; 'close' always comes.
     (upstream as TrackedUpstream)[EXCHANGE] = exchange;
     upstream.on('close', onUpstreamClose);
+    this.streams?.track(upstream, body, res, onUpstreamClose);
     if (body !== upstream) (body as NodeJS.EventEmitter).once('error', () => res.destroy());
     body.pipe(res);
   }

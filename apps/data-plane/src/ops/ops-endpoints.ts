@@ -25,6 +25,8 @@ export class OpsEndpoints implements LocalEndpoints {
     private readonly services: EngineServices,
     private readonly currentTable: () => RouteTable | undefined,
     private readonly extraReadiness?: ExtraReadiness,
+    /** True once the process is stopping: both readiness probes answer 503 so balancers route elsewhere. */
+    private readonly draining: () => boolean = () => false,
   ) {
     this.paths = new Map<string, (exchange: Exchange) => void>([
       ['/version', (e) => this.version(e)],
@@ -80,11 +82,19 @@ export class OpsEndpoints implements LocalEndpoints {
    * service at once (docs/deployment.md).
    */
   private serving(exchange: Exchange): void {
+    if (this.draining()) {
+      sendDraining(exchange);
+      return;
+    }
     const loaded = this.currentTable() !== undefined;
     sendJson(exchange, loaded ? 200 : 503, { status: loaded ? 'UP' : 'DOWN', timestamp: new Date().toISOString() });
   }
 
   private ready(exchange: Exchange): void {
+    if (this.draining()) {
+      sendDraining(exchange);
+      return;
+    }
     this.withExtraChecks(exchange, (extra) => {
       const result = readiness(this.currentTable(), this.services.health, extra);
       sendJson(exchange, result.status === 'DOWN' ? 503 : 200, { status: result.status, checks: result.checks, timestamp: new Date().toISOString() });
@@ -146,6 +156,11 @@ export class OpsEndpoints implements LocalEndpoints {
       sendError(exchange, 'INTERNAL_ERROR');
     }
   }
+}
+
+/** Readiness of a stopping process (docs/deployment.md, "Graceful drain"). */
+function sendDraining(exchange: Exchange): void {
+  sendJson(exchange, 503, { status: 'DOWN', draining: true, timestamp: new Date().toISOString() });
 }
 
 /** Only UP/DOWN values under plain names reach the response; anything else reads as DOWN. */

@@ -1,0 +1,99 @@
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OpenStreams } from './open-streams';
+
+/** How a data plane stops (DRAIN_DELAY_SECONDS and DRAIN_TIMEOUT_SECONDS through the CLI). */
+export interface DrainTimings {
+  /** How long it keeps serving, not ready, before it stops accepting: load balancers stop routing to it meanwhile. */
+  delayMs: number;
+  /** How long in-flight requests may take after that before they are cut. */
+  timeoutMs: number;
+}
+
+/** Embedded use (tests, one-off scripts): stop at once, give in-flight requests 10 s. */
+export const DEFAULT_DRAIN_TIMINGS: DrainTimings = { delayMs: 0, timeoutMs: 10_000 };
+
+export interface DrainOutcome {
+  /** Event streams ended when it stopped accepting. */
+  streamsEnded: number;
+  /** Connections still busy at the drain timeout, destroyed. */
+  connectionsCut: number;
+}
+
+type ServingSocket = Socket & { _httpMessage?: http.ServerResponse | null };
+
+/** Runs before the request handler: a request that reaches a closing server is its connection's last. */
+function lastOnItsConnection(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+}
+
+/**
+ * The graceful stop of the proxy's server (docs/deployment.md, "Graceful drain"): readiness turns
+ * 503 at once while traffic is still served for the drain delay; then the listener closes, idle
+ * keep-alive connections are closed, in-flight responses carry `Connection: close` (or, if their
+ * head is already out, their connection is ended once they finish), event streams are ended, and
+ * what is still running at the drain timeout is cut.
+ */
+export class ServerDrain {
+  /** Open client connections: node has no public list, and the in-flight ones need `Connection: close`. */
+  private readonly sockets = new Set<ServingSocket>();
+  private started = false;
+
+  constructor(
+    private readonly server: http.Server,
+    /** The data plane's proxied event streams; a server that proxies none has none. */
+    private readonly streams?: OpenStreams,
+  ) {
+    server.on('connection', (socket: ServingSocket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  /** Client connections open now (the telemetry gauge reads it too). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
+  /** True from the stop signal on: /health/serving and /health/ready answer 503. */
+  get draining(): boolean {
+    return this.started;
+  }
+
+  async drain(timings: DrainTimings): Promise<DrainOutcome> {
+    this.started = true;
+    if (timings.delayMs > 0) await sleep(timings.delayMs);
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.prependListener('request', lastOnItsConnection);
+    for (const socket of this.sockets) this.closeAfterCurrentResponse(socket);
+    this.server.closeIdleConnections();
+    const streamsEnded = this.streams?.endAll() ?? 0;
+
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), timings.timeoutMs);
+    });
+    const cut = await Promise.race([closed.then(() => false as const), timedOut]);
+    clearTimeout(timer);
+    let connectionsCut = 0;
+    if (cut) {
+      connectionsCut = this.sockets.size;
+      for (const socket of this.sockets) socket.destroy();
+      await closed;
+    }
+    return { streamsEnded, connectionsCut };
+  }
+
+  private closeAfterCurrentResponse(socket: ServingSocket): void {
+    const res = socket._httpMessage;
+    // No response under way: an idle keep-alive connection, closed by closeIdleConnections().
+    if (res === null || res === undefined || res.writableFinished) return;
+    if (!res.headersSent) {
+      res.shouldKeepAlive = false;
+      return;
+    }
+    // The head went out with keep-alive: end the connection once this response is complete.
+    res.once('finish', () => socket.end());
+  }
+}
