@@ -105,7 +105,7 @@ async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGat
   const listen = { host: settings.host ?? file.settings.host, port: settings.port ?? file.settings.port };
   // Loaded before it listens: between listening and the drain's first look at the server there is
   // then no wait on I/O, so no connection is accepted that the drain would not know of.
-  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = await import('@gateway/data-plane/engine/server-drain');
+  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = await import('@gateway/data-plane/start');
   const controlPlane = await startControlPlane(settings, listen);
   const drain = controlPlane.httpServer === undefined ? undefined : new ServerDrain(controlPlane.httpServer);
   return {

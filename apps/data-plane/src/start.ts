@@ -298,3 +298,6 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 async function followerOnly(): Promise<ConfigLoad> {
   return { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: 'routes come from the control plane' }] };
 }
+
+/** The drain the CLI also puts in front of a control plane running alone (one SIGTERM behaviour for every role). */
+export { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
