@@ -4,6 +4,7 @@ import { readRedisTlsCa } from '@gateway/events';
 import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
+import { parseLeasesConfig, type LeasesConfig } from './leases-config';
 import { parseWebhooksConfig, type WebhooksConfig } from './webhooks-config';
 import { ConfigError } from './config-error';
 import { sameSecret, type PersistedSecret, type PersistedSecretName } from './secret-file';
@@ -104,6 +105,8 @@ export interface ControlPlaneConfig {
   trustedProxies: readonly string[];
   /** WEBHOOK_RETRY_DELAYS, WEBHOOK_TIMEOUT, WEBHOOK_DISABLE_AFTER (docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /** LEASE_TTL, ROUTE_PURGE_INTERVAL: run-once periodic jobs (docs/control-plane.md "Leases"). */
+  leases: LeasesConfig;
   /**
    * OUTBOUND_ALLOW_CIDRS: exceptions to the outbound-target rule (docs/deployment.md), for route
    * tests and webhook targets alike (webhook-target.provider.ts).
@@ -299,6 +302,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const throttling = parseThrottlingConfig(env, problems);
   const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
   const webhooks = parseWebhooksConfig(env, problems);
+  const leases = parseLeasesConfig(env, problems);
   const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
   if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
@@ -327,6 +331,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     throttling,
     trustedProxies,
     webhooks,
+    leases,
     outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
     logLevel: logLevel as LogLevel,
   };

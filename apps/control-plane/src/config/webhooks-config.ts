@@ -24,7 +24,7 @@ function parseDuration(text: string): number | undefined {
   return match === null ? undefined : Number(match[1]) * (UNIT_MS[match[2] as string] as number);
 }
 
-function durationVariable(env: NodeJS.ProcessEnv, variable: string, fallback: string, bounds: { min: number; max: number }, problems: Problems): number {
+export function durationVariable(env: NodeJS.ProcessEnv, variable: string, fallback: string, bounds: { min: number; max: number }, problems: Problems): number {
   const raw = env[variable]?.trim() || fallback;
   const value = parseDuration(raw);
   if (value === undefined || value < bounds.min || value > bounds.max) {

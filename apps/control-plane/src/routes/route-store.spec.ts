@@ -16,6 +16,7 @@ import { migrate } from '../migrate';
 import { TransactionRunner } from '../database/transaction-runner';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 import { parseRouteBody } from './route-input';
+import { Lease } from '../lease/lease.service';
 import { RouteLifecycle } from './route-lifecycle.service';
 import { RoutePurge, SOFT_DELETE_RETENTION_MS } from './route-purge.service';
 import { RouteStore } from './route-store';
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
       const changes = new RouteChanges(new TransactionRunner(dataSource), revisions, new RouteChangePublisher(bus, revisions));
       const audit = new AuditLogService(dataSource.getRepository(AuditLogEntity));
       store = new RouteStore(changes, audit);
-      purge = new RoutePurge(changes, audit);
+      purge = new RoutePurge({ leases: { ttlMs: 30_000, routePurgeIntervalMs: 3_600_000 } }, new Lease(dataSource), changes, audit);
     });
     after(async () => {
       await bus?.close();

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClusterModule } from '../cluster/cluster.module';
+import { LeaseModule } from '../lease/lease.module';
 import { SettingsModule } from '../settings/settings.module';
 import { RouteEntity } from './route.entity';
 import { RouteLifecycle } from './route-lifecycle.service';
@@ -13,7 +14,7 @@ import { RoutesController } from './routes.controller';
 
 /** Owns the routes table and the route management API (docs/routes-api.md). */
 @Module({
-  imports: [TypeOrmModule.forFeature([RouteEntity]), ClusterModule, SettingsModule],
+  imports: [TypeOrmModule.forFeature([RouteEntity]), ClusterModule, SettingsModule, LeaseModule],
   controllers: [RoutesController],
   providers: [RouteStore, RouteReads, RouteWrites, RouteLifecycle, RoutePurge, RouteProbe],
   exports: [TypeOrmModule, RouteReads],

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Not, type Repository } from 'typeorm';
 import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { holdLeaseWhile } from '../lease/lease-renewal';
 import { Lease, type LeaseGrant } from '../lease/lease.service';
 import { WebhookAttempt } from './webhook-attempt.service';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -99,18 +100,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Keeps the lease while `work` runs; a lost lease shows in the fenced writes of the attempts. */
-  private async whileRenewing<T>(work: Promise<T>): Promise<T> {
-    const renewal = setInterval(() => {
-      this.lease.acquire(DELIVERY_LEASE, LEASE_TTL_MS).then(
-        (grant) => (this.grant = grant),
-        (error: unknown) => this.logger.warn(`cannot renew the delivery lease: ${(error as Error).message}`),
-      );
-    }, RENEW_MS);
-    try {
-      return await work;
-    } finally {
-      clearInterval(renewal);
-    }
+  private whileRenewing<T>(work: Promise<T>): Promise<T> {
+    return holdLeaseWhile(
+      this.lease,
+      { name: DELIVERY_LEASE, ttlMs: LEASE_TTL_MS, renewMs: RENEW_MS },
+      work,
+      (grant) => (this.grant = grant),
+      (error) => this.logger.warn(`cannot renew the delivery lease: ${error.message}`),
+    );
   }
 
   /**
