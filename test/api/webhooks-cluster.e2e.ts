@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from 'pg';
 import type { SignedBus } from '@gateway/events';
 import { createTestDatabase, makeTempDir, type TestDatabase } from '@gateway/testing';
 import { caller, managementToken } from './auth-fixtures';
-import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
+import { startClusterMember } from './cluster-member';
+import type { ControlPlaneProcess } from './control-plane-process';
 import { signedRedisBus } from './signed-redis-bus';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 import { breakerOpened, createWebhook, deliveriesOf, publishEvent, REDIS_URL, until, WEBHOOKS_CLUSTER_TOKEN, WEBHOOKS_JWT_SECRET } from './webhooks-fixtures';
@@ -25,35 +23,16 @@ describe('webhooks with two control planes on one PostgreSQL (each event deliver
   let receiver: WebhookReceiver;
   const admin = managementToken(WEBHOOKS_JWT_SECRET, 'admin', { sub: '0c1e5a52-3b8f-4f0e-8f0f-5d3b6a7c9e11', email: 'cluster-admin@example.com' });
 
-  async function sql<T>(statement: string): Promise<T[]> {
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query(statement)).rows as T[];
-    } finally {
-      await client.end();
-    }
-  }
+  const sql = <T>(statement: string): Promise<T[]> => database.sql<T>(statement);
 
-  function start(name: string): Promise<ControlPlaneProcess> {
-    const dataDir = path.join(dir.path, name);
-    mkdirSync(dataDir, { recursive: true });
-    return startControlPlaneProcess({
-      dataDir,
-      startTimeoutMs: 60_000,
-      env: {
-        DATABASE_URL: database.url,
-        JWT_SECRET: WEBHOOKS_JWT_SECRET,
-        CLUSTER_TOKEN: WEBHOOKS_CLUSTER_TOKEN,
-        SETTINGS_ENCRYPTION_KEY,
-        REDIS_URL,
-        REDIS_CHANNEL_PREFIX: prefix,
-        OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32',
-        WEBHOOK_RETRY_DELAYS: '300ms,1s,2s',
-        WEBHOOK_TIMEOUT: '1s',
-      },
+  const start = (name: string): Promise<ControlPlaneProcess> =>
+    startClusterMember({
+      root: dir.path,
+      name,
+      databaseUrl: database.url,
+      channelPrefix: prefix,
+      env: { SETTINGS_ENCRYPTION_KEY, OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32', WEBHOOK_RETRY_DELAYS: '300ms,1s,2s', WEBHOOK_TIMEOUT: '1s' },
     });
-  }
 
   before(async () => {
     database = await createTestDatabase('webhooks_cluster');

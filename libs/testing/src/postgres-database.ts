@@ -8,6 +8,8 @@ export interface TestDatabase {
   /** Connection URL of the fresh database. */
   readonly url: string;
   readonly name: string;
+  /** Runs one statement on its own connection (for checks and setup around the code under test); the rows. */
+  sql<T>(statement: string, params?: unknown[]): Promise<T[]>;
   /** Drops the database (terminating leftover connections). */
   drop(): Promise<void>;
 }
@@ -24,12 +26,17 @@ export async function createTestDatabase(label = 'gw'): Promise<TestDatabase> {
   return {
     url: url.toString(),
     name,
+    sql: (statement, params = []) => withClient(url.toString(), async (client) => (await client.query(statement, params)).rows),
     drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
 
-async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: TEST_POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5000 });
+function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  return withClient(TEST_POSTGRES_ADMIN_URL, work);
+}
+
+async function withClient<T>(connectionString: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     return await work(client);

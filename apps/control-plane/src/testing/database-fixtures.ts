@@ -1,6 +1,5 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
 import { createTestDatabase, makeTempDir } from '@gateway/testing';
 
 /** One database of each dialect the control plane supports, for tests that must pass on both. */
@@ -42,15 +41,7 @@ export async function createDialectFixture(dialect: DialectFixture['dialect']): 
     dialect,
     dataDir,
     env: { DATABASE_URL: database.url },
-    sql: async <T>(statement: string, params: unknown[] = []) => {
-      const client = new Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        return (await client.query(statement, params)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    },
+    sql: <T>(statement: string, params: unknown[] = []) => database.sql<T>(statement, params),
     dispose: async () => {
       await database.drop();
       dir.remove();

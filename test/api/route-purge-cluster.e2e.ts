@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestDatabase, makeTempDir, type TestDatabase } from '@gateway/testing';
+import { caller, managementToken, type Call } from './auth-fixtures';
+import { startClusterMember } from './cluster-member';
+import type { ControlPlaneProcess } from './control-plane-process';
+import { expectStatus, until, WEBHOOKS_JWT_SECRET as JWT_SECRET } from './webhooks-fixtures';
+
+const PURGE_LEASE = 'routes.purge';
+
+describe('route purge with two control planes on one PostgreSQL (one purger; handover when it dies)', () => {
+  const prefix = `e2e:rpc:${process.pid}:${randomBytes(4).toString('hex')}:`;
+  const dir = makeTempDir('route-purge-cluster-');
+  let database: TestDatabase;
+  let first: ControlPlaneProcess;
+  let second: ControlPlaneProcess;
+  const admin = managementToken(JWT_SECRET, 'admin', { sub: '5b0d7c1e-2a4f-4c3e-9d8b-1f2e3a4b5c6d', email: 'purge-admin@example.com' });
+
+  const sql = <T>(statement: string, params: unknown[] = []): Promise<T[]> => database.sql<T>(statement, params);
+
+  const start = (name: string): Promise<ControlPlaneProcess> =>
+    startClusterMember({ root: dir.path, name, databaseUrl: database.url, channelPrefix: prefix, env: { LEASE_TTL: '1s', ROUTE_PURGE_INTERVAL: '200ms' } });
+
+  /** A route soft-deleted through the API, then aged past the 30-day retention in the database. */
+  async function expiredHiddenRoute(call: Call, id: string): Promise<void> {
+    expectStatus(await call('POST', '/api/routes', { token: admin, body: { id, path: `/${id}`, upstream: 'http://127.0.0.1:9' } }), 201, 'create route');
+    expectStatus(await call('DELETE', `/api/routes/${id}`, { token: admin }), 204, 'soft-delete route');
+    await sql(`UPDATE routes SET deleted_at = now() - interval '31 days' WHERE id = $1`, [id]);
+  }
+
+  const purged = (id: string) => async () => ((await sql(`SELECT 1 FROM routes WHERE id = $1`, [id])).length === 0 ? true : undefined);
+  const leaseToken = async () => Number((await sql<{ token: string }>(`SELECT token FROM leases WHERE name = $1`, [PURGE_LEASE]))[0]?.token);
+
+  before(async () => {
+    database = await createTestDatabase('route_purge_cluster');
+    first = await start('first');
+    // The first instance takes the purge lease at boot; the second starts once it has, so the first is the holder.
+    await until('the first instance holding the purge lease', async () => ((await sql(`SELECT 1 FROM leases WHERE name = $1`, [PURGE_LEASE])).length > 0 ? true : undefined));
+    second = await start('second');
+  });
+  after(async () => {
+    await first?.stop();
+    await second?.stop();
+    await database?.drop();
+    dir.remove();
+  });
+
+  test('the holder purges; SIGKILL of it: the API answers through the other, which takes the lease and purges', async () => {
+    await expiredHiddenRoute(caller(second), 'old-one');
+    await until('the holder to purge old-one', purged('old-one'));
+    const tokenBefore = await leaseToken();
+    const purges = await sql<{ actor: string }>(`SELECT actor FROM audit_log WHERE action = 'route.purge.expired'`);
+    assert.equal(purges.length, 1, 'one purge, by one instance');
+
+    first.child.kill('SIGKILL');
+    await first.stop({ keepDir: true });
+
+    const list = await caller(second)('GET', '/api/routes', { token: admin });
+    expectStatus(list, 200, 'list routes through the survivor');
+    await expiredHiddenRoute(caller(second), 'old-two');
+    await until('the survivor to take over the purge', purged('old-two'));
+    const tokenAfter = await leaseToken();
+    assert.ok(tokenAfter > tokenBefore, `token ${tokenAfter} after ${tokenBefore}`);
+  });
+});
