@@ -19,10 +19,11 @@ import { RolesGuard } from './roles.guard';
 import { SessionController } from './session.controller';
 import { TokenIssuer } from './token-issuer.service';
 import { TokenRevocationService } from './token-revocation.service';
+import { LeaseModule } from '../lease/lease.module';
 
 /** Login, logout, token verification and the global guards (limits, authentication, roles). */
 @Module({
-  imports: [PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
+  imports: [LeaseModule, PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
   controllers: [AuthController, SessionController],
   providers: [
     JwtStrategy,

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { DataSource } from 'typeorm';
 import { loadDatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { parseLeasesConfig } from '../config/leases-config';
+import { Lease } from '../lease/lease.service';
 import { migrate } from '../migrate';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 import { RevokedTokenEntity, subjectRevocationKey } from './revoked-token.entity';
@@ -21,7 +23,7 @@ for (const dialect of DIALECTS) {
       await migrate({ dataDir: fixture.dataDir, env: fixture.env });
       dataSource = new DataSource(dataSourceOptions(loadDatabaseConfig(fixture.env, fixture.dataDir)));
       await dataSource.initialize();
-      revocations = new TokenRevocationService(dataSource.getRepository(RevokedTokenEntity));
+      revocations = new TokenRevocationService({ leases: parseLeasesConfig({}, []) }, new Lease(dataSource), dataSource.getRepository(RevokedTokenEntity));
     });
     after(async () => {
       await dataSource?.destroy();

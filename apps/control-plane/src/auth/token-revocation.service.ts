@@ -1,26 +1,39 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, type Repository } from 'typeorm';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { LeasedInterval } from '../lease/leased-interval';
+import { Lease } from '../lease/lease.service';
 import { RevokedTokenEntity, subjectRevocationKey } from './revoked-token.entity';
 
 /** Revocations outlive their token by nothing: once expired the token is refused anyway. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** The lease that makes one control-plane instance the pruner (docs/control-plane.md "Leases"). */
+export const REVOCATION_PRUNE_LEASE = 'auth.revocation-prune';
 
 /** Logout (decision 20): a token's jti is refused until the token expires; expired entries are pruned. */
 @Injectable()
 export class TokenRevocationService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Auth');
-  private timer: NodeJS.Timeout | undefined;
+  private readonly schedule: LeasedInterval;
 
-  constructor(@InjectRepository(RevokedTokenEntity) private readonly revoked: Repository<RevokedTokenEntity>) {}
-
-  onModuleInit(): void {
-    this.timer = setInterval(() => void this.prune().catch((error: unknown) => this.logger.warn(`pruning revoked tokens failed: ${String(error)}`)), PRUNE_INTERVAL_MS);
-    this.timer.unref();
+  constructor(
+    @Inject(CONTROL_PLANE_CONFIG) config: Pick<ControlPlaneConfig, 'leases'>,
+    lease: Lease,
+    @InjectRepository(RevokedTokenEntity) private readonly revoked: Repository<RevokedTokenEntity>,
+  ) {
+    const { ttlMs } = config.leases;
+    const job = () => this.prune().then(() => undefined, (error: unknown) => this.logger.warn(`pruning revoked tokens failed: ${String(error)}`));
+    this.schedule = new LeasedInterval(lease, { name: REVOCATION_PRUNE_LEASE, ttlMs, intervalMs: PRUNE_INTERVAL_MS, job }, this.logger);
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  onModuleInit(): void {
+    this.schedule.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.schedule.stop();
   }
 
   async revoke(jti: string, expiresAt: Date): Promise<void> {

@@ -2,7 +2,9 @@ import type { Logger } from '@nestjs/common';
 import { holdLeaseWhile, type LeaseTerms } from './lease-renewal';
 import type { Lease, LeaseGrant } from './lease.service';
 
-export interface LeasedIntervalOptions extends LeaseTerms {
+export interface LeasedIntervalOptions extends Omit<LeaseTerms, 'renewMs'> {
+  /** How often every instance takes or renews the lease; a third of `ttlMs` unless set. */
+  readonly renewMs?: number;
   /** How often the holder runs the job. */
   readonly intervalMs: number;
   /** The job; `grant` is the lease it runs under, for fenced writes. */
@@ -23,12 +25,15 @@ export class LeasedInterval {
   private grant: LeaseGrant | undefined;
   /** When this instance last started the job; reset on losing the lease so a regained lease runs at once. */
   private lastRunAt = Number.NEGATIVE_INFINITY;
+  private readonly terms: LeaseTerms;
 
   constructor(
     private readonly lease: Lease,
     private readonly options: LeasedIntervalOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.terms = { name: options.name, ttlMs: options.ttlMs, renewMs: options.renewMs ?? Math.ceil(options.ttlMs / 3) };
+  }
 
   /** Whether this instance held the lease at its last attempt. */
   get holding(): boolean {
@@ -56,7 +61,7 @@ export class LeasedInterval {
         .catch((error: unknown) => this.logger.warn(`${this.options.name}: ${(error as Error).message}`))
         .finally(() => {
           this.running = undefined;
-          this.schedule(this.options.renewMs);
+          this.schedule(this.terms.renewMs);
         });
     }, delayMs);
     // Never keeps the process alive on its own.
@@ -76,7 +81,7 @@ export class LeasedInterval {
     this.lastRunAt = Date.now();
     await holdLeaseWhile(
       this.lease,
-      this.options,
+      this.terms,
       this.options.job(this.grant),
       (grant) => (this.grant = grant),
       (error) => this.logger.warn(`cannot renew the ${this.options.name} lease: ${error.message}`),

@@ -7,6 +7,7 @@ import { MonitoringStreams } from './monitoring-stream.service';
 import { TelemetryArchive } from './telemetry-archive.service';
 import { TelemetryIngest } from './telemetry-ingest.service';
 import { TelemetryIntervalEntity } from './telemetry-interval.entity';
+import { LeaseModule } from '../lease/lease.module';
 
 /**
  * Cluster-wide live telemetry (issue 12, docs/telemetry.md): consumes every data plane's windows
@@ -15,7 +16,7 @@ import { TelemetryIntervalEntity } from './telemetry-interval.entity';
  * of libs/events), TelemetryArchive for their hourly baselines.
  */
 @Module({
-  imports: [AuthModule, TypeOrmModule.forFeature([TelemetryIntervalEntity])],
+  imports: [LeaseModule, AuthModule, TypeOrmModule.forFeature([TelemetryIntervalEntity])],
   controllers: [MonitoringController],
   providers: [TelemetryIngest, TelemetryArchive, MonitoringQueries, MonitoringStreams],
   exports: [TelemetryIngest, TelemetryArchive],

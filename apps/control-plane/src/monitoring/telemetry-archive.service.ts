@@ -2,6 +2,10 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, LessThan, MoreThanOrEqual, type Repository } from 'typeorm';
 import type { ClusterSecond } from '@gateway/events';
+import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
+import type { ControlPlaneConfig } from '../config/control-plane-config';
+import { LeasedInterval } from '../lease/leased-interval';
+import { Lease } from '../lease/lease.service';
 import type { RollupResolution } from './cluster-series';
 import { TelemetryIntervalEntity } from './telemetry-interval.entity';
 import { TelemetryIngest } from './telemetry-ingest.service';
@@ -9,6 +13,8 @@ import { TelemetryIngest } from './telemetry-ingest.service';
 /** Issue 12: minutes answer the last 24 hours; hours are the detectors' 8-day baselines. */
 const KEPT_MS: Record<RollupResolution, number> = { minute: 86_400_000, hour: 8 * 86_400_000 };
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+/** The lease that makes one control-plane instance the pruner (docs/control-plane.md "Leases"). */
+export const TELEMETRY_PRUNE_LEASE = 'telemetry.prune';
 
 /**
  * Persists the sealed minutes and hours of the cluster series and puts the minutes of the last 24
@@ -19,26 +25,31 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 export class TelemetryArchive implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('TelemetryArchive');
   private stopListening: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly schedule: LeasedInterval;
   /** Writes in flight, so close waits for them (a test or shutdown must not cut one). */
   private readonly writing = new Set<Promise<void>>();
 
   constructor(
+    @Inject(CONTROL_PLANE_CONFIG) config: Pick<ControlPlaneConfig, 'leases'>,
+    lease: Lease,
     @InjectRepository(TelemetryIntervalEntity) private readonly intervals: Repository<TelemetryIntervalEntity>,
     // Only the series: a test hands one with its own clock.
     @Inject(TelemetryIngest) private readonly ingest: Pick<TelemetryIngest, 'series'>,
-  ) {}
+  ) {
+    const { ttlMs } = config.leases;
+    const job = () => this.prune(Date.now());
+    this.schedule = new LeasedInterval(lease, { name: TELEMETRY_PRUNE_LEASE, ttlMs, intervalMs: PRUNE_INTERVAL_MS, job }, this.logger);
+  }
 
   async onModuleInit(): Promise<void> {
     await this.restore(Date.now());
     this.stopListening = this.ingest.series.onRollup((resolution, interval) => this.track(this.save(resolution, interval)));
-    this.timer = setInterval(() => this.track(this.prune(Date.now())), PRUNE_INTERVAL_MS);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopListening?.();
-    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.schedule.stop();
     await Promise.all(this.writing);
   }
 

@@ -6,6 +6,8 @@ import { LatencySketch, type ClusterSecond, type TelemetryWindow } from '@gatewa
 import { createTestDatabase, makeTempDir } from '@gateway/testing';
 import type { DatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { parseLeasesConfig } from '../config/leases-config';
+import { Lease } from '../lease/lease.service';
 import { migrate } from '../migrate';
 import { TelemetryArchive } from './telemetry-archive.service';
 import { ClusterSeries } from './cluster-series';
@@ -43,7 +45,7 @@ async function archiveRoundTrip(database: DatabaseConfig, dataDir: string, env: 
     const instances = [0, 1].map(() => {
       let clock = minuteStart;
       const ingest = { series: new ClusterSeries(() => clock) };
-      return { ingest, archive: new TelemetryArchive(repository, ingest), setClock: (t: number) => (clock = t) };
+      return { ingest, archive: new TelemetryArchive({ leases: parseLeasesConfig({}, []) }, new Lease(source), repository, ingest), setClock: (t: number) => (clock = t) };
     });
     for (const { ingest, archive, setClock } of instances) {
       const saved: Promise<void>[] = [];
@@ -57,7 +59,7 @@ async function archiveRoundTrip(database: DatabaseConfig, dataDir: string, env: 
     assert.equal(await repository.count(), 1, 'the second instance wrote the same minute: ignored');
 
     const restarted = { series: new ClusterSeries() };
-    const archive = new TelemetryArchive(repository, restarted);
+    const archive = new TelemetryArchive({ leases: parseLeasesConfig({}, []) }, new Lease(source), repository, restarted);
     assert.equal(await archive.restore(Date.now()), 1);
     const [minute]: ClusterSecond[] = restarted.series.minutes(minuteStart, now);
     assert.deepEqual([minute.start, minute.durationMs, minute.total.requests, minute.routes[0].routeId, minute.routes[0].bytesOut], [minuteStart, MINUTE, 2, 'orders', 9]);

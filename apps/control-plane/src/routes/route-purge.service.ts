@@ -33,7 +33,7 @@ export class RoutePurge implements OnApplicationBootstrap, OnModuleDestroy {
     const { ttlMs, routePurgeIntervalMs } = config.leases;
     this.schedule = new LeasedInterval(
       lease,
-      { name: ROUTE_PURGE_LEASE, ttlMs, renewMs: Math.ceil(ttlMs / 3), intervalMs: routePurgeIntervalMs, job: () => this.runOnce() },
+      { name: ROUTE_PURGE_LEASE, ttlMs, intervalMs: routePurgeIntervalMs, job: () => this.runOnce() },
       this.logger,
     );
   }

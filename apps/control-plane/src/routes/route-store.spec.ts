@@ -12,11 +12,12 @@ import { RouteChanges } from '../cluster/route-changes.service';
 import { DomainError } from '../common/domain-error';
 import { loadDatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { parseLeasesConfig } from '../config/leases-config';
+import { Lease } from '../lease/lease.service';
 import { migrate } from '../migrate';
 import { TransactionRunner } from '../database/transaction-runner';
 import { createDialectFixture, DIALECTS, type DialectFixture } from '../testing/database-fixtures';
 import { parseRouteBody } from './route-input';
-import { Lease } from '../lease/lease.service';
 import { RouteLifecycle } from './route-lifecycle.service';
 import { RoutePurge, SOFT_DELETE_RETENTION_MS } from './route-purge.service';
 import { RouteStore } from './route-store';
@@ -48,7 +49,7 @@ for (const dialect of DIALECTS) {
       const changes = new RouteChanges(new TransactionRunner(dataSource), revisions, new RouteChangePublisher(bus, revisions));
       const audit = new AuditLogService(dataSource.getRepository(AuditLogEntity));
       store = new RouteStore(changes, audit);
-      purge = new RoutePurge({ leases: { ttlMs: 30_000, routePurgeIntervalMs: 3_600_000 } }, new Lease(dataSource), changes, audit);
+      purge = new RoutePurge({ leases: parseLeasesConfig({}, []) }, new Lease(dataSource), changes, audit);
     });
     after(async () => {
       await bus?.close();

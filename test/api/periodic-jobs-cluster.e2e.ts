@@ -9,7 +9,7 @@ import { expectStatus, until, WEBHOOKS_JWT_SECRET as JWT_SECRET } from './webhoo
 
 const PURGE_LEASE = 'routes.purge';
 
-describe('route purge with two control planes on one PostgreSQL (one purger; handover when it dies)', () => {
+describe('periodic jobs with two control planes on one PostgreSQL (one runner; handover when it dies)', () => {
   const prefix = `e2e:rpc:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const dir = makeTempDir('route-purge-cluster-');
   let database: TestDatabase;
@@ -44,6 +44,12 @@ describe('route purge with two control planes on one PostgreSQL (one purger; han
     await second?.stop();
     await database?.drop();
     dir.remove();
+  });
+
+  test('every periodic job of the control plane runs under its lease', async () => {
+    await until('the prune leases taken', async () => ((await sql(`SELECT 1 FROM leases WHERE name IN ('auth.revocation-prune', 'telemetry.prune')`)).length === 2 ? true : undefined));
+    const names = (await sql<{ name: string }>(`SELECT name FROM leases ORDER BY name`)).map((row) => row.name);
+    for (const name of ['auth.revocation-prune', PURGE_LEASE, 'telemetry.prune']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
   });
 
   test('the holder purges; SIGKILL of it: the API answers through the other, which takes the lease and purges', async () => {
