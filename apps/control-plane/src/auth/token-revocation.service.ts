@@ -29,7 +29,7 @@ export class TokenRevocationService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.schedule.start();
+    void this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {

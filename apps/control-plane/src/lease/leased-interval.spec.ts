@@ -46,7 +46,7 @@ for (const dialect of DIALECTS) {
           new LeasedInterval(lease, { ...options, job: (grant) => (runs.push({ instance: index, grant }), job({ instance: index, grant })) }, new Logger(`job-${index}`)),
       );
       jobs.push(...schedules);
-      for (const schedule of schedules) schedule.start();
+      for (const schedule of schedules) void schedule.start();
       return { runs, leases, schedules };
     }
 

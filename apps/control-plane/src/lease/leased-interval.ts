@@ -40,8 +40,13 @@ export class LeasedInterval {
     return this.grant !== undefined;
   }
 
-  start(): void {
-    this.schedule(0);
+  /**
+   * Tries for the lease at once and runs the job if it took it (the returned promise waits for
+   * that first attempt, so a job that must run on start has run once the caller goes on), then
+   * tries again every `renewMs`. Never rejects: failures are logged and tried again.
+   */
+  start(): Promise<void> {
+    return this.attempt();
   }
 
   /** Stops the timer, waits for a running job and releases the lease so another instance takes over at once. */
@@ -54,16 +59,20 @@ export class LeasedInterval {
     if (grant !== undefined) await this.lease.release(grant).catch(() => undefined);
   }
 
-  private schedule(delayMs: number): void {
+  private attempt(): Promise<void> {
+    const attempt = this.tick()
+      .catch((error: unknown) => this.logger.warn(`${this.options.name}: ${(error as Error).message}`))
+      .finally(() => {
+        this.running = undefined;
+        this.scheduleNext();
+      });
+    this.running = attempt;
+    return attempt;
+  }
+
+  private scheduleNext(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.tick()
-        .catch((error: unknown) => this.logger.warn(`${this.options.name}: ${(error as Error).message}`))
-        .finally(() => {
-          this.running = undefined;
-          this.schedule(this.terms.renewMs);
-        });
-    }, delayMs);
+    this.timer = setTimeout(() => void this.attempt(), this.terms.renewMs);
     // Never keeps the process alive on its own.
     this.timer.unref();
   }

@@ -44,7 +44,7 @@ export class TelemetryArchive implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     await this.restore(Date.now());
     this.stopListening = this.ingest.series.onRollup((resolution, interval) => this.track(this.save(resolution, interval)));
-    this.schedule.start();
+    void this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {

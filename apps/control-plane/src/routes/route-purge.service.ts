@@ -38,8 +38,9 @@ export class RoutePurge implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
-  onApplicationBootstrap(): void {
-    this.schedule.start();
+  /** Purges once before the API serves when this instance takes the lease (spec 3.2: "purged on start"). */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.schedule.start();
   }
 
   async onModuleDestroy(): Promise<void> {
