@@ -20,12 +20,15 @@ export async function holdLeaseWhile<T>(
   onRenewed: (grant: LeaseGrant | undefined) => void,
   onError: (error: Error) => void,
 ): Promise<T> {
+  let inFlight: Promise<void> = Promise.resolve();
   const renewal = setInterval(() => {
-    lease.acquire(terms.name, terms.ttlMs).then(onRenewed, onError);
+    inFlight = lease.acquire(terms.name, terms.ttlMs).then(onRenewed, onError);
   }, terms.renewMs);
   try {
     return await work;
   } finally {
     clearInterval(renewal);
+    // A renewal that lands after the caller released the lease would take it back until the TTL.
+    await inFlight;
   }
 }
