@@ -24,11 +24,17 @@ function parseDuration(text: string): number | undefined {
   return match === null ? undefined : Number(match[1]) * (UNIT_MS[match[2] as string] as number);
 }
 
+/** `ms` in the largest unit that divides it (`1h`, `300ms`), as the variables are written. */
+function formatDuration(ms: number): string {
+  const unit = (['d', 'h', 'm', 's'] as const).find((name) => ms % (UNIT_MS[name] as number) === 0);
+  return unit === undefined ? `${ms}ms` : `${ms / (UNIT_MS[unit] as number)}${unit}`;
+}
+
 export function durationVariable(env: NodeJS.ProcessEnv, variable: string, fallback: string, bounds: { min: number; max: number }, problems: Problems): number {
   const raw = env[variable]?.trim() || fallback;
   const value = parseDuration(raw);
   if (value === undefined || value < bounds.min || value > bounds.max) {
-    problems.push({ variable, message: `must be a duration such as 15s, 10m or 5d (${bounds.min} ms to ${bounds.max / 86_400_000} days)` });
+    problems.push({ variable, message: `must be a duration such as 15s, 10m or 5d, from ${formatDuration(bounds.min)} to ${formatDuration(bounds.max)}` });
     return parseDuration(fallback) as number;
   }
   return value;
