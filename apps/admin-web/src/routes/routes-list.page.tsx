@@ -32,14 +32,19 @@ export function RoutesListPage() {
         Routes
       </h1>
       <form class="filters" role="search" onSubmit={applyFilters} key={location.url}>
-        <label for="route-search">Search path or description</label>
-        <input id="route-search" name="search" type="search" defaultValue={params.search} maxLength={200} />
-        <label for="route-enabled">Enabled</label>
-        <select id="route-enabled" name="enabled" defaultValue={params.enabled}>
-          <option value="all">All routes</option>
-          <option value="true">Enabled only</option>
-          <option value="false">Disabled only</option>
-        </select>
+        {/* Each label stays with its control when the row wraps on a narrow screen. */}
+        <span class="field">
+          <label for="route-search">Search path or description</label>
+          <input id="route-search" name="search" type="search" defaultValue={params.search} maxLength={200} />
+        </span>
+        <span class="field">
+          <label for="route-enabled">Enabled</label>
+          <select id="route-enabled" name="enabled" defaultValue={params.enabled}>
+            <option value="all">All routes</option>
+            <option value="true">Enabled only</option>
+            <option value="false">Disabled only</option>
+          </select>
+        </span>
         <button type="submit">Apply</button>
       </form>
       {result.error !== undefined && (
