@@ -21,3 +21,4 @@ export { createRouteMatcher, type RouteMatch, type RouteMatcher } from './route-
 export { rewriteUpstreamPath } from './upstream-path';
 export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
+export { routeNumberBounds } from './route-field-bounds';

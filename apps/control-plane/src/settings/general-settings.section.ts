@@ -1,20 +1,24 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
-import { ROUTE_DEFAULTS } from '@gateway/route-model';
+import { ROUTE_DEFAULTS, routeNumberBounds } from '@gateway/route-model';
 import { LOG_LEVELS, MAX_TOKEN_LIFETIME_SECONDS, type LogLevel } from '../config/control-plane-config';
 import type { SettingsSection } from './settings-section';
 import { DisplayText, isHttpOrigin, NormalizedOrigins } from './settings-sanitizers';
 
-/** What a route gets when its definition leaves these out (decision 8 bounds, the route model's defaults). */
+/** The route model's own bounds (decision 8), not a copy of them. */
+const REQUEST_TIMEOUT = routeNumberBounds('timeout.request');
+const RETRY_ATTEMPTS = routeNumberBounds('retry.attempts');
+
+/** What a route gets when its definition leaves these out (the route model's bounds and defaults). */
 export class RouteDefaultsSettings {
   @IsInt({ message: 'requestTimeoutMs must be an integer' })
-  @Min(100, { message: 'requestTimeoutMs must be between 100 and 60000' })
-  @Max(60_000, { message: 'requestTimeoutMs must be between 100 and 60000' })
+  @Min(REQUEST_TIMEOUT.min, { message: `requestTimeoutMs must be between ${REQUEST_TIMEOUT.min} and ${REQUEST_TIMEOUT.max}` })
+  @Max(REQUEST_TIMEOUT.max, { message: `requestTimeoutMs must be between ${REQUEST_TIMEOUT.min} and ${REQUEST_TIMEOUT.max}` })
   requestTimeoutMs!: number;
 
   @IsInt({ message: 'retryAttempts must be an integer' })
-  @Min(0, { message: 'retryAttempts must be between 0 and 10' })
-  @Max(10, { message: 'retryAttempts must be between 0 and 10' })
+  @Min(RETRY_ATTEMPTS.min, { message: `retryAttempts must be between ${RETRY_ATTEMPTS.min} and ${RETRY_ATTEMPTS.max}` })
+  @Max(RETRY_ATTEMPTS.max, { message: `retryAttempts must be between ${RETRY_ATTEMPTS.min} and ${RETRY_ATTEMPTS.max}` })
   retryAttempts!: number;
 }
 
