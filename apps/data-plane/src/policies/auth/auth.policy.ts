@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { compileClientAddress } from '@gateway/client-address';
 import type { AuthConfig, Route, SessionAuthenticationConfig } from '@gateway/route-model';
 import type { GatewayErrorCode } from '../../engine/error-catalogue';
 import type { CallerIdentity, Exchange } from '../../engine/exchange';
+import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import { AUTH_DEFENCES } from './auth-defences';
@@ -181,7 +181,7 @@ export const authPolicy: PolicyFactory = {
     if (route === undefined || auth === undefined || auth.enabled === false) return null;
     const { logger, metrics } = env.services;
     const defences = env.services.state.get(AUTH_DEFENCES);
-    const clientAddress = compileClientAddress(env.settings.trustedProxies);
+    const clientAddress = compileExchangeClientAddress(env.settings.trustedProxies);
     const routeId = route.id;
     const plan = planFor(route, auth, env);
     if (plan === null) return null;
@@ -246,7 +246,7 @@ export const authPolicy: PolicyFactory = {
               setIdentity(exchange, 'session', { userId: known.user.id, email: known.user.email, role: known.user.role });
               return undefined;
             }
-            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
+            const address = clientAddress(exchange);
             const joining = validator.checking(digest);
             const limited = overLimit(exchange, 'session', address, joining);
             if (limited !== undefined) return limited;
@@ -272,7 +272,7 @@ export const authPolicy: PolicyFactory = {
               setIdentity(exchange, 'basic', { userId: user });
               return undefined;
             }
-            const address = clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']);
+            const address = clientAddress(exchange);
             const joining = basic.checking(digest);
             const limited = overLimit(exchange, 'basic', address, joining);
             if (limited !== undefined) return limited;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { compileClientAddress } from '@gateway/client-address';
 import type { RateLimitConfig, Route } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
+import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import type { RateLimitDecision, RateLimitRule } from '../../engine/ports';
 import { compileScopeKey } from './rate-limit-key';
@@ -64,8 +64,7 @@ export const rateLimitPolicy: PolicyFactory = {
     if (route === undefined || config === undefined || !config.enabled) return null;
     const routeId = route.id;
     const rule: RateLimitRule = { algorithm: config.strategy, limit: config.max, windowMs: config.windowMs };
-    const clientAddress = compileClientAddress(env.settings.trustedProxies);
-    const scopeKey = compileScopeKey(config, (exchange) => clientAddress(exchange.clientIp, exchange.req.headers['x-forwarded-for']));
+    const scopeKey = compileScopeKey(config, compileExchangeClientAddress(env.settings.trustedProxies));
     const store = env.services.rateLimitStore;
     const metrics = env.services.metrics;
     const usage = env.services.state.get(RATE_LIMIT_USAGE).forRoute(routeId);
