@@ -22,4 +22,4 @@ export { rewriteUpstreamPath } from './upstream-path';
 export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
 export { routeNumberBounds } from './route-field-bounds';
-export { ROUTE_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema } from './route-json-schema';
+export { ROUTE_JSON_SCHEMA, ROUTE_INPUT_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema, type JsonSchemaForm } from './route-json-schema';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROUTE_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema } from './route-json-schema';
+import { ROUTE_INPUT_JSON_SCHEMA, ROUTE_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema } from './route-json-schema';
 import { ROUTE_DEFAULTS } from './route-defaults';
 import { arr, byteSize, forbidden, int, map, num, obj, str } from './field-spec';
 import { normalizeRoute } from './normalize-route';
@@ -44,6 +44,14 @@ test('required lists exactly the fields every canonical route has', () => {
   assert.ok(result.ok);
   for (const key of ROUTE_JSON_SCHEMA.required ?? []) assert.notEqual((result.value as unknown as Record<string, unknown>)[key], undefined, key);
   for (const key of Object.keys(result.value)) assert.ok(ROUTE_JSON_SCHEMA.properties?.[key], `${key} is in the schema`);
+  assert.deepEqual(prop(ROUTE_JSON_SCHEMA, 'healthCheck').required, ['enabled', 'interval', 'timeout', 'unhealthyThreshold', 'healthyThreshold', 'expectedStatus']);
+});
+
+test('the input form requires only what a client must send', () => {
+  assert.deepEqual(ROUTE_INPUT_JSON_SCHEMA.required, ['path', 'upstream']);
+  assert.equal(prop(ROUTE_INPUT_JSON_SCHEMA, 'healthCheck').required, undefined);
+  assert.deepEqual(prop(ROUTE_INPUT_JSON_SCHEMA, 'circuitBreaker.fallback').required, ['status']);
+  assert.deepEqual(prop(ROUTE_INPUT_JSON_SCHEMA, 'timeout.request'), prop(ROUTE_JSON_SCHEMA, 'timeout.request'));
 });
 
 test('each field kind maps to its JSON Schema form', () => {

@@ -32,7 +32,13 @@ export interface JsonSchema {
  * descriptions, defaults and bounds are stated once. Custom checks (URL, path pattern, header
  * template) are not expressible here and stay in the validator; the description names them.
  */
-export function fieldSpecToJsonSchema(spec: FieldSpec): JsonSchema {
+/**
+ * `canonical`: a value as normalizeRoute returns it (and the API answers it): defaulted fields are
+ * required. `input`: what a client may send: only the table's required fields are required.
+ */
+export type JsonSchemaForm = 'canonical' | 'input';
+
+export function fieldSpecToJsonSchema(spec: FieldSpec, form: JsonSchemaForm = 'canonical'): JsonSchema {
   const base: JsonSchema = { description: spec.doc, ...(spec.readOnly === true ? { readOnly: true } : {}) };
   switch (spec.kind) {
     case 'string':
@@ -62,27 +68,27 @@ export function fieldSpecToJsonSchema(spec: FieldSpec): JsonSchema {
       return {
         type: 'array',
         ...base,
-        items: fieldSpecToJsonSchema(spec.items),
+        items: fieldSpecToJsonSchema(spec.items, form),
         ...defined({ default: spec.default === undefined ? undefined : [...spec.default], minItems: spec.minItems }),
         ...(spec.unique === true ? { uniqueItems: true } : {}),
       };
     case 'map':
-      return { type: 'object', ...base, additionalProperties: fieldSpecToJsonSchema(spec.values), 'x-key-pattern': spec.keyPattern.source };
+      return { type: 'object', ...base, additionalProperties: fieldSpecToJsonSchema(spec.values, form), 'x-key-pattern': spec.keyPattern.source };
     case 'object':
-      return objectSchema(spec, base);
+      return objectSchema(spec, base, form);
     case 'forbidden':
       // Never reached for a property (objectSchema leaves forbidden keys out); a bare one accepts nothing.
       return { ...base, oneOf: [] };
   }
 }
 
-function objectSchema(spec: ObjectSpec, base: JsonSchema): JsonSchema {
+function objectSchema(spec: ObjectSpec, base: JsonSchema, form: JsonSchemaForm): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [key, field] of Object.entries(spec.fields)) {
     if (field.kind === 'forbidden') continue;
-    properties[key] = fieldSpecToJsonSchema(field);
-    if (isAlwaysPresent(field)) required.push(key);
+    properties[key] = fieldSpecToJsonSchema(field, form);
+    if (form === 'canonical' ? isAlwaysPresent(field) : field.required === true) required.push(key);
   }
   return { type: 'object', ...base, properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
@@ -103,3 +109,12 @@ function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
  * read-only. The control plane's OpenAPI document and the admin UI's editor both read it.
  */
 export const ROUTE_JSON_SCHEMA: JsonSchema = fieldSpecToJsonSchema(ROUTE_SCHEMA);
+
+/**
+ * A route as a client may send it (POST, PUT): defaults are filled by the server, so only path and
+ * upstream are required (id is generated when omitted, decision 12).
+ */
+export const ROUTE_INPUT_JSON_SCHEMA: JsonSchema = {
+  ...fieldSpecToJsonSchema(ROUTE_SCHEMA, 'input'),
+  required: ['path', 'upstream'],
+};

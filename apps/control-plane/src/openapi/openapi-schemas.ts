@@ -1,5 +1,5 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { ROUTE_JSON_SCHEMA } from '@gateway/route-model';
+import { ROUTE_INPUT_JSON_SCHEMA, ROUTE_JSON_SCHEMA } from '@gateway/route-model';
 
 /**
  * The decisions' envelope (decision 1) as OpenAPI schemas, shared by every controller's
@@ -47,8 +47,7 @@ const ROUTE_ANSWER_SCHEMA: SchemaObject = {
   },
 };
 const ROUTE_INPUT_SCHEMA: SchemaObject = {
-  ...(ROUTE_JSON_SCHEMA as SchemaObject),
-  required: ['path', 'upstream'],
+  ...(ROUTE_INPUT_JSON_SCHEMA as SchemaObject),
   description:
     'The route (id is generated when omitted; server-set fields may be sent back and are ignored), or variant B (target, numeric timeout, retryAttempts, rateLimiting; decision 6); unknown fields are refused',
 };
