@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import type { Route, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type { BreakerStatus, ProbeAnswer, ProbeRequest, RateLimitUsage, Route, RouteHealth, RouteInput, RouteListQuery, RoutePage, SessionCheck } from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -46,13 +46,53 @@ export class ApiClient {
     const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
     if (query.search !== undefined && query.search !== '') params.set('search', query.search);
     if (query.enabled !== undefined) params.set('enabled', String(query.enabled));
+    if (query.deleted === true) params.set('deleted', 'true');
     const body = await this.send('GET', `routes?${params.toString()}`);
     const list = body as { data: Route[]; pagination: RoutePage['pagination'] };
     return { routes: list.data, pagination: list.pagination };
   }
 
   async getRoute(id: string): Promise<Route> {
-    return this.request<Route>('GET', `routes/${encodeURIComponent(id)}`);
+    return this.request<Route>('GET', routePath(id));
+  }
+
+  async createRoute(route: RouteInput): Promise<Route> {
+    return this.request<Route>('POST', 'routes', route);
+  }
+
+  async replaceRoute(id: string, route: RouteInput): Promise<Route> {
+    return this.request<Route>('PUT', routePath(id), route);
+  }
+
+  /** toggle, clone, restore: one POST on the route that answers the route. */
+  async routeAction(id: string, action: 'toggle' | 'clone' | 'restore'): Promise<Route> {
+    return this.request<Route>('POST', `${routePath(id)}/${action}`);
+  }
+
+  /** Soft delete (restorable for 30 days), or for good. */
+  async deleteRoute(id: string, permanent = false): Promise<void> {
+    await this.send('DELETE', `${routePath(id)}${permanent ? '?permanent=true' : ''}`);
+  }
+
+  async breaker(id: string, action?: 'trip' | 'reset'): Promise<BreakerStatus> {
+    const path = `${routePath(id)}/circuit-breaker`;
+    return action === undefined ? this.request<BreakerStatus>('GET', path) : this.request<BreakerStatus>('POST', `${path}/${action}`);
+  }
+
+  async routeHealth(id: string): Promise<RouteHealth> {
+    return this.request<RouteHealth>('GET', `${routePath(id)}/health`);
+  }
+
+  async rateLimitUsage(id: string): Promise<RateLimitUsage> {
+    return this.request<RateLimitUsage>('GET', `${routePath(id)}/rate-limit`);
+  }
+
+  async testRoute(id: string, probe: ProbeRequest): Promise<ProbeAnswer> {
+    return this.request<ProbeAnswer>('POST', `${routePath(id)}/test`, probe);
+  }
+
+  async purgeCache(id: string): Promise<void> {
+    await this.send('DELETE', `${routePath(id)}/cache`);
   }
 
   private async request<T>(method: string, path: string, body?: unknown, options: { signingIn?: boolean } = {}): Promise<T> {
@@ -82,6 +122,10 @@ export class ApiClient {
     if (response.status === 401 && options.signingIn !== true) this.onUnauthorized(error);
     throw error;
   }
+}
+
+function routePath(id: string): string {
+  return `routes/${encodeURIComponent(id)}`;
 }
 
 function readCookie(name: string): string | undefined {
