@@ -76,7 +76,7 @@ export default function DeletedRoutesPage() {
                   </button>{' '}
                   {confirming === route.id ? (
                     <>
-                      <button type="button" class="danger" aria-label={`Confirm deleting ${route.path} for good`} onClick={() => void run(route, 'purge')}>
+                      <button type="button" class="danger" aria-label={`Delete for good: ${route.path}`} onClick={() => void run(route, 'purge')}>
                         Delete for good
                       </button>{' '}
                       <button type="button" class="secondary" onClick={() => setConfirming(undefined)}>
@@ -84,7 +84,7 @@ export default function DeletedRoutesPage() {
                       </button>
                     </>
                   ) : (
-                    <button type="button" class="danger" aria-label={`Delete ${route.path} permanently`} onClick={() => setConfirming(route.id)}>
+                    <button type="button" class="danger" aria-label={`Delete permanently: ${route.path}`} onClick={() => setConfirming(route.id)}>
                       Delete permanently
                     </button>
                   )}
