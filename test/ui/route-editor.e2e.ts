@@ -165,7 +165,7 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
       headers: { request: { set: { 'X-Request-Id': '${requestId}' }, remove: ['X-Debug'] }, response: { set: { 'X-Served-By': 'gateway' } } },
       healthCheck: { enabled: true, url: `${upstream.origin}/health`, interval: 10000, timeout: 2000, unhealthyThreshold: 3, healthyThreshold: 2, expectedStatus: 200, expectedBody: 'ok' },
       retry: { enabled: true, attempts: 2, backoff: 'exponential', initialDelay: 50, maxDelay: 500, multiplier: 3, jitter: false, methods: ['POST'] },
-      circuitBreaker: { enabled: true, threshold: 40, timeout: 10000, resetTimeout: 60000, volumeThreshold: 5, errorStatuses: [500, 503], fallback: { status: 503, body: 'down', headers: { 'X-Fallback': '1' } } },
+      circuitBreaker: { enabled: true, threshold: 0.005, timeout: 10000, resetTimeout: 60000, volumeThreshold: 5, errorStatuses: [500, 503], fallback: { status: 503, body: 'down', headers: { 'X-Fallback': '1' } } },
       transform: { request: { query: { source: 'gateway' }, headers: { add: { 'X-Added': 'yes' }, remove: ['X-Drop'] } }, response: { body: { exclude: ['secret'] } } },
       cache: { enabled: true, ttl: 1000, varyBy: ['method', 'path'], cacheableStatuses: [200], cacheAuthorized: false },
       auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'RICH_JWT_SECRET', algorithms: ['HS256', 'RS256'], validateIssuer: true, issuer: 'me', validateExpiration: true } },
@@ -177,6 +177,9 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     assert.equal(await page.locator('#field-rateLimit-keyExpression').inputValue(), 'header:x-user');
     assert.equal(await page.locator('#field-headers-request-set').inputValue(), 'X-Request-Id: ${requestId}');
     assert.equal(await page.locator('#field-circuitBreaker-errorStatuses').inputValue(), '500, 503');
+    // Stored as 0.5 (percent); shown and sent back as the fraction decision 7 reads as 0.5 %.
+    assert.equal((created.data['circuitBreaker'] as Record<string, unknown>)['threshold'], 0.5);
+    assert.equal(await page.locator('#field-circuitBreaker-threshold').inputValue(), '0.005');
     await inspected('13-route-editor-edit-all-fields');
     await page.getByRole('button', { name: 'Save route' }).click();
     await page.getByRole('heading', { name: 'Route /rich/*' }).waitFor();

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
-import { ApiError } from '../api/api-error';
+import { describeError } from '../api/api-error';
 import { invalidateQueries, useQuery } from '../api/query-cache';
 import type { Route } from '../api/api-types';
 import { useFocusHeading } from '../layout/use-focus-heading';
@@ -32,7 +32,7 @@ export default function DeletedRoutesPage() {
       setMessage(action === 'restore' ? `${route.path} was restored.` : `${route.path} was deleted for good.`);
       deleted.reload();
     } catch (error) {
-      setMessage(error instanceof ApiError ? `${error.message} (${error.code})` : String(error));
+      setMessage(describeError(error));
     }
   }
 

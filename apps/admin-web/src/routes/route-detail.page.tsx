@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
-import { ApiError } from '../api/api-error';
+import { describeError } from '../api/api-error';
 import { useQuery } from '../api/query-cache';
 import type { Route } from '../api/api-types';
 import { useFocusHeading } from '../layout/use-focus-heading';
@@ -69,7 +69,7 @@ function CachePurge({ route }: { route: Route }) {
       await api.purgeCache(route.id);
       setMessage('The route\'s cached responses were purged on every data plane that answered.');
     } catch (error) {
-      setMessage(error instanceof ApiError ? `Not purged: ${error.message}` : String(error));
+      setMessage(`Not purged: ${describeError(error)}`);
     }
   }
   return (

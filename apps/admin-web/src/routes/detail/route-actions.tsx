@@ -1,7 +1,8 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, appBase } from '../../api/api-client';
-import { ApiError } from '../../api/api-error';
+import { describeError } from '../../api/api-error';
+import { ErrorAlert } from '../../layout/error-alert';
 import { invalidateQueries } from '../../api/query-cache';
 import type { Route } from '../../api/api-types';
 
@@ -29,7 +30,7 @@ export function RouteActions({ route, onChanged }: { route: Route; onChanged: ()
     try {
       await action();
     } catch (error) {
-      setMessage(error instanceof ApiError ? `${error.message} (${error.code})` : String(error));
+      setMessage(describeError(error));
     } finally {
       setBusy(false);
     }
@@ -80,11 +81,7 @@ export function RouteActions({ route, onChanged }: { route: Route; onChanged: ()
           </button>
         </div>
       )}
-      {message !== undefined && (
-        <p class="error" role="alert">
-          {message}
-        </p>
-      )}
+      <ErrorAlert message={message} />
     </div>
   );
 }

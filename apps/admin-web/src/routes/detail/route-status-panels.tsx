@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/api-client';
-import { ApiError } from '../../api/api-error';
+import { describeError } from '../../api/api-error';
+import { ErrorAlert } from '../../layout/error-alert';
 import { useQuery } from '../../api/query-cache';
 import type { BreakerStatus, Route } from '../../api/api-types';
 
@@ -48,7 +49,7 @@ export function BreakerPanel({ route }: { route: Route }) {
     try {
       setAnswer(await api.breaker(route.id, action));
     } catch (error) {
-      setMessage(error instanceof ApiError ? `${error.message} (${error.code})` : String(error));
+      setMessage(describeError(error));
     }
   }
   return (
@@ -75,11 +76,7 @@ export function BreakerPanel({ route }: { route: Route }) {
       <button type="button" class="secondary" onClick={() => void act('reset')}>
         Reset breaker
       </button>
-      {message !== undefined && (
-        <p class="error" role="alert">
-          {message}
-        </p>
-      )}
+      <ErrorAlert message={message} />
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { HTTP_METHODS } from '@gateway/route-model';
 import { api } from '../../api/api-client';
-import { ApiError } from '../../api/api-error';
+import { describeError } from '../../api/api-error';
+import { ErrorAlert } from '../../layout/error-alert';
 import type { ProbeAnswer, ProbeRequest, Route } from '../../api/api-types';
 
 /** One request to the route's upstream through POST /api/routes/:id/test, and what came back. */
@@ -23,7 +24,7 @@ export function RouteTestConsole({ route }: { route: Route }) {
       setAnswer(await api.testRoute(route.id, probe));
     } catch (error) {
       setAnswer(undefined);
-      setMessage(error instanceof ApiError ? [error.message, ...error.fields.map((f) => `${f.field}: ${f.message}`)].join('; ') : String(error));
+      setMessage(describeError(error));
     } finally {
       setBusy(false);
     }
@@ -52,11 +53,7 @@ export function RouteTestConsole({ route }: { route: Route }) {
           Send test request
         </button>
       </form>
-      {message !== undefined && (
-        <p class="error" role="alert">
-          {message}
-        </p>
-      )}
+      <ErrorAlert message={message} />
       {answer !== undefined && (
         <div role="status" data-testid="test-result">
           {'status' in answer ? (

@@ -36,6 +36,13 @@ const SHOWN_WHEN: Readonly<Record<string, { field: string; equals: string }>> = 
   'auth.basic': { field: 'auth.type', equals: 'basic' },
 };
 
+/** What the admin should know beside the schema's own text. */
+const NOTES: Readonly<Record<string, string>> = {
+  // docs/resilience.md: only statuses are configurable; a breaker must see a dead upstream.
+  'circuitBreaker.errorStatuses': 'Network errors and upstream timeouts always count as failures.',
+  'auth.type': 'OAuth 2.0 and custom authentication are not available yet.',
+};
+
 export interface Presentation {
   label: string;
   help: string;
@@ -50,7 +57,7 @@ export function fieldPresentation(schema: JsonSchema, path: FieldPath, draft?: D
   const key = path.at(-1) ?? '';
   return {
     label: LABELS[key] ?? humanize(key),
-    help: helpText(schema),
+    help: [helpText(schema), NOTES[name] ?? ''].filter((part) => part !== '').join(' '),
     placeholder: placeholderFor(schema, name, draft),
     optional: schema.type === 'object' && schema.properties !== undefined,
     unavailable: UNAVAILABLE[name] ?? [],

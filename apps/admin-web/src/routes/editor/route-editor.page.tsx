@@ -1,4 +1,5 @@
 import { useRoute } from 'preact-iso';
+import { canonicalRouteInput } from '@gateway/route-model';
 import { api } from '../../api/api-client';
 import { useQuery } from '../../api/query-cache';
 import type { Route } from '../../api/api-types';
@@ -40,8 +41,12 @@ export default function RouteEditorPage() {
   );
 }
 
+/**
+ * The route in its input spelling (a stored breaker threshold of 1 % or less is shown as the
+ * fraction decision 7 reads back), without the server-set fields: saved untouched, it is the same.
+ */
 function editable(route: Route): Draft {
-  const draft: Draft = { ...route };
+  const draft: Draft = { ...canonicalRouteInput(route) };
   for (const key of SERVER_SET) delete draft[key];
   return draft;
 }
