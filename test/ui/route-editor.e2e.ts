@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
+import { validateProxyConfig } from '@gateway/route-model';
 import { request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { inspectPage, launchChromium, watchPage, type PageProblem } from './browser';
 
@@ -120,6 +122,17 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     assert.ok(upstream.requests.some((r) => r.url === '/items'));
     await page.getByTestId('proxy-yml').filter({ hasText: 'path: "/shop/*"' }).waitFor();
     await inspected('11-route-detail');
+
+    // The test console sends one request to the upstream through POST /api/routes/:id/test.
+    const before = upstream.requests.length;
+    await page.getByLabel('Path', { exact: true }).fill('/shop/probe?x=1');
+    await page.getByRole('button', { name: 'Send test request' }).click();
+    await page.getByTestId('test-result').filter({ hasText: `200 from ${upstream.origin}/probe?x=1` }).waitFor();
+    assert.equal(upstream.requests.length, before + 1);
+
+    // Rate-limit usage counts the traffic sent above.
+    await page.getByRole('button', { name: 'Refresh usage' }).click();
+    await page.locator('section[aria-labelledby="rate-limit-heading"] dd').first().filter({ hasText: /^[1-9]\d*$/ }).waitFor();
   });
 
   test('field errors: the browser validates with the route model, the API\'s land on their field', async () => {
@@ -184,6 +197,18 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     await page.getByRole('button', { name: 'Save route' }).click();
     await page.getByRole('heading', { name: 'Route /rich/*' }).waitFor();
     const after = await api<Record<string, unknown>>('GET', 'routes/rich');
+
+    // The proxy.yml form is a valid proxy.yml entry that gives the same route back.
+    const yml = await page.getByTestId('proxy-yml').innerText();
+    const fromFile = validateProxyConfig({ version: '1.0.0', ...(parseYaml(yml) as object) });
+    assert.ok(fromFile.ok, JSON.stringify(fromFile.ok ? [] : fromFile.errors));
+    const { source: _s, createdAt: _c, updatedAt: _u, ...copied } = fromFile.value.routes[0] as unknown as Record<string, unknown>;
+    const { source: _s2, createdAt: _c2, updatedAt: _u2, ...stored } = after.data;
+    assert.deepEqual(copied, stored);
+
+    // The route caches: its detail page purges on every data plane.
+    await page.getByRole('button', { name: 'Purge cache' }).click();
+    await page.getByRole('status').filter({ hasText: 'cached responses were purged' }).waitFor();
     const { updatedAt: _before, ...wasStored } = created.data;
     const { updatedAt: _after, ...isStored } = after.data;
     assert.deepEqual(isStored, wasStored);

@@ -1,15 +1,17 @@
+import { canonicalRouteInput } from '@gateway/route-model';
 import type { Route } from '../../api/api-types';
 
 /** Set by the server or by the file itself: not part of a proxy.yml entry. */
 const NOT_IN_FILE = new Set(['source', 'createdAt', 'updatedAt', 'deletedAt', 'upstreamName']);
 
 /**
- * The route as an entry of proxy.yml's `routes:` list, to copy into the file. Strings are written
+ * The route as an entry of proxy.yml's `routes:` list, to copy into the file, in its input spelling
+ * (a file is read by decision 7: a stored 0.5 % breaker threshold is written 0.005). Strings are written
  * as JSON strings, which YAML reads as double-quoted scalars, so no value needs escaping rules of
  * its own.
  */
 export function proxyYmlEntry(route: Route): string {
-  const entry = Object.fromEntries(Object.entries(route).filter(([key, value]) => !NOT_IN_FILE.has(key) && value !== undefined));
+  const entry = Object.fromEntries(Object.entries(canonicalRouteInput(route)).filter(([key, value]) => !NOT_IN_FILE.has(key) && value !== undefined));
   if (route.source === 'file' && route.upstreamName !== undefined) entry['upstream'] = route.upstreamName;
   return `routes:\n${listItem(entry, 1)}\n`;
 }
