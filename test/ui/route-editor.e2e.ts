@@ -156,6 +156,13 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     await page.locator('#field-path-error').filter({ hasText: 'Path already exists' }).waitFor();
     assert.equal(posts.length, 1);
     page.removeAllListeners('request');
+
+    // Save as draft: stored disabled, so no traffic reaches it.
+    await page.locator('#field-path').fill('/draft/*');
+    await page.getByRole('button', { name: 'Save as draft (disabled)' }).click();
+    await page.getByRole('heading', { name: 'Route /draft/*' }).waitFor();
+    await page.getByTestId('route-enabled').filter({ hasText: 'No' }).waitFor();
+    assert.equal((await request(`${gateway.url}/draft/x`)).status, 404);
     assert.deepEqual(
       watched.problems.filter((p) => !isExpectedRefusal(p, 409)),
       [],
@@ -220,6 +227,19 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     await page.getByRole('heading', { name: 'Route /rich/*' }).waitFor();
     const edited = await api<Record<string, unknown>>('GET', 'routes/rich');
     assert.deepEqual({ ...edited.data, updatedAt: undefined }, { ...after.data, description: 'Edited in the browser', updatedAt: undefined });
+  });
+
+  test('the editor fits a 390-pixel-wide screen (no horizontal scrolling)', async () => {
+    const narrow = await context.newPage();
+    const narrowWatch = watchPage(narrow);
+    await narrow.setViewportSize({ width: 390, height: 844 });
+    await narrow.goto(`${gateway.url}/admin/routes/rich/edit`);
+    await narrow.getByRole('heading', { name: 'Edit route /rich/*' }).waitFor();
+    const widths = await narrow.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+    assert.ok(widths.scroll <= widths.client, `page is ${widths.scroll} px wide in a ${widths.client} px window`);
+    assert.deepEqual(await inspectPage(narrow, '16-route-editor-390px'), []);
+    assert.deepEqual(narrowWatch.problems, []);
+    await narrow.close();
   });
 
   test('a proxy.yml route is read-only with the reason', async () => {
