@@ -95,7 +95,7 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     await page.getByRole('heading', { name: 'New route' }).waitFor();
     // Spec 2.1's defaults: every method, and help texts with the schema's bounds and defaults.
     for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']) assert.equal(await page.locator(`#field-methods-${method}`).isChecked(), true, method);
-    assert.match(await page.locator('#field-priority-help').innerText(), /From 0 to 1000\. Default: 50\./);
+    assert.equal(await page.locator('#field-priority-help').innerText(), 'Higher matches first (decision 14). From 0 to 1000. Default: 50.');
     await page.locator('#field-path').fill('/shop/*');
     await page.locator('#field-upstream').fill(upstream.origin);
     await page.getByLabel('Configure rate limit').check();

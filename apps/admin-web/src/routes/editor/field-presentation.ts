@@ -73,7 +73,8 @@ export function isShown(path: FieldPath, draft: Draft): boolean {
 
 /** The description, then the bounds and the default, as the schema states them. */
 function helpText(schema: JsonSchema): string {
-  const parts = [capitalize(schema.description ?? '')];
+  const description = capitalize(schema.description ?? '');
+  const parts = [description === '' || /\.$/.test(description) ? description : `${description}.`];
   if (schema.minimum !== undefined || schema.maximum !== undefined) {
     const low = schema.minimum === undefined ? '' : `${schema.exclusiveMinimum === true ? 'more than' : 'from'} ${schema.minimum}`;
     const high = schema.maximum === undefined ? '' : `${schema.minimum === undefined ? 'at most' : 'to'} ${schema.maximum}`;

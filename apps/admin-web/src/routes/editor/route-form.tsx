@@ -71,7 +71,9 @@ export function RouteForm({ initial, routeId, readOnly }: RouteFormProps) {
           <ul>
             {errors.map((error) => (
               <li key={`${error.field}:${error.message}`}>
-                <a href={`#${controlId(nearestControl(error.field))}`}>{error.message}</a>
+                <a href={`#${controlId(nearestControl(error.field))}`}>
+                  {error.field}: {error.message}
+                </a>
               </li>
             ))}
           </ul>
