@@ -22,3 +22,4 @@ export { rewriteUpstreamPath } from './upstream-path';
 export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
 export { routeNumberBounds } from './route-field-bounds';
+export { CONFIG_POLICY_FIELDS, DEFAULTED_POLICY_FIELDS, POLICY_ROUTE_FIELDS, UPSTREAM_POLICY_FIELDS, type PolicyRouteField } from './policy-fields';
