@@ -4,7 +4,7 @@
  * policies enforces it: accepting an `auth` block and serving the route open would be worse than
  * not loading. The data plane's engine reads this list instead of naming policies itself.
  */
-export const POLICY_ROUTE_FIELDS = ['timeout', 'rateLimit', 'headers', 'healthCheck', 'retry', 'circuitBreaker', 'transform', 'cache', 'auth'] as const;
+export const POLICY_ROUTE_FIELDS = ['timeout', 'rateLimit', 'headers', 'healthCheck', 'retry', 'circuitBreaker', 'transform', 'cache', 'auth', 'ipRestriction', 'cors'] as const;
 export type PolicyRouteField = (typeof POLICY_ROUTE_FIELDS)[number];
 
 /**
