@@ -119,7 +119,6 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       cluster.member?.breakerOpened(event);
     },
   });
-  wirePolicies(POLICY_FACTORIES, provided, metrics);
   const services: EngineServices = {
     logger,
     metrics,
@@ -144,6 +143,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   let initial: ProxyConfig | undefined;
   let fileSettings: ProxySettings;
   try {
+    // A policy whose declared service is not provided above is a wiring bug: found here, not per request.
+    wirePolicies(POLICY_FACTORIES, provided, metrics);
     if (source.kind === 'file') {
       const loaded = await loadProxyConfig(options.configPath);
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
