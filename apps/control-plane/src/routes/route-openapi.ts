@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
-import { HTTP_METHODS } from '@gateway/route-model';
+import { HTTP_METHODS, MAX_ACCESS_LIST_ENTRIES } from '@gateway/route-model';
 import { Fails, NoContent, Ok, OkList } from '../openapi/openapi-schemas';
 import { ROUTE_LIST_PARAMETERS } from './route-list-query';
 import { PROBE_LIMITS } from './route-probe-input';
@@ -31,6 +31,29 @@ const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
   transform: { type: 'object', description: 'request.query, request.headers.add/remove, response.body.exclude' },
   cache: { type: 'object', description: 'enabled, ttl, varyBy, cacheableStatuses, cacheAuthorized' },
   auth: { type: 'object', description: 'enabled, type (jwt, apiKey, basic), jwt.{secretEnv, algorithms, issuer, validateIssuer, validateExpiration}' },
+  ipRestriction: {
+    type: 'object',
+    description: 'IP allow/deny lists on the client address through proxy.trustedProxies; deny wins; a refused address gets 403 (docs/access-rules.md)',
+    properties: {
+      enabled: { type: 'boolean', default: true },
+      allow: { type: 'array', items: { type: 'string', example: '10.0.0.0/8' }, maxItems: MAX_ACCESS_LIST_ENTRIES, description: 'IPs or CIDRs, IPv4 or IPv6; when given, every other address is refused' },
+      deny: { type: 'array', items: { type: 'string', example: '2001:db8::/32' }, maxItems: MAX_ACCESS_LIST_ENTRIES },
+    },
+  },
+  cors: {
+    type: 'object',
+    description: 'CORS answered by the gateway; preflights never reach the upstream; every response says Vary: Origin (docs/access-rules.md)',
+    required: ['origins'],
+    properties: {
+      enabled: { type: 'boolean', default: true },
+      origins: { type: 'array', minItems: 1, maxItems: MAX_ACCESS_LIST_ENTRIES, items: { type: 'string', example: 'https://*.example.com' }, description: '*, exact origins or https://*.example.com patterns' },
+      methods: { type: 'array', items: { type: 'string', enum: [...HTTP_METHODS] }, description: "Omitted: the route's methods" },
+      headers: { type: 'array', items: { type: 'string' }, description: 'Request headers a preflight allows; omitted: those it asks for' },
+      exposedHeaders: { type: 'array', items: { type: 'string' } },
+      credentials: { type: 'boolean', default: false, description: 'Not with origin *' },
+      maxAge: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds a browser may cache a preflight answer' },
+    },
+  },
 };
 const SERVER_SET: Record<string, SchemaObject> = {
   source: { type: 'string', enum: ['api', 'file'], readOnly: true },
