@@ -210,6 +210,15 @@ describe('OpenAPI document of the management API', () => {
     assert.equal(probe.properties?.['body']?.type, undefined, 'body is any JSON value, not only a string');
   });
 
+  test('the route body documents the access rules (ipRestriction, cors) with their fields', () => {
+    const body = resolve(doc, operation('POST', '/api/routes').requestBody!.content['application/json']!.schema);
+    const ip = body.properties?.['ipRestriction'];
+    const cors = body.properties?.['cors'];
+    assert.deepEqual(Object.keys(ip?.properties ?? {}).sort(), ['allow', 'deny', 'enabled']);
+    assert.deepEqual(Object.keys(cors?.properties ?? {}).sort(), ['credentials', 'enabled', 'exposedHeaders', 'headers', 'maxAge', 'methods', 'origins']);
+    assert.deepEqual(cors?.required, ['origins']);
+  });
+
   describe('answers match the document', () => {
     let upstream: LoopbackUpstream;
     before(async () => {

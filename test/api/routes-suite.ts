@@ -247,6 +247,32 @@ export function routesApiSuite(db: RoutesSuiteDatabase): void {
       }
     });
 
+    test('access rules (ipRestriction, cors): stored canonical, and every bad field named with 400', async () => {
+      const stored = await create({
+        path: `/acl-${uid()}`,
+        upstream: 'http://x.example',
+        ipRestriction: { allow: ['10.0.0.0/8', '2001:db8::/32'], deny: ['10.0.0.9'] },
+        cors: { origins: ['https://App.example.com', 'https://*.example.org'], methods: ['get'], exposedHeaders: ['x-total'], maxAge: 600 },
+      });
+      assert.deepEqual(stored['ipRestriction'], { enabled: true, allow: ['10.0.0.0/8', '2001:db8::/32'], deny: ['10.0.0.9'] });
+      assert.deepEqual(stored['cors'], { enabled: true, origins: ['https://app.example.com', 'https://*.example.org'], methods: ['GET'], exposedHeaders: ['x-total'], credentials: false, maxAge: 600 });
+      const read = await call('GET', `/api/routes/${stored.id}`);
+      assert.deepEqual(data(read)['cors'], stored['cors']);
+
+      const bad = await call('POST', '/api/routes', {
+        body: { path: `/acl-${uid()}`, upstream: 'http://x.example', ipRestriction: { allow: ['10.0.0.0/99'] }, cors: { origins: ['https://ok.example', 'ftp://x'] } },
+      });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.json()['code'], 'VALIDATION_ERROR');
+      assert.deepEqual(fields(bad).map((f) => f.field).sort(), ['cors.origins[1]', 'ipRestriction.allow[0]']);
+      const credentialed = await call('POST', '/api/routes', { body: { path: `/acl-${uid()}`, upstream: 'http://x.example', cors: { origins: ['*'], credentials: true } } });
+      assert.equal(credentialed.status, 400);
+      assert.deepEqual(fields(credentialed).map((f) => f.field), ['cors.credentials']);
+      const empty = await call('PATCH', `/api/routes/${stored.id}`, { body: { ipRestriction: { allow: null, deny: null } } });
+      assert.equal(empty.status, 400);
+      assert.deepEqual(fields(empty).map((f) => f.field), ['ipRestriction']);
+    });
+
     test("auth.jwt.secretEnv naming one of the gateway's own secrets is 400 naming the field, on POST and PATCH; a route's own variable is accepted", async () => {
       for (const name of ['JWT_SECRET', 'API_KEY_SECRET', 'CLUSTER_TOKEN']) {
         const res = await call('POST', '/api/routes', { body: { path: `/jwt-${uid()}`, upstream: 'http://x.example', auth: { type: 'jwt', jwt: { secretEnv: name } } } });

@@ -49,6 +49,24 @@ routes:
       type: oauth2
 `;
 
+// Access rules (issue 18): one mistake per field, on known lines; the first route is valid.
+const ACCESS_RULES = `version: "1.0.0"
+routes:
+  - path: /fine
+    upstream: http://127.0.0.1:9000
+    ipRestriction: { allow: ["10.0.0.0/8", "2001:db8::/32"] }
+    cors: { origins: ["https://*.example.com"], credentials: true }
+  - path: /bad
+    upstream: http://127.0.0.1:9000
+    ipRestriction:
+      deny:
+        - 10.0.0.0/40
+    cors:
+      origins: ["*"]
+      credentials: true
+      exposedHeaders: ["not a header"]
+`;
+
 describe('gateway config:validate', () => {
   const temp = makeTempDir('gateway-cli-validate-');
   after(() => temp.remove());
@@ -133,5 +151,14 @@ describe('gateway config:validate', () => {
     const started = await runGateway(['start', '--config', config, '--port', '0', '--data-dir', path.join(temp.path, 'unenforced-data')], { cwd: temp.path });
     assert.equal(started.code, 1);
     assert.match(started.stderr, /routes\[1\]\.auth\.type/);
+  });
+
+  test('access rules: a bad CIDR, credentials with origin * and a bad header name, each with its field and line', async () => {
+    const result = await runGateway(['config:validate', '--config', file('access.yml', ACCESS_RULES)], { cwd: temp.path });
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /^access\.yml:11 routes\[1\]\.ipRestriction\.deny\[0\]: .*IP address or CIDR/m);
+    assert.match(result.stderr, /^access\.yml:14 routes\[1\]\.cors\.credentials: cors\.credentials cannot be true when cors\.origins contains \*/m);
+    assert.match(result.stderr, /^access\.yml:15 routes\[1\]\.cors\.exposedHeaders\[0\]: /m);
+    assert.doesNotMatch(result.stderr, /routes\[0\]/);
   });
 });

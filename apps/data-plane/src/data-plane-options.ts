@@ -3,7 +3,7 @@ import type { BreakerRecord, HealthCheckStatus, MessageBus, RateLimitUsage, Rout
 import type { SecretText } from '@gateway/logging';
 import type { Cidr } from '@gateway/outbound-target';
 import type { FieldError, RouteDiff } from '@gateway/route-model';
-import type { BreakerOpenedEvent } from './engine/ports';
+import type { BreakerOpenedEvent } from './policies/circuit-breaker/breaker-events';
 import type { DrainTimings } from './engine/server-drain';
 
 /** Where the data plane's routes come from. */

@@ -33,9 +33,20 @@ function violation(fileRelative: string, specifier: string): string | undefined 
     const target = path.normalize(path.join(path.dirname(fileRelative), specifier));
     if (target.startsWith(`adapters${path.sep}`) || target === 'adapters') return `reaches into an adapter (${specifier})`;
     if (target.startsWith('..')) return `leaves the data plane's src (${specifier})`;
+    // Policies plug into the engine's generic contract (service keys, counters, state keys);
+    // the engine naming a policy would make every new policy an engine edit.
+    if (inEngineFolder(fileRelative) && (target === 'policies' || target.startsWith(`policies${path.sep}`))) return `imports a policy folder (${specifier})`;
     return undefined;
   }
   return `imports the package '${specifier}' (libraries enter through src/adapters/)`;
+}
+
+/**
+ * Where the policy-folder rule applies: the engine and the ops endpoints. start.ts (the composition
+ * root), the cluster member (it publishes the breaker folder's events) and tests may name policies.
+ */
+function inEngineFolder(fileRelative: string): boolean {
+  return fileRelative.startsWith(`engine${path.sep}`) || fileRelative.startsWith(`ops${path.sep}`);
 }
 
 function engineFiles(dir: string, out: string[] = []): string[] {
@@ -79,4 +90,27 @@ test('the rule goes red on a library import, an adapter import and a NestJS impo
   const found = violationsIn(path.join('engine', 'example.ts'), bad);
   assert.equal(found.length, 6, found.join('\n'));
   assert.deepEqual(violationsIn(path.join('engine', 'example.ts'), "import http from 'node:http';\nimport type { Route } from '@gateway/route-model';\nimport { x } from './y';"), []);
+});
+
+test('the rule goes red when an engine file imports a policy folder, in any import form', () => {
+  const bad = [
+    "import type { ResponseCache } from '../policies/cache/response-cache';",
+    "import { POLICY_FACTORIES } from '../policies/policy-registry';",
+    "export { RATE_LIMIT_STORE } from '../policies/rate-limit/rate-limit-store';",
+    "type T = import('../policies/telemetry/telemetry-registry').TelemetryRegistry;",
+    "import x from '../policies';",
+  ].join('\n');
+  const found = violationsIn(path.join('engine', 'example.ts'), bad);
+  assert.equal(found.length, 5, found.join('\n'));
+  assert.equal(violationsIn(path.join('ops', 'example.ts'), bad).length, 5);
+  assert.ok(found.every((v) => v.includes('imports a policy folder')), found.join('\n'));
+  // A policy may use the engine's contract and its own folder; start.ts wires policies (it is not engine).
+  assert.deepEqual(violationsIn(path.join('policies', 'cache', 'cache.policy.ts'), "import { serviceKey } from '../../engine/service-registry';\nimport { x } from './response-cache';"), []);
+});
+
+test('the engine names no policy: its files (and the ops endpoints) import no policy folder today', () => {
+  const files = engineFiles(SRC).filter(inEngineFolder);
+  assert.ok(files.length > 20, `expected the engine folder's files, found ${files.length}`);
+  const violations = files.flatMap((file) => violationsIn(file, readFileSync(path.join(SRC, file), 'utf8'))).filter((v) => v.includes('policy folder'));
+  assert.deepEqual(violations, []);
 });

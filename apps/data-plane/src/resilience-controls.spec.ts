@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, request, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import type { RunningDataPlane } from './data-plane-options';
-import type { BreakerOpenedEvent } from './engine/ports';
+import type { BreakerOpenedEvent } from './policies/circuit-breaker/breaker-events';
 import { start } from './start';
 
 /*

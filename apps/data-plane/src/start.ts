@@ -23,20 +23,25 @@ import { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
 import { withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
 import { PolicyState } from './engine/policy-state';
-import type { EngineServices, RateLimitStore } from './engine/ports';
+import type { EngineServices } from './engine/ports';
+import { wirePolicies } from './engine/policy-wiring';
+import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
 import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
+import { RESILIENCE_EVENTS } from './policies/circuit-breaker/breaker-events';
 import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
-import { createEdgeServices } from './policies/edge-services';
+import { provideEdgeServices } from './policies/edge-services';
 import { HEALTH_CHECKS } from './policies/health-check/health-check-registry';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
+import { RATE_LIMIT_STORE, type RateLimitStore } from './policies/rate-limit/rate-limit-store';
 import { RATE_LIMIT_USAGE } from './policies/rate-limit/rate-limit-usage';
 import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
 import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
+import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
 import { loadProxyConfig, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
@@ -94,7 +99,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
           logger,
         });
   const rateLimitStore: RateLimitStore = redisCounters ?? localCounters;
-  const edge = createEdgeServices({
+  // The services policy folders declare, provided here; the engine passes them along unread.
+  const provided = new ServiceRegistry().provide(RATE_LIMIT_STORE, rateLimitStore);
+  const edge = provideEdgeServices(provided, {
     jwt: joseJwtVerifierFactory,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
@@ -105,21 +112,20 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   // Set once listening when the data plane follows a control plane (it has a bus).
   const cluster: { member?: ClusterMember; telemetry?: TelemetryPublisher } = {};
   const telemetry = source.kind === 'control-plane' && options.telemetry !== false ? new TelemetryRegistry() : undefined;
+  if (telemetry !== undefined) provided.provide(TELEMETRY_TALLIES, telemetry);
+  provided.provide(RESILIENCE_EVENTS, {
+    breakerOpened: (event) => {
+      onBreakerOpened?.(event);
+      cluster.member?.breakerOpened(event);
+    },
+  });
   const services: EngineServices = {
     logger,
     metrics,
     health,
     deadlines,
-    rateLimitStore,
     state,
-    events: {
-      breakerOpened: (event) => {
-        onBreakerOpened?.(event);
-        cluster.member?.breakerOpened(event);
-      },
-    },
-    edge,
-    ...(telemetry === undefined ? {} : { telemetry }),
+    provided,
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
     outbound: new OutboundAddressRule(options.outboundAllowCidrs),
@@ -137,6 +143,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   let initial: ProxyConfig | undefined;
   let fileSettings: ProxySettings;
   try {
+    // A policy whose declared service is not provided above is a wiring bug: found here, not per request.
+    wirePolicies(POLICY_FACTORIES, provided, metrics);
     if (source.kind === 'file') {
       const loaded = await loadProxyConfig(options.configPath);
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
@@ -178,6 +186,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     ...(source.kind === 'file' ? { statusPath: path.join(options.dataDir, DATA_FILES.reloadStatus) } : {}),
     overrides,
     source: source.kind,
+    applyApiKeys: (set) => edge.apiKeys.replace?.(set.keys, set.secretFingerprint),
   });
   let follower: ControlPlaneFollower | undefined;
   if (initial !== undefined) {

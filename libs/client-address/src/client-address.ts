@@ -39,9 +39,18 @@ export function compileClientAddress(trustedProxies: readonly string[]): ClientA
  * session cookie).
  */
 export function compileTrustedProxyCheck(trustedProxies: readonly string[]): (address: string) => boolean {
-  if (trustedProxies.length === 0) return () => false;
+  return compileAddressSet(trustedProxies);
+}
+
+/**
+ * Whether an address is in a list of IPs and CIDRs (already validated, IPv4 and IPv6; an
+ * IPv4-mapped IPv6 peer such as ::ffff:10.0.0.1 matches IPv4 entries); compiled once. Trusted
+ * proxies and the data plane's per-route IP allow/deny lists use it.
+ */
+export function compileAddressSet(entries: readonly string[]): (address: string) => boolean {
+  if (entries.length === 0) return () => false;
   const trusted = new BlockList();
-  for (const entry of trustedProxies) {
+  for (const entry of entries) {
     const [address, prefix] = entry.split('/') as [string, string | undefined];
     const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
     if (prefix === undefined) trusted.addAddress(address, family);

@@ -1,3 +1,3 @@
 // Who a request came from, through trusted proxies: shared by the data plane's rate limits and the
 // control plane's management API limits, so both read X-Forwarded-For by one rule.
-export { compileClientAddress, compileTrustedProxyCheck, type ClientAddress, type ForwardedFor } from './client-address';
+export { compileAddressSet, compileClientAddress, compileTrustedProxyCheck, type ClientAddress, type ForwardedFor } from './client-address';

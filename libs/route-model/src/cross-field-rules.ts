@@ -20,6 +20,16 @@ export function healthCheckTimingRule<T>(field: string, pick: (value: Loose<T>) 
   };
 }
 
+/** Entries one route's list may hold (the lists are compiled into sets when routes load). */
+export const MAX_ACCESS_LIST_ENTRIES = 1000;
+
+function listBoundRule(field: string, pick: (route: Loose<Route>) => readonly unknown[] | undefined): CrossFieldRule<Route> {
+  return {
+    field,
+    check: (route) => ((pick(route)?.length ?? 0) > MAX_ACCESS_LIST_ENTRIES ? `${field} may hold at most ${MAX_ACCESS_LIST_ENTRIES} entries` : undefined),
+  };
+}
+
 /** Route rules that one field's row cannot express (Kong's `entity_checks`). */
 export const ROUTE_RULES: ReadonlyArray<CrossFieldRule<Route>> = [
   {
@@ -35,6 +45,20 @@ export const ROUTE_RULES: ReadonlyArray<CrossFieldRule<Route>> = [
     check: ({ auth }) => (auth !== undefined && auth.enabled !== false && auth.type === 'basic' && auth.basic?.users === undefined ? 'auth.basic.users is required when auth.type is basic' : undefined),
   },
   healthCheckTimingRule<Route>('healthCheck', (route) => route.healthCheck),
+  {
+    // With only `enabled`, the block would look like protection and allow everything.
+    field: 'ipRestriction',
+    check: ({ ipRestriction: r }) =>
+      r !== undefined && r.enabled !== false && (r.allow?.length ?? 0) === 0 && (r.deny?.length ?? 0) === 0 ? 'ipRestriction needs at least one address in allow or deny' : undefined,
+  },
+  listBoundRule('ipRestriction.allow', ({ ipRestriction }) => ipRestriction?.allow),
+  listBoundRule('ipRestriction.deny', ({ ipRestriction }) => ipRestriction?.deny),
+  listBoundRule('cors.origins', ({ cors }) => cors?.origins),
+  {
+    // Fetch standard: a credentialed response must name the origin; browsers reject `*` with credentials.
+    field: 'cors.credentials',
+    check: ({ cors }) => (cors?.credentials === true && cors.origins?.includes('*') === true ? 'cors.credentials cannot be true when cors.origins contains *; list the origins instead' : undefined),
+  },
   {
     field: 'retry.maxDelay',
     check: ({ retry }) =>

@@ -1,4 +1,4 @@
-import type { HttpMethod } from './route.types';
+import type { HttpMethod, Route } from './route.types';
 
 /**
  * Methods as bits so the matcher tests "does this route allow the request's method" with one `&`.
@@ -15,6 +15,16 @@ export function methodMask(methods: readonly HttpMethod[] | undefined): number {
   for (const method of methods) mask |= BITS[method] ?? 0;
   if ((mask & BITS.GET) !== 0) mask |= BITS.HEAD;
   return mask;
+}
+
+/**
+ * The methods a route matches: its own, plus OPTIONS when it has CORS on, so the gateway answers
+ * the browser's preflight for a route that lists only GET or POST (the CORS policy refuses a
+ * plain OPTIONS there with 405).
+ */
+export function routeMethodMask(route: Pick<Route, 'methods' | 'cors'>): number {
+  const mask = methodMask(route.methods);
+  return route.cors !== undefined && route.cors.enabled !== false ? mask | BITS.OPTIONS : mask;
 }
 
 /** Method names are case-sensitive (RFC 9110 9.1): `get` is not GET. */

@@ -25,5 +25,8 @@ export const ROUTE_DEFAULTS = deepFreeze({
   circuitBreaker: { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 10, errorStatuses: [500, 502, 503, 504] },
   /** Kong proxy-cache defaults (5 minutes; 200, 301, 404); responses to authorized requests are not cached. */
   cache: { enabled: true, ttl: 300_000, varyBy: ['method', 'path', 'query'], cacheableStatuses: [200, 301, 404], cacheAuthorized: false },
+  ipRestriction: { enabled: true },
+  /** Credentials off: a credentialed CORS answer must be asked for. */
+  cors: { enabled: true, credentials: false },
   auth: { enabled: true, jwt: { algorithms: ['HS256'], validateIssuer: false, validateExpiration: true } },
 } as const);

@@ -1,5 +1,5 @@
 import type { Route } from './route.types';
-import { methodBit, methodMask } from './method-mask';
+import { methodBit, routeMethodMask } from './method-mask';
 import { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 import { comparePrecedence, precedenceKey } from './route-precedence';
 
@@ -56,7 +56,7 @@ export function createRouteMatcher<T>(entries: ReadonlyArray<{ route: Route; val
   prepared.forEach(({ entry, pattern }, rank) => {
     insert(root, pattern, {
       rank,
-      methods: methodMask(entry.route.methods),
+      methods: routeMethodMask(entry.route),
       result: Object.freeze({ value: entry.value, route: entry.route, pattern }),
     });
   });

@@ -7,9 +7,11 @@ import {
   type AuthConfig,
   type CacheConfig,
   type CircuitBreakerConfig,
+  type CorsConfig,
   type HeaderRules,
   type HeadersConfig,
   type HealthCheckConfig,
+  type IpRestrictionConfig,
   type RateLimitConfig,
   type RetryConfig,
   type Route,
@@ -24,12 +26,14 @@ import {
   headerValueCheck,
   HEADER_NAME,
   httpUrlCheck,
+  ipOrCidrCheck,
   isoDateTimeCheck,
   nameCheck,
   routeIdCheck,
   routePathCheck,
 } from './field-checks';
 import { basicHashCheck } from './basic-hash';
+import { corsOriginCheck, normalizeCorsOrigin } from './cors-origin';
 import { thresholdToPercent } from './breaker-threshold';
 import { ROUTE_DEFAULTS as D } from './route-defaults';
 import { isPlainObject } from './schema-walker';
@@ -269,6 +273,36 @@ const AUTH_SCHEMA = obj<AuthConfig>(
   { doc: 'route authentication (spec 2.1, 5)' },
 );
 
+const addressList = (doc: string): ArraySpec => arr({ doc, items: str({ doc: 'IP or CIDR', check: ipOrCidrCheck }), unique: true });
+
+const IP_RESTRICTION_SCHEMA = obj<IpRestrictionConfig>(
+  {
+    enabled: bool({ doc: 'lists applied', default: D.ipRestriction.enabled }),
+    allow: addressList('client addresses served (IPs or CIDRs, IPv4 or IPv6); when given, every other address gets 403'),
+    deny: addressList('client addresses refused with 403, even when allowed'),
+  },
+  { doc: 'IP allow and deny lists, on the client address through proxy.trustedProxies (docs/access-rules.md)' },
+);
+
+const CORS_SCHEMA = obj<CorsConfig>(
+  {
+    enabled: bool({ doc: 'the gateway answers CORS', default: D.cors.enabled }),
+    origins: arr({
+      doc: 'allowed origins: *, exact (https://app.example.com) or https://*.example.com patterns',
+      required: true,
+      minItems: 1,
+      unique: true,
+      items: str({ doc: 'origin', normalize: normalizeCorsOrigin, check: corsOriginCheck }),
+    }),
+    methods: methodList("methods a preflight allows; omitted: the route's methods"),
+    headers: headerNames('request headers a preflight allows; omitted: those it asks for'),
+    exposedHeaders: headerNames('response headers scripts may read'),
+    credentials: bool({ doc: 'Access-Control-Allow-Credentials: true (not with origin *)', default: D.cors.credentials }),
+    maxAge: int({ doc: 'seconds a browser may cache a preflight answer', min: 0, max: 86_400 }),
+  },
+  { doc: 'CORS answered by the gateway; preflights never reach the upstream (docs/access-rules.md)' },
+);
+
 const HEADERS_SCHEMA = obj<HeadersConfig>(
   { request: headerRules('changes to the upstream request headers'), response: headerRules('changes to the response headers') },
   { doc: 'header changes; each side a name -> value map or { set, remove }' },
@@ -294,6 +328,8 @@ export const ROUTE_SCHEMA = obj<Route>(
     transform: TRANSFORM_SCHEMA,
     cache: CACHE_SCHEMA,
     auth: AUTH_SCHEMA,
+    ipRestriction: IP_RESTRICTION_SCHEMA,
+    cors: CORS_SCHEMA,
     upstreamName: str({ doc: 'server-set: the proxy.yml upstream the route names', check: nameCheck, readOnly: true }),
     source: str({ doc: 'server-set: api or file (decision 13)', oneOf: ['api', 'file'], readOnly: true }),
     createdAt: str({ doc: 'server-set ISO 8601 (decision 4)', check: isoDateTimeCheck, readOnly: true }),

@@ -115,6 +115,34 @@ export interface CacheConfig {
   cacheAuthorized?: boolean;
 }
 
+/**
+ * Per-route IP allow and deny lists (IPs or CIDRs, IPv4 and IPv6), checked against the client
+ * address through `proxy.trustedProxies`. A denied address is refused even when allowed; with an
+ * allow list, any other address is refused (403).
+ */
+export interface IpRestrictionConfig {
+  enabled: boolean;
+  allow?: string[];
+  deny?: string[];
+}
+
+/** Per-route CORS answered by the gateway (docs/access-rules.md). */
+export interface CorsConfig {
+  enabled: boolean;
+  /** `*`, exact origins (`https://app.example.com`) or patterns with a leading `*.` host label (`https://*.example.com`). */
+  origins: string[];
+  /** Methods a preflight allows; omitted: the route's methods (every method when it has none). */
+  methods?: HttpMethod[];
+  /** Request headers a preflight allows; omitted: the ones the preflight asks for. */
+  headers?: string[];
+  /** Response headers scripts may read (Access-Control-Expose-Headers). */
+  exposedHeaders?: string[];
+  /** Access-Control-Allow-Credentials: true; never with origin `*`. */
+  credentials: boolean;
+  /** Seconds a browser may cache a preflight answer (Access-Control-Max-Age). */
+  maxAge?: number;
+}
+
 export const AUTH_TYPES = ['none', 'jwt', 'apiKey', 'basic', 'oauth2', 'custom'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
@@ -158,6 +186,8 @@ export interface Route {
   transform?: TransformConfig;
   cache?: CacheConfig;
   auth?: AuthConfig;
+  ipRestriction?: IpRestrictionConfig;
+  cors?: CorsConfig;
   /** Name of the `proxy.yml` upstream the route was declared against, if any. */
   upstreamName?: string;
   source?: RouteSource;

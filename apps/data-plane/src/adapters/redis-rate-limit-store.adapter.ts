@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { redisConnectionOptions } from '@gateway/events';
-import type { Logger, RateLimitAlgorithm, RateLimitDecision, RateLimitRule, RateLimitStore } from '../engine/ports';
+import type { Logger } from '../engine/ports';
+import type { RateLimitAlgorithm, RateLimitDecision, RateLimitRule, RateLimitStore } from '../policies/rate-limit/rate-limit-store';
 
 /*
  * One atomic script per strategy: line-for-line ports of src/policies/rate-limit/rate-limit-algorithms.ts

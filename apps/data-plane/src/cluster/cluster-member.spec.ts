@@ -14,7 +14,7 @@ import {
 } from '@gateway/events';
 import { makeTempDir, request, startUpstream, type LoopbackUpstream } from '@gateway/testing';
 import type { RunningDataPlane } from '../data-plane-options';
-import type { BreakerOpenedEvent } from '../engine/ports';
+import type { BreakerOpenedEvent } from '../policies/circuit-breaker/breaker-events';
 import { apiRoute as route, startFollower } from '../testing/follower.fixture';
 
 async function until<T>(what: string, find: () => T | undefined, ms = 3000): Promise<T> {

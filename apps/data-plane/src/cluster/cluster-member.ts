@@ -11,7 +11,8 @@ import {
   type DataPlanePresence,
   type MessageBus,
 } from '@gateway/events';
-import type { BreakerOpenedEvent, Logger } from '../engine/ports';
+import type { Logger } from '../engine/ports';
+import type { BreakerOpenedEvent } from '../policies/circuit-breaker/breaker-events';
 import { executeCommand, type RouteOperations } from './command-executor';
 import { readCommandMessage } from './command-message';
 

@@ -13,7 +13,7 @@ import {
 } from '@gateway/route-model';
 import type { PolicyFactory } from '../engine/policy';
 import { unenforcedConfigErrors } from '../engine/unenforced-config';
-import type { ApiKeySet } from '../policies/auth/api-key-verifier';
+import type { ApiKeySet } from '../engine/persisted-snapshot';
 import { readApiKeySet } from './snapshot-api-keys';
 
 /** A route left out of the table, and why. */

@@ -1,6 +1,6 @@
 import type { ApiKeyDigest } from '@gateway/events';
 import type { FieldError } from '@gateway/route-model';
-import type { ApiKeySet } from '../policies/auth/api-key-verifier';
+import type { ApiKeySet } from '../engine/persisted-snapshot';
 
 const DIGEST = /^[0-9a-f]{64}$/;
 const FINGERPRINT = /^[0-9a-f]{16}$/;

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { diffRoutes, type FieldError, type ProxyConfig } from '@gateway/route-model';
 import type { ReloadOutcome } from '../data-plane-options';
-import type { ApiKeySet } from '../policies/auth/api-key-verifier';
-import type { PersistedRouteSnapshot } from './persisted-snapshot';
+import type { ApiKeySet, PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
@@ -39,6 +38,8 @@ export interface ConfigReloaderDeps {
   overrides: { host?: string; port?: number };
   /** Where the configuration comes from, recorded in routes.snapshot.json. */
   source?: PersistedRouteSnapshot['source'];
+  /** Hands a snapshot's API keys to whatever verifies them (wired by the composition root). */
+  applyApiKeys?(set: ApiKeySet): void;
 }
 
 /**
@@ -86,7 +87,7 @@ export class ConfigReloader {
     const { dispatcher, factories, services, health, agents, overrides } = this.deps;
     if (apiKeys !== undefined) {
       // Before the table compiles: the auth policy reads whether keys can be verified at all.
-      services.edge.apiKeys.replace?.(apiKeys.keys, apiKeys.secretFingerprint);
+      this.deps.applyApiKeys?.(apiKeys);
       this.apiKeys = apiKeys;
     }
     const before = dispatcher.getTable()?.config.routes ?? [];

@@ -26,6 +26,13 @@ export interface PersistedRouteSnapshot {
   apiKeySecretFingerprint?: string;
 }
 
+/** The control plane's active keys at one configuration version, as a snapshot carries them. */
+export interface ApiKeySet {
+  readonly keys: readonly ApiKeyDigest[];
+  /** apiKeySecretFingerprint of the control plane's API_KEY_SECRET, when it has one. */
+  readonly secretFingerprint?: string;
+}
+
 /** Largest snapshot file read back; a route set is never legitimately this big. */
 const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 

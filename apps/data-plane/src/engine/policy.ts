@@ -1,9 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { ProxyConfig, ProxySettings, Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
+import type { FieldError, PolicyRouteField, ProxyConfig, ProxySettings, Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
 import type { GatewayError, GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
-import type { EngineServices } from './ports';
+import type { CounterDefinition, EngineServices } from './ports';
+import type { ServiceKey } from './service-registry';
 
 /**
  * A reply the gateway writes itself instead of proxying: either a catalogued error or a full
@@ -60,10 +61,6 @@ export interface Policy {
   onComplete?(exchange: Exchange): void;
 }
 
-/** Route fields whose behaviour a policy provides. */
-export const ENFORCEABLE_ROUTE_FIELDS = ['timeout', 'rateLimit', 'headers', 'healthCheck', 'retry', 'circuitBreaker', 'transform', 'cache', 'auth'] as const;
-export type EnforceableRouteField = (typeof ENFORCEABLE_ROUTE_FIELDS)[number];
-
 /** What a policy's factory sees when a route table is compiled. */
 export interface PolicyEnvironment {
   readonly settings: ProxySettings;
@@ -94,7 +91,20 @@ export interface PolicyFactory {
    * enforces is refused when it loads (see unenforced-config.ts): a gateway must never accept an
    * `auth` or `rateLimit` block and then serve the route unprotected.
    */
-  readonly configures?: EnforceableRouteField;
+  readonly configures?: PolicyRouteField;
+  /**
+   * The services this policy resolves from `env.services.provided` (its folder declares the keys;
+   * start.ts provides them and refuses to boot when one is missing). Optional services (resolved
+   * with `find`) are not listed.
+   */
+  readonly services?: readonly ServiceKey<unknown>[];
+  /** Counters this policy increments; registered at boot so they are scraped before their first use. */
+  readonly metrics?: readonly CounterDefinition[];
+  /**
+   * Parts of a valid configuration this policy cannot honour (an auth type without a verifier):
+   * the configuration is refused with these errors rather than served unprotected.
+   */
+  unsupported?(config: ProxyConfig): FieldError[];
   create(route: Route | undefined, env: PolicyEnvironment): Policy | null;
   /**
    * Called once a configuration is live: release long-lived state (breakers, health-check timers)

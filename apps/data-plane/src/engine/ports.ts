@@ -1,6 +1,7 @@
-import type { BreakerKind, BreakerStatus } from '@gateway/events';
+import type { BreakerStatus } from '@gateway/events';
 import type { OutboundAddressRule } from '@gateway/outbound-target';
 import type { DeadlineWheel } from './deadline-wheel';
+import type { ServiceLookup } from './service-registry';
 
 export type { BreakerStatus } from '@gateway/events';
 import type { Exchange } from './exchange';
@@ -21,11 +22,35 @@ export interface Logger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** One breaker as the state gauge exports it; `kind` says route or upstream. */
-export interface BreakerGaugeValue {
+/**
+ * A counter a policy declares (its `metrics` list); the composition root registers every declared
+ * one at boot so a scraper sees it before the first increment.
+ */
+export interface CounterDefinition {
   readonly name: string;
-  readonly kind: BreakerKind;
-  readonly state: BreakerStatus['state'];
+  readonly help: string;
+  readonly labelNames: readonly string[];
+}
+
+/** A counter with its label values bound (bind them when the route compiles: nothing to hash per request). */
+export interface BoundCounter {
+  inc(): void;
+}
+
+export interface CounterHandle {
+  labels(...values: string[]): BoundCounter;
+}
+
+/** A gauge read when /metrics is scraped (values that change by time alone, such as breaker states). */
+export interface GaugeDefinition {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly string[];
+}
+
+export interface GaugeReading {
+  readonly labels: readonly string[];
+  readonly value: number;
 }
 
 export interface GatewayMetrics {
@@ -34,18 +59,10 @@ export interface GatewayMetrics {
    * http_*. Positional, so the hot path allocates no observation object.
    */
   observeRequest(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void;
-  rateLimitHit(routeId: string): void;
-  /**
-   * Where the breaker-state gauge (0 CLOSED, 1 HALF_OPEN, 2 OPEN) reads its values, when /metrics
-   * is scraped: a breaker reaches HALF_OPEN by time alone, so a value pushed on transitions would lag.
-   */
-  breakerStates(read: () => Iterable<BreakerGaugeValue>): void;
-  /** An upstream attempt after the first one (retry policy, decision 16). */
-  upstreamRetry(routeId: string): void;
-  /** A request refused by gateway authentication (401/503); never carries the credential. */
-  authFailure(routeId: string, scheme: string, reason: string): void;
-  /** A response-cache decision: HIT, MISS or BYPASS. */
-  cacheLookup(routeId: string, result: 'HIT' | 'MISS' | 'BYPASS'): void;
+  /** The counter a definition names (created on first use, the same handle after). */
+  counter(definition: CounterDefinition): CounterHandle;
+  /** Where a scrape-time gauge reads its values; a later call replaces the reader. */
+  gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void;
   configReload(result: 'success' | 'failure'): void;
   setRouteCount(count: number): void;
   /** The control plane revision the live table was built from (gateway_config_revision). */
@@ -62,55 +79,6 @@ export interface UpstreamHealthSource {
   unhealthyUpstreams(): string[];
   /** Every upstream name known to the current configuration. */
   upstreamNames(): string[];
-}
-
-/** Spec 2.3 strategies; the wire values of the route model. */
-export type RateLimitAlgorithm = 'token-bucket' | 'fixed-window' | 'sliding-window' | 'leaky-bucket';
-
-/** A compiled rate-limit rule: what one key may do. */
-export interface RateLimitRule {
-  readonly algorithm: RateLimitAlgorithm;
-  readonly limit: number;
-  readonly windowMs: number;
-}
-
-/** The outcome of counting one request against a key. */
-export interface RateLimitDecision {
-  allowed: boolean;
-  /** Requests still allowed right now (0 when rejected). */
-  remaining: number;
-  /** Epoch ms at which the key is back to its full allowance. */
-  resetAt: number;
-  /** ms until a request would be allowed again (0 when allowed). */
-  retryAfterMs: number;
-  /** Opaque handle for `refund` (window id, log entry). */
-  ref: string;
-}
-
-/**
- * Where rate-limit counters live: in process by default, Redis when configured (an adapter). One
- * atomic operation per request and strategy; a synchronous answer costs no promise.
- */
-export interface RateLimitStore {
-  consume(key: string, rule: RateLimitRule): RateLimitDecision | Promise<RateLimitDecision>;
-  /** Gives back what `consume` took (skipSuccessfulRequests / skipFailedRequests); best effort. */
-  refund(key: string, rule: RateLimitRule, decision: RateLimitDecision): void;
-  close(): Promise<void>;
-}
-
-/** A breaker that changed to OPEN (the event layer publishes `circuit_breaker.opened`). */
-export interface BreakerOpenedEvent {
-  breaker: string;
-  kind: BreakerKind;
-  /** Routes served through the breaker. */
-  routeIds: string[];
-  reason: 'failures' | 'half-open-failure' | 'manual';
-  at: string;
-}
-
-/** Outward notifications of the resilience policies; adapters or the composition root implement them. */
-export interface ResilienceEvents {
-  breakerOpened(event: BreakerOpenedEvent): void;
 }
 
 /** Where resilience policies report breakers and health-check verdicts (readiness reads them back). */
@@ -131,40 +99,22 @@ export interface PolicyStateStore {
   get<T>(key: PolicyStateKey<T>): T;
 }
 
-/**
- * Services the edge policies (cache, authentication) need beyond the engine's own; long-lived,
- * shared by every route table of one data plane.
- */
-export interface EdgeServices {
-  /** Response cache, keyed by route id (survives reloads; purged per route). */
-  readonly responseCache: import('../policies/cache/response-cache').ResponseCache;
-  /** Verifies JWTs (the jose adapter). */
-  readonly jwt: import('../policies/auth/jwt-verifier').JwtVerifierFactory;
-  /** Verifies API keys (HMAC digests fed by the control plane). */
-  readonly apiKeys: import('../policies/auth/api-key-verifier').ApiKeyVerifier;
-  /** Session-service clients with their session caches (gateway authentication, spec 5.4). */
-  readonly sessions: import('../policies/auth/session-validator').SessionValidators;
-  /** Reads a secret the configuration names (an environment variable); never logged. */
-  secret(name: string): string | undefined;
-}
-
 export interface EngineServices {
   /** Deadlines of upstream attempts (timeout policy). */
   readonly deadlines: DeadlineWheel<Exchange>;
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
   readonly health: UpstreamHealthSink;
-  /** Rate-limit counters (memory, or Redis through an adapter). */
-  readonly rateLimitStore: RateLimitStore;
   /** Long-lived policy state (breakers, health checks, usage) that survives reloads. */
   readonly state: PolicyStateStore;
-  readonly events: ResilienceEvents;
   /** Gateway version (package version), for /version and /health. */
   readonly version: string;
   readonly startedAt: number;
-  readonly edge: EdgeServices;
   /** Where requests the gateway makes on an admin's behalf (active health checks) may go. */
   readonly outbound: OutboundAddressRule;
-  /** Per-route and per-upstream traffic tallies of the telemetry windows; absent when telemetry is off. */
-  readonly telemetry?: import('../policies/telemetry/telemetry-registry').TelemetryRegistry;
+  /**
+   * The services policies declare (response cache, verifiers, rate-limit counters...), provided by
+   * the composition root; policies resolve them when a route compiles.
+   */
+  readonly provided: ServiceLookup;
 }

@@ -1,9 +1,18 @@
-import type { FieldError, ProxyConfig, Route } from '@gateway/route-model';
-import { ENFORCEABLE_ROUTE_FIELDS, type PolicyFactory } from './policy';
+import {
+  CONFIG_POLICY_FIELDS,
+  DEFAULTED_POLICY_FIELDS,
+  POLICY_ROUTE_FIELDS,
+  UPSTREAM_POLICY_FIELDS,
+  type FieldError,
+  type PolicyRouteField,
+  type ProxyConfig,
+  type Route,
+} from '@gateway/route-model';
+import type { PolicyFactory } from './policy';
 
 const NOT_ENFORCED = 'NOT_SUPPORTED';
 
-function notEnforced(field: string, what: string): FieldError {
+export function notEnforced(field: string, what: string): FieldError {
   return {
     field,
     code: NOT_ENFORCED,
@@ -19,30 +28,28 @@ function isOn(block: unknown): boolean {
  * Every part of a valid configuration that this data plane would silently ignore. The route model
  * accepts the whole spec so the API and config files are stable, but a gateway that accepted an
  * `auth` block and proxied the route unauthenticated would be worse than one that refuses to load.
- * `retry` is exempt: the route model fills it by default (decision 16) and ignoring it only costs
- * retries, never protection.
+ * Which fields need a policy is data of the route model (POLICY_ROUTE_FIELDS); what a registered
+ * policy still cannot honour (an auth type without a verifier) the policy says in `unsupported`.
  */
 export function unenforcedConfigErrors(config: ProxyConfig, factories: readonly PolicyFactory[]): FieldError[] {
-  const enforced = new Set(factories.map((f) => f.configures).filter((c) => c !== undefined));
+  const enforced = new Set<PolicyRouteField>();
+  for (const factory of factories) if (factory.configures !== undefined) enforced.add(factory.configures);
+  const refused = POLICY_ROUTE_FIELDS.filter((field) => !enforced.has(field) && !DEFAULTED_POLICY_FIELDS.includes(field));
   const errors: FieldError[] = [];
   config.routes.forEach((route: Route, index) => {
-    for (const field of ENFORCEABLE_ROUTE_FIELDS) {
-      if (field === 'retry' || enforced.has(field)) continue;
-      const block = route[field];
+    for (const field of refused) {
       // headers and transform have no `enabled` flag: present means wanted.
-      if (block !== undefined && isOn(block)) errors.push(notEnforced(`routes[${index}].${field}`, `routes[${index}].${field}`));
-    }
-    // The UI lists these types (spec 2.1) but no verifier exists for them: refused, never served open.
-    const authType = route.auth?.type;
-    if (isOn(route.auth) && (authType === 'oauth2' || authType === 'custom')) {
-      errors.push(notEnforced(`routes[${index}].auth.type`, `auth.type '${authType}' (routes[${index}].auth.type)`));
+      if (route[field] !== undefined && isOn(route[field])) errors.push(notEnforced(`routes[${index}].${field}`, `routes[${index}].${field}`));
     }
   });
   config.upstreams.forEach((upstream, index) => {
-    if (enforced.has('circuitBreaker') && enforced.has('healthCheck')) return;
-    if (!enforced.has('circuitBreaker') && isOn(upstream.circuitBreaker)) errors.push(notEnforced(`upstreams[${index}].circuitBreaker`, 'An upstream circuit breaker'));
-    if (!enforced.has('healthCheck') && isOn(upstream.healthCheck)) errors.push(notEnforced(`upstreams[${index}].healthCheck`, 'An upstream health check'));
+    for (const field of UPSTREAM_POLICY_FIELDS) {
+      if (!enforced.has(field) && isOn(upstream[field])) errors.push(notEnforced(`upstreams[${index}].${field}`, `upstreams[${index}].${field}`));
+    }
   });
-  if (!enforced.has('auth') && isOn(config.authentication)) errors.push(notEnforced('authentication', 'Gateway authentication'));
+  for (const [block, field] of Object.entries(CONFIG_POLICY_FIELDS)) {
+    if (!enforced.has(field) && isOn(config[block as keyof typeof CONFIG_POLICY_FIELDS])) errors.push(notEnforced(block, block));
+  }
+  for (const factory of factories) errors.push(...(factory.unsupported?.(config) ?? []));
   return errors;
 }

@@ -4,10 +4,12 @@ import { authPolicy } from './auth/auth.policy';
 import { bodySizeLimitPolicy } from './body-size-limit/body-size-limit.policy';
 import { circuitBreakerPolicy } from './circuit-breaker/circuit-breaker.policy';
 import { correlationIdPolicy } from './correlation-id/correlation-id.policy';
+import { corsPolicy } from './cors/cors.policy';
 import { healthCheckPolicy } from './health-check/health-check.policy';
 import { rateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { cachePolicy } from './cache/cache.policy';
 import { headersPolicy } from './headers/headers.policy';
+import { ipRestrictionPolicy } from './ip-restriction/ip-restriction.policy';
 import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
 import { retryPolicy } from './retry/retry.policy';
 import { telemetryPolicy } from './telemetry/telemetry.policy';
@@ -35,4 +37,6 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   transformPolicy,
   timeoutPolicy,
   telemetryPolicy,
+  ipRestrictionPolicy,
+  corsPolicy,
 ];

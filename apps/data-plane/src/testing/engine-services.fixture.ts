@@ -1,12 +1,15 @@
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import { joseJwtVerifierFactory } from '../adapters/jose-jwt-verifier.adapter';
 import { PromMetrics } from '../adapters/prom-metrics.adapter';
-import { createEdgeServices } from '../policies/edge-services';
+import { RESILIENCE_EVENTS } from '../policies/circuit-breaker/breaker-events';
+import { provideEdgeServices } from '../policies/edge-services';
 import { MemoryRateLimitStore } from '../policies/rate-limit/memory-rate-limit.store';
+import { RATE_LIMIT_STORE } from '../policies/rate-limit/rate-limit-store';
 import type { DeadlineWheel } from '../engine/deadline-wheel';
 import type { Exchange } from '../engine/exchange';
 import { PolicyState } from '../engine/policy-state';
 import type { EngineServices, Logger } from '../engine/ports';
+import { ServiceRegistry } from '../engine/service-registry';
 import type { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 
 /**
@@ -19,14 +22,13 @@ export function createTestServices(parts: { logger: Logger; health: UpstreamHeal
 } {
   const state = new PolicyState();
   const rateLimitStore = new MemoryRateLimitStore();
-  const edge = createEdgeServices({ jwt: joseJwtVerifierFactory });
+  const provided = new ServiceRegistry().provide(RATE_LIMIT_STORE, rateLimitStore).provide(RESILIENCE_EVENTS, { breakerOpened: () => undefined });
+  const edge = provideEdgeServices(provided, { jwt: joseJwtVerifierFactory });
   const services: EngineServices = {
     ...parts,
     metrics: new PromMetrics(),
-    rateLimitStore,
     state,
-    events: { breakerOpened: () => undefined },
-    edge,
+    provided,
     version: '0.0.0-test',
     startedAt: Date.now(),
     outbound: new OutboundAddressRule(),

@@ -26,12 +26,7 @@ export interface ApiKeyVerifier {
   replace?(entries: readonly ApiKeyDigest[], secretFingerprint?: string): void;
 }
 
-/** The control plane's active keys at one configuration version, as a snapshot carries them. */
-export interface ApiKeySet {
-  readonly keys: readonly ApiKeyDigest[];
-  /** apiKeySecretFingerprint of the control plane's API_KEY_SECRET, when it has one. */
-  readonly secretFingerprint?: string;
-}
+export type { ApiKeySet } from '../../engine/persisted-snapshot';
 
 /** Keys longer than this are refused before hashing (no one sends a 4 KiB key). */
 const MAX_KEY_LENGTH = 512;

@@ -5,7 +5,9 @@ import type { CallerIdentity, Exchange } from '../../engine/exchange';
 import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import { IDENTITY_HEADERS as H, identityHeaderValue } from '../../engine/identity-headers';
 import type { LocalReply, PolicyEnvironment, PolicyFactory, RequestHookResult } from '../../engine/policy';
+import { notEnforced } from '../../engine/unenforced-config';
 import { AUTH_DEFENCES } from './auth-defences';
+import { API_KEY_VERIFIER, AUTH_FAILURES, JWT_VERIFIERS, SECRETS, SESSION_VALIDATORS } from './auth-services';
 import { BasicCredentials, type BasicVerdict } from './basic-credentials';
 import type { JwtOutcome, JwtVerify } from './jwt-verifier';
 import type { SessionValidator } from './session-validator';
@@ -55,7 +57,7 @@ export function readCredential(headers: IncomingHttpHeaders): Presented | undefi
 
 /** Builds the plan, or says why the route cannot be protected as configured (it then answers 503). */
 function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan | null | { problem: string } {
-  const edge = env.services.edge;
+  const provided = env.services.provided;
   const allowAnonymous = auth.allowAnonymous === true;
   const scrypt = env.services.state.get(AUTH_DEFENCES).scrypt;
   const basicOf = (): BasicCredentials | undefined => (auth.basic === undefined ? undefined : new BasicCredentials(auth.basic.users, scrypt));
@@ -64,10 +66,10 @@ function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan |
       return null;
     case 'jwt': {
       const name = auth.jwt?.secretEnv;
-      const secret = name === undefined ? undefined : edge.secret(name);
+      const secret = name === undefined ? undefined : provided.get(SECRETS)(name);
       if (secret === undefined || secret === '') return { problem: `auth.jwt.secretEnv names an environment variable that is not set (${String(name)})` };
       try {
-        const verify = edge.jwt.create({
+        const verify = provided.get(JWT_VERIFIERS).create({
           secret,
           algorithms: auth.jwt?.algorithms ?? ['HS256'],
           ...(auth.jwt?.validateIssuer === true && auth.jwt.issuer !== undefined ? { issuer: auth.jwt.issuer } : {}),
@@ -83,7 +85,7 @@ function planFor(route: Route, auth: AuthConfig, env: PolicyEnvironment): Plan |
       return basic === undefined ? { problem: 'auth.basic.users is missing' } : { basic, apiKey: false, allowAnonymous };
     }
     case 'apiKey': {
-      const unavailable = edge.apiKeys.unavailable?.();
+      const unavailable = provided.get(API_KEY_VERIFIER).unavailable?.();
       return unavailable === undefined ? { apiKey: true, allowAnonymous } : { problem: unavailable };
     }
     case 'oauth2':
@@ -110,7 +112,7 @@ function sessionPlan(
     return { problem: `auth.provider ${auth.provider} is not the configured authentication.provider` };
   }
   const validation = block.sessionValidation;
-  const validator = env.services.edge.sessions.for({
+  const validator = env.services.provided.get(SESSION_VALIDATORS).for({
     apiUrl: block.apiUrl,
     ...(block.tenantId === undefined ? {} : { tenantId: block.tenantId }),
     // sessionValidation.enabled: false turns the session cache off, not the check.
@@ -118,7 +120,7 @@ function sessionPlan(
   });
   const fallback = block.fallbackAuth?.enabled === true ? block.fallbackAuth.methods : [];
   // Sessions keep working when API keys cannot be verified; only a request with a key gets 503.
-  const apiKey = fallback.includes('apiKey') && (env.services.edge.apiKeys.unavailable?.() === undefined || 'unavailable');
+  const apiKey = fallback.includes('apiKey') && (env.services.provided.get(API_KEY_VERIFIER).unavailable?.() === undefined || 'unavailable');
   return {
     bearer: { kind: 'session', validator },
     ...(fallback.includes('basic') && basic !== undefined ? { basic } : {}),
@@ -176,10 +178,20 @@ export const authPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'auth',
   order: 100,
+  services: [JWT_VERIFIERS, API_KEY_VERIFIER, SESSION_VALIDATORS, SECRETS],
+  metrics: [AUTH_FAILURES],
+  // The UI lists these types (spec 2.1) but no verifier exists for them: refused, never served open.
+  unsupported: (config) =>
+    config.routes.flatMap((route, index) => {
+      const type = route.auth?.type;
+      const on = route.auth !== undefined && route.auth.enabled !== false;
+      return on && (type === 'oauth2' || type === 'custom') ? [notEnforced(`routes[${index}].auth.type`, `auth.type '${type}' (routes[${index}].auth.type)`)] : [];
+    }),
   create: (route, env) => {
     const auth = route?.auth;
     if (route === undefined || auth === undefined || auth.enabled === false) return null;
-    const { logger, metrics } = env.services;
+    const { logger } = env.services;
+    const failures = env.services.metrics.counter(AUTH_FAILURES);
     const defences = env.services.state.get(AUTH_DEFENCES);
     const clientAddress = compileExchangeClientAddress(env.settings.trustedProxies);
     const routeId = route.id;
@@ -189,14 +201,14 @@ export const authPolicy: PolicyFactory = {
       logger.warn({ routeId, problem: plan.problem }, 'route authentication cannot be enforced; the route answers 503 until fixed');
       return { onRequest: () => ({ kind: 'error', code: 'AUTH_NOT_CONFIGURED' }) };
     }
-    const apiKeys = env.services.edge.apiKeys;
+    const apiKeys = env.services.provided.get(API_KEY_VERIFIER);
     if (plan.apiKey === 'unavailable') {
       logger.warn({ routeId, problem: apiKeys.unavailable?.() }, 'authentication.fallbackAuth lists apiKey but no API key can be verified; requests with a key answer 503');
     }
     const challenge = challengesOf(plan);
 
     const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS', retryAfter?: number): LocalReply => {
-      metrics.authFailure(routeId, scheme, reason);
+      failures.labels(routeId, scheme, reason).inc();
       defences.log.refused(reason, { correlationId: exchange.correlationId, routeId, scheme, clientIp: exchange.clientIp });
       if (code === 'AUTH_SERVICE_UNAVAILABLE' || code === 'AUTH_NOT_CONFIGURED') return { kind: 'error', code };
       if (code === 'TOO_MANY_FAILED_CREDENTIALS' || code === 'AUTH_OVERLOADED') return { kind: 'error', code, ...(retryAfter === undefined ? {} : { retryAfter }) };

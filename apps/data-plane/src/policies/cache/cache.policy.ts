@@ -5,6 +5,7 @@ import type { Exchange } from '../../engine/exchange';
 import { presentedCredential } from '../../engine/presented-credential';
 import type { LocalReply, PolicyFactory, ProxiedResponse, RequestHookResult } from '../../engine/policy';
 import { storableTtl } from './cache-control';
+import { CACHE_LOOKUPS, RESPONSE_CACHE } from './cache-services';
 import type { CacheEntry, ResponseCache } from './response-cache';
 
 /** What a miss that leads a flight must remember until its response is stored or dropped. */
@@ -81,14 +82,17 @@ export const cachePolicy: PolicyFactory = {
   scope: 'route',
   configures: 'cache',
   order: 150,
+  services: [RESPONSE_CACHE],
+  metrics: [CACHE_LOOKUPS],
   create: (route, env) => {
     const config = route?.cache;
     if (route === undefined || config === undefined) return null;
-    const cache: ResponseCache = env.services.edge.responseCache;
+    const cache: ResponseCache = env.services.provided.get(RESPONSE_CACHE);
     cache.retain(route.id, config.enabled ? fingerprint(route) : 'disabled');
     if (!config.enabled) return null;
-    const metrics = env.services.metrics;
     const routeId = route.id;
+    const lookups = env.services.metrics.counter(CACHE_LOOKUPS);
+    const [hits, misses, bypasses] = [lookups.labels(routeId, 'HIT'), lookups.labels(routeId, 'MISS'), lookups.labels(routeId, 'BYPASS')];
     const ttl = config.ttl;
     const varyBy = new Set(config.varyBy ?? ['method', 'path', 'query']);
     const byMethod = varyBy.has('method');
@@ -103,14 +107,14 @@ export const cachePolicy: PolicyFactory = {
       `${routeId}\u0000${byMethod ? 'GET' : ''}\u0000${byPath ? exchange.path : ''}\u0000${byQuery ? exchange.query : ''}`;
 
     const hit = (exchange: Exchange, entry: CacheEntry): LocalReply => {
-      metrics.cacheLookup(routeId, 'HIT');
+      hits.inc();
       exchange.cacheHit = true;
       const age = entry.upstreamAge + Math.floor((cache.now() - entry.storedAt) / 1000);
       return { kind: 'response', status: entry.status, headers: { ...entry.headers, 'x-cache': 'HIT', age: String(age) }, body: entry.body, replay: true };
     };
 
     const miss = (exchange: Exchange, lead: boolean, key: string): undefined => {
-      metrics.cacheLookup(routeId, 'MISS');
+      misses.inc();
       exchange.addResponseHeader('x-cache', 'MISS');
       if (lead) leads.set(exchange, { key, settled: false });
       return undefined;
@@ -182,7 +186,7 @@ export const cachePolicy: PolicyFactory = {
       onRequest(exchange) {
         const method = exchange.method;
         if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && presentedCredential(exchange.req.headers) !== undefined)) {
-          metrics.cacheLookup(routeId, 'BYPASS');
+          bypasses.inc();
           exchange.addResponseHeader('x-cache', 'BYPASS');
           return undefined;
         }

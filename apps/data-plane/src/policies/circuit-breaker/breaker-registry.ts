@@ -1,5 +1,6 @@
 import type { BreakerRecord, RouteBreakerView } from '@gateway/events';
-import type { BreakerGaugeValue, BreakerOpenedEvent, EngineServices, PolicyStateKey } from '../../engine/ports';
+import type { EngineServices, GaugeReading, PolicyStateKey } from '../../engine/ports';
+import { BREAKER_STATE_GAUGE, BREAKER_STATE_VALUES, RESILIENCE_EVENTS, type BreakerOpenedEvent, type ResilienceEvents } from './breaker-events';
 import { CircuitBreaker, type BreakerListener, type BreakerSettings, type BreakerState } from './circuit-breaker';
 
 /** Name of a route's own breaker (upstream breakers are named after the upstream). */
@@ -17,8 +18,11 @@ export class BreakerRegistry implements BreakerListener {
   /** Route id -> the breakers its traffic passes, its own first. */
   private readonly routes = new Map<string, string[]>();
 
+  private readonly events: ResilienceEvents;
+
   constructor(private readonly services: EngineServices) {
-    services.metrics.breakerStates(() => this.gaugeValues());
+    this.events = services.provided.get(RESILIENCE_EVENTS);
+    services.metrics.gauge(BREAKER_STATE_GAUGE, () => this.gaugeValues());
   }
 
   /** The breaker `name` with these settings; an existing one keeps its state. */
@@ -80,14 +84,14 @@ export class BreakerRegistry implements BreakerListener {
     this.services.logger.warn({ breaker: breaker.name, from, to: breaker.state, reason: breaker.state === 'OPEN' ? reason : undefined }, 'circuit breaker changed state');
     if (breaker.state !== 'OPEN') return;
     try {
-      this.services.events.breakerOpened({ breaker: breaker.name, kind, routeIds: this.routesOf(breaker.name), reason, at: new Date().toISOString() });
+      this.events.breakerOpened({ breaker: breaker.name, kind, routeIds: this.routesOf(breaker.name), reason, at: new Date().toISOString() });
     } catch (error) {
       this.services.logger.error({ err: String(error) }, 'breakerOpened listener failed');
     }
   }
 
-  private *gaugeValues(): Iterable<BreakerGaugeValue> {
-    for (const b of this.breakers.values()) yield { name: b.name, kind: b.settings.kind, state: b.observedState() };
+  private *gaugeValues(): Iterable<GaugeReading> {
+    for (const b of this.breakers.values()) yield { labels: [b.name, b.settings.kind], value: BREAKER_STATE_VALUES[b.observedState()] };
   }
 
   private primary(routeId: string): CircuitBreaker | undefined {

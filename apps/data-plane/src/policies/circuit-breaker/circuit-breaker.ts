@@ -1,6 +1,7 @@
 import type { BreakerKind } from '@gateway/events';
 import type { Exchange } from '../../engine/exchange';
-import type { BreakerOpenedEvent, BreakerStatus } from '../../engine/ports';
+import type { BreakerStatus } from '../../engine/ports';
+import type { BreakerOpenedEvent } from './breaker-events';
 
 export type BreakerState = BreakerStatus['state'];
 

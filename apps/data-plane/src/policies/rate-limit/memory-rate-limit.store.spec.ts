@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RateLimitAlgorithm, RateLimitRule } from '../../engine/ports';
+import type { RateLimitAlgorithm, RateLimitRule } from './rate-limit-store';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 
 function storeAt(start: number): { store: MemoryRateLimitStore; clock: { now: number } } {

@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimitRule, RateLimitStore } from '../../engine/ports';
+import type { RateLimitDecision, RateLimitRule, RateLimitStore } from './rate-limit-store';
 import { consume, emptyState, refund, type CounterState } from './rate-limit-algorithms';
 
 export interface MemoryStoreOptions {

@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimitRule } from '../../engine/ports';
+import type { RateLimitDecision, RateLimitRule } from './rate-limit-store';
 
 /**
  * The four strategies of spec 2.3 as pure functions over one key's state. The Redis adapter's Lua

@@ -3,8 +3,8 @@ import type { RateLimitConfig, Route } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
 import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
-import type { RateLimitDecision, RateLimitRule } from '../../engine/ports';
 import { compileScopeKey } from './rate-limit-key';
+import { RATE_LIMIT_HITS, RATE_LIMIT_STORE, type RateLimitDecision, type RateLimitRule } from './rate-limit-store';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
 
 /** Store key of one counted client: the same string in memory and in Redis (docs/resilience.md). */
@@ -59,14 +59,16 @@ export const rateLimitPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'rateLimit',
   order: 120,
+  services: [RATE_LIMIT_STORE],
+  metrics: [RATE_LIMIT_HITS],
   create: (route, env) => {
     const config = route?.rateLimit;
     if (route === undefined || config === undefined || !config.enabled) return null;
     const routeId = route.id;
     const rule: RateLimitRule = { algorithm: config.strategy, limit: config.max, windowMs: config.windowMs };
     const scopeKey = compileScopeKey(config, compileExchangeClientAddress(env.settings.trustedProxies));
-    const store = env.services.rateLimitStore;
-    const metrics = env.services.metrics;
+    const store = env.services.provided.get(RATE_LIMIT_STORE);
+    const hits = env.services.metrics.counter(RATE_LIMIT_HITS).labels(routeId);
     const usage = env.services.state.get(RATE_LIMIT_USAGE).forRoute(routeId);
     const reject = compileRejection(config);
     const limitHeader = String(config.max);
@@ -84,7 +86,7 @@ export const rateLimitPolicy: PolicyFactory = {
       };
       usage.count(scope, decision.allowed);
       if (!decision.allowed) {
-        metrics.rateLimitHit(routeId);
+        hits.inc();
         return reject(exchange, retryAfterSeconds(decision));
       }
       if (counted !== undefined) counted.set(exchange, { key, decision });

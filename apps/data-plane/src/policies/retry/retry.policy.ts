@@ -4,6 +4,7 @@ import type { RetryConfig } from '@gateway/route-model';
 import { isGatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory, UpstreamCall, UpstreamCallback } from '../../engine/policy';
+import type { CounterDefinition } from '../../engine/ports';
 
 /** Decision 16: methods retried without being listed. */
 const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'];
@@ -62,11 +63,18 @@ function readBody(exchange: Exchange, then: (ok: boolean) => void): void {
  * Bodies up to MAX_REPLAY_BODY_BYTES are held for replay; larger or chunked bodies are not retried.
  * Sits inside the circuit breaker and outside the per-attempt timeout.
  */
+const UPSTREAM_RETRIES: CounterDefinition = {
+  name: 'gateway_upstream_retries_total',
+  help: 'Upstream attempts after the first one (retry policy), by route id',
+  labelNames: ['route'],
+};
+
 export const retryPolicy: PolicyFactory = {
   key: 'retry',
   scope: 'route',
   configures: 'retry',
   order: 700,
+  metrics: [UPSTREAM_RETRIES],
   create: (route, env) => {
     const config = route?.retry;
     if (route === undefined || config === undefined || !config.enabled || config.attempts <= 0) return null;
@@ -75,8 +83,7 @@ export const retryPolicy: PolicyFactory = {
     const backoff = backoffOf(config);
     const budgetMs = route.timeout.request;
     const maxBody = Math.min(MAX_REPLAY_BODY_BYTES, env.settings.maxBodySize);
-    const routeId = route.id;
-    const metrics = env.services.metrics;
+    const retried = env.services.metrics.counter(UPSTREAM_RETRIES).labels(route.id);
 
     const withRetries = (next: UpstreamCall, exchange: Exchange, done: UpstreamCallback): void => {
       let retry = 0;
@@ -100,7 +107,7 @@ export const retryPolicy: PolicyFactory = {
         retry += 1;
         // The discarded answer is drained so its socket goes back to the pool.
         response?.resume();
-        metrics.upstreamRetry(routeId);
+        retried.inc();
         setTimeout(attempt, delay);
       };
       attempt();

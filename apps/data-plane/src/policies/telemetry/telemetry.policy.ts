@@ -4,6 +4,7 @@ import { latencyBucket } from '@gateway/events';
 import type { Route } from '@gateway/route-model';
 import type { PolicyFactory } from '../../engine/policy';
 import { outcomeIndex } from './request-outcome';
+import { TELEMETRY_TALLIES } from './telemetry-services';
 import { upstreamLabel } from './upstream-label';
 
 const COUNTED_READ = Symbol('telemetry.countedRead');
@@ -19,7 +20,7 @@ type CountedSocket = Socket & { [COUNTED_READ]?: number; [COUNTED_WRITTEN]?: num
 /**
  * `telemetry` (issue 12): counts every request of a route into its and its upstream's tallies for
  * the current one-second window (docs/telemetry.md). Present only when the data plane publishes
- * telemetry (`services.telemetry`). The tallies are resolved here, when the route compiles, so a
+ * telemetry (TELEMETRY_TALLIES provided). The tallies are resolved here, when the route compiles, so a
  * request costs counter increments and a sketch bucket: no lookup, no allocation, no string.
  */
 export const telemetryPolicy: PolicyFactory = {
@@ -28,7 +29,7 @@ export const telemetryPolicy: PolicyFactory = {
   // Early in the complete phase, with the request metrics: nothing later changes the counts.
   order: 990,
   create: (route, env) => {
-    const registry = env.services.telemetry;
+    const registry = env.services.provided.find(TELEMETRY_TALLIES);
     if (route === undefined || registry === undefined) return null;
     const routeTally = registry.forRoute(route.id);
     const upstreamTally = registry.forUpstream(upstreamLabel(route));
@@ -53,6 +54,6 @@ export const telemetryPolicy: PolicyFactory = {
     };
   },
   retain: (config, env) => {
-    env.services.telemetry?.retain(new Set(config.routes.map((r: Route) => r.id)), new Set(config.routes.map(upstreamLabel)));
+    env.services.provided.find(TELEMETRY_TALLIES)?.retain(new Set(config.routes.map((r: Route) => r.id)), new Set(config.routes.map(upstreamLabel)));
   },
 };
