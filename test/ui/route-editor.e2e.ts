@@ -189,6 +189,8 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
       transform: { request: { query: { source: 'gateway' }, headers: { add: { 'X-Added': 'yes' }, remove: ['X-Drop'] } }, response: { body: { exclude: ['secret'] } } },
       cache: { enabled: true, ttl: 1000, varyBy: ['method', 'path'], cacheableStatuses: [200], cacheAuthorized: false },
       auth: { enabled: true, type: 'jwt', jwt: { secretEnv: 'RICH_JWT_SECRET', algorithms: ['HS256', 'RS256'], validateIssuer: true, issuer: 'me', validateExpiration: true } },
+      ipRestriction: { enabled: true, allow: ['127.0.0.1', '10.0.0.0/8'], deny: ['10.0.0.5'] },
+      cors: { enabled: true, origins: ['https://app.example.com'], methods: ['GET'], headers: ['X-Custom'], exposedHeaders: ['X-Trace'], credentials: true, maxAge: 600 },
     };
     const created = await api<Record<string, unknown>>('POST', 'routes', rich);
     assert.equal(created.status, 201, JSON.stringify(created.data));
@@ -197,6 +199,9 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     assert.equal(await page.locator('#field-rateLimit-keyExpression').inputValue(), 'header:x-user');
     assert.equal(await page.locator('#field-headers-request-set').inputValue(), 'X-Request-Id: ${requestId}');
     assert.equal(await page.locator('#field-circuitBreaker-errorStatuses').inputValue(), '500, 503');
+    assert.equal(await page.locator('#field-ipRestriction-allow').inputValue(), '127.0.0.1, 10.0.0.0/8');
+    assert.equal(await page.locator('#field-cors-methods-GET').isChecked(), true);
+    assert.equal(await page.locator('#field-cors-methods-POST').isChecked(), false);
     // Stored as 0.5 (percent); shown and sent back as the fraction decision 7 reads as 0.5 %.
     assert.equal((created.data['circuitBreaker'] as Record<string, unknown>)['threshold'], 0.5);
     assert.equal(await page.locator('#field-circuitBreaker-threshold').inputValue(), '0.005');
