@@ -304,6 +304,11 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
 
   test('Trip and Reset change the breaker state shown, and traffic follows', async () => {
     const id = (await api<Array<{ id: string; path: string }>>('GET', 'routes?search=shop')).data.find((r) => r.path === '/shop/*')?.id ?? '';
+    // A second tab on the same route: it learns of the trip from the telemetry stream, not a reload.
+    const watcher = await context.newPage();
+    const watcherProblems = watchPage(watcher);
+    await watcher.goto(`${gateway.url}/admin/routes/${id}`);
+    await watcher.getByTestId('breaker-state').filter({ hasText: 'CLOSED' }).waitFor();
     await page.goto(`${gateway.url}/admin/routes/${id}`);
     await page.getByRole('button', { name: 'Trip breaker' }).click();
     await page
@@ -312,6 +317,9 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
       .waitFor({ timeout: 10_000 })
       .catch(async (error: unknown) => assert.fail(`${String(error)}\n${await page.locator('main').innerText()}`));
     await trafficStatus('/shop/items', 503);
+    await watcher.getByTestId('breaker-state').filter({ hasText: 'OPEN' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(watcherProblems.problems, []);
+    await watcher.close();
     await inspected('15-route-detail-breaker-open');
     await page.getByRole('button', { name: 'Reset breaker' }).click();
     await page.getByTestId('breaker-state').filter({ hasText: 'CLOSED' }).waitFor();

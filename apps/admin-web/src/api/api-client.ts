@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import type { BreakerStatus, ProbeAnswer, ProbeRequest, RateLimitUsage, Route, RouteHealth, RouteInput, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type { BreakerStatus, MonitoringSecond, ProbeAnswer, ProbeRequest, RateLimitUsage, Route, RouteHealth, RouteInput, RouteListQuery, RoutePage, SessionCheck } from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -95,6 +95,20 @@ export class ApiClient {
     await this.send('DELETE', `${routePath(id)}/cache`);
   }
 
+  /**
+   * The telemetry stream (one `second` event a second, sent with the session cookie); returns the
+   * function that closes it. It ends itself with an `end` event when the session does.
+   */
+  monitoringStream(onSecond: (second: MonitoringSecond) => void): () => void {
+    const source = new EventSource(new URL('monitoring/stream', this.apiBase));
+    source.addEventListener('second', (event) => {
+      const second = parseSecond((event as MessageEvent<string>).data);
+      if (second !== undefined) onSecond(second);
+    });
+    source.addEventListener('end', () => source.close());
+    return () => source.close();
+  }
+
   private async request<T>(method: string, path: string, body?: unknown, options: { signingIn?: boolean } = {}): Promise<T> {
     const envelope = (await this.send(method, path, body, options)) as { data: T };
     return envelope.data;
@@ -121,6 +135,15 @@ export class ApiClient {
     const error = ApiError.fromBody(response.status, parsed);
     if (response.status === 401 && options.signingIn !== true) this.onUnauthorized(error);
     throw error;
+  }
+}
+
+function parseSecond(data: string): MonitoringSecond | undefined {
+  try {
+    const parsed = JSON.parse(data) as Partial<MonitoringSecond>;
+    return typeof parsed.start === 'number' && Array.isArray(parsed.routes) ? (parsed as MonitoringSecond) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

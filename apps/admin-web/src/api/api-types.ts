@@ -48,3 +48,12 @@ export type RouteHealth = DataOf<'/api/routes/{id}/health', 'get'>;
 export type RateLimitUsage = DataOf<'/api/routes/{id}/rate-limit', 'get'>;
 export type ProbeRequest = BodyOf<'/api/routes/{id}/test', 'post'>;
 export type ProbeAnswer = DataOf<'/api/routes/{id}/test', 'post'>;
+
+/**
+ * What the UI reads of one `second` event of GET /api/monitoring/stream (Server-Sent Events; the
+ * document describes the stream as text, so this names the part used, with the document's enums).
+ */
+export interface MonitoringSecond {
+  start: number;
+  routes: Array<{ routeId: string; breaker?: NonNullable<BreakerStatus['state']>; health?: NonNullable<RouteHealth['status']> }>;
+}

@@ -9,6 +9,7 @@ import { proxyYmlEntry } from './detail/proxy-yml';
 import { RouteActions } from './detail/route-actions';
 import { BreakerPanel, HealthPanel, RateLimitPanel } from './detail/route-status-panels';
 import { RouteTestConsole } from './detail/route-test-console';
+import { useLiveRouteState } from './detail/use-live-route-state';
 
 /** One route: its fields, actions, live state, a test console, cache purge and its proxy.yml form. */
 export default function RouteDetailPage() {
@@ -17,6 +18,7 @@ export default function RouteDetailPage() {
   const result = useQuery(`route:${id}`, () => api.getRoute(id));
   const heading = useFocusHeading();
   const route = result.data;
+  const live = useLiveRouteState(id);
   return (
     <main>
       <p>
@@ -49,8 +51,8 @@ export default function RouteDetailPage() {
             <dd>{route.description === '' ? '—' : route.description}</dd>
           </dl>
           <div class="panels">
-            <HealthPanel route={route} />
-            <BreakerPanel route={route} />
+            <HealthPanel route={route} live={live.health} />
+            <BreakerPanel route={route} live={live.breaker} />
             <RateLimitPanel route={route} />
           </div>
           <RouteTestConsole route={route} />

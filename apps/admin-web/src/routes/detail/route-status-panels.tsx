@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/api-client';
 import { describeError } from '../../api/api-error';
 import { ErrorAlert } from '../../layout/error-alert';
@@ -7,10 +7,16 @@ import type { BreakerStatus, Route } from '../../api/api-types';
 
 const when = (iso: string | null | undefined): string => (iso === null || iso === undefined ? 'never' : new Date(iso).toLocaleString());
 
-/** Health as the data planes report it: status, last check and its latency. */
-export function HealthPanel({ route }: { route: Route }) {
+/**
+ * Health as the data planes report it: status, last check and its latency. `live` is the indicator
+ * of the telemetry stream: when it changes, the details are read again (one request per change).
+ */
+export function HealthPanel({ route, live }: { route: Route; live: string | undefined }) {
   const health = useQuery(`route-health:${route.id}`, () => api.routeHealth(route.id));
   const data = health.data;
+  useEffect(() => {
+    if (live !== undefined && data !== undefined && live !== data.status) health.reload();
+  }, [live]);
   return (
     <section aria-labelledby="health-heading">
       <h2 id="health-heading">Health</h2>
@@ -38,12 +44,21 @@ export function HealthPanel({ route }: { route: Route }) {
   );
 }
 
-/** The breaker's state over the data planes, with the manual Trip and Reset of spec 3.1. */
-export function BreakerPanel({ route }: { route: Route }) {
+/**
+ * The breaker's state over the data planes, with the manual Trip and Reset of spec 3.1. `live` is
+ * the state of the telemetry stream: when it differs from the one shown, the state is read again.
+ */
+export function BreakerPanel({ route, live }: { route: Route; live: string | undefined }) {
   const breaker = useQuery(`route-breaker:${route.id}`, () => api.breaker(route.id));
   const [answer, setAnswer] = useState<BreakerStatus | undefined>(undefined);
   const [message, setMessage] = useState<string | undefined>(undefined);
   const data = answer ?? breaker.data;
+  useEffect(() => {
+    if (live !== undefined && data !== undefined && live !== data.state) {
+      setAnswer(undefined);
+      breaker.reload();
+    }
+  }, [live]);
   async function act(action: 'trip' | 'reset'): Promise<void> {
     setMessage(undefined);
     try {
