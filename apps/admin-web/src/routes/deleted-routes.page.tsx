@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, appBase } from '../api/api-client';
+import { api } from '../api/api-client';
 import { describeError } from '../api/api-error';
 import { invalidateQueries, useQuery } from '../api/query-cache';
 import type { Route } from '../api/api-types';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { BackToRoutes } from './back-to-routes';
 
 /** Spec 3.2: a soft-deleted route can be restored for 30 days, then it is purged. */
 const KEPT_DAYS = 30;
@@ -39,9 +40,7 @@ export default function DeletedRoutesPage() {
   const routes = deleted.data?.routes ?? [];
   return (
     <main>
-      <p>
-        <a href={`${appBase.pathname}routes`}>Back to routes</a>
-      </p>
+      <BackToRoutes />
       <h1 ref={heading} tabIndex={-1}>
         Deleted routes
       </h1>

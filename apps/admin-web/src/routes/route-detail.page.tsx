@@ -1,6 +1,6 @@
 import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { api, appBase } from '../api/api-client';
+import { api } from '../api/api-client';
 import { describeError } from '../api/api-error';
 import { useQuery } from '../api/query-cache';
 import type { Route } from '../api/api-types';
@@ -10,6 +10,7 @@ import { RouteActions } from './detail/route-actions';
 import { BreakerPanel, HealthPanel, RateLimitPanel } from './detail/route-status-panels';
 import { RouteTestConsole } from './detail/route-test-console';
 import { useLiveRouteState } from './detail/use-live-route-state';
+import { BackToRoutes } from './back-to-routes';
 
 /** One route: its fields, actions, live state, a test console, cache purge and its proxy.yml form. */
 export default function RouteDetailPage() {
@@ -21,9 +22,7 @@ export default function RouteDetailPage() {
   const live = useLiveRouteState(id);
   return (
     <main>
-      <p>
-        <a href={`${appBase.pathname}routes`}>Back to routes</a>
-      </p>
+      <BackToRoutes />
       <h1 ref={heading} tabIndex={-1}>
         {route === undefined ? 'Route' : `Route ${route.path}`}
       </h1>
