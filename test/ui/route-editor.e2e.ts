@@ -198,6 +198,9 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
     await page.getByRole('heading', { name: 'Edit route /rich/*' }).waitFor();
     assert.equal(await page.locator('#field-rateLimit-keyExpression').inputValue(), 'header:x-user');
     assert.equal(await page.locator('#field-headers-request-set').inputValue(), 'X-Request-Id: ${requestId}');
+    // The header variables are listed once in the help (spec 2.1's UI lists them).
+    const headerHelp = await page.locator('#field-headers-request-set-help').innerText();
+    for (const variable of ['requestId', 'timestamp', 'clientIp', 'route', 'method', 'responseTime']) assert.equal(headerHelp.split(`\${${variable}}`).length, 2, `${variable} in: ${headerHelp}`);
     assert.equal(await page.locator('#field-circuitBreaker-errorStatuses').inputValue(), '500, 503');
     assert.equal(await page.locator('#field-ipRestriction-allow').inputValue(), '127.0.0.1, 10.0.0.0/8');
     assert.equal(await page.locator('#field-cors-methods-GET').isChecked(), true);

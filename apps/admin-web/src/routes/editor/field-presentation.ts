@@ -85,7 +85,8 @@ function helpText(schema: JsonSchema): string {
     parts.push(`Default: ${Array.isArray(schema.default) ? schema.default.join(', ') : String(schema.default)}.`);
   }
   const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties.description : undefined;
-  if (values !== undefined) parts.push(`Values: ${values}.`);
+  // Said once: a header map's description may already list the variables its values may use.
+  if (values !== undefined && !parts[0]?.includes(values.split('; ').at(-1) ?? values)) parts.push(`Values: ${values}.`);
   return parts.filter((p) => p !== '').join(' ');
 }
 
