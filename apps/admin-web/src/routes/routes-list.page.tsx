@@ -25,7 +25,12 @@ export function RoutesListPage() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const enabled = String(form.get('enabled') ?? 'all');
     location.route(
-      hrefOf({ page: 1, search: String(form.get('search') ?? '').trim(), enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all' }),
+      hrefOf({
+        page: 1,
+        search: String(form.get('search') ?? '').trim(),
+        enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
+        tag: String(form.get('tag') ?? '').trim(),
+      }),
     );
   }
 
