@@ -35,6 +35,18 @@ const PAGES = [
   { link: 'Logs', heading: 'Logs', path: '/admin/logs', ready: 'table.log-lines' },
 ] as const;
 
+/**
+ * Polls `expression` in the page until it is true. page.evaluate goes through the debugger protocol,
+ * which the page's CSP allows; waitForFunction with a string would eval inside the page (refused).
+ */
+async function pageCondition(page: Page, expression: string, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate<boolean>(expression))) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('admin UI operations pages in chromium (control plane + data plane processes, default API limits)', () => {
   let redis: RedisServer;
   let controlPlane: GatewayProcess;
@@ -138,7 +150,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     await page.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await row().count(), 1, 'cancel keeps the user');
     await page.getByRole('button', { name: 'Delete casey@example.com' }).click();
-    assert.equal(await page.evaluate<string | undefined>('document.activeElement?.textContent'), 'Confirm delete', 'focus moves to the confirmation');
+    await pageCondition(page, "document.activeElement?.textContent === 'Confirm delete'", 2_000, 'focus moves to the confirmation');
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await page.getByText('Deleted casey@example.com.').waitFor();
     await row().waitFor({ state: 'detached' });
@@ -156,7 +168,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     await shown.waitFor();
     const key = await shown.innerText();
     assert.ok(key.length >= 32, `a full key is shown (${key.length} characters)`);
-    assert.equal(await page.evaluate<string | undefined>('document.activeElement?.id'), 'new-key-title', 'focus moves to the new key');
+    await pageCondition(page, "document.activeElement?.id === 'new-key-title'", 2_000, 'focus moves to the new key');
     assert.deepEqual(await inspectPage(page, 'ops-03-api-key-created'), [], 'axe-core with the new key shown');
     await page.getByRole('button', { name: 'Copy key' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
@@ -232,11 +244,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     for (const kind of statuses) await request(`${dataPlane.url}/mon/${kind}`);
     const sent = Date.now();
     await routeRow.waitFor({ timeout: 3_000 });
-    await page.waitForFunction(
-      `document.querySelector('tr[data-route="mon"] td')?.textContent === '11'`,
-      undefined,
-      { timeout: Math.max(1, 3_000 - (Date.now() - sent)) },
-    );
+    await pageCondition(page, `document.querySelector('tr[data-route="mon"] td')?.textContent === '11'`, Math.max(1, 3_000 - (Date.now() - sent)), 'the 11 requests in the route table');
     const shownAfterMs = Date.now() - sent;
     const cells = (await routeRow.locator('td').allInnerTexts()).map((t) => t.trim());
     assert.equal(cells[0], '11', 'requests');
@@ -249,7 +257,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     assert.equal(await planes.count(), 1);
     assert.match(await planes.first().innerText(), /Live/);
     await page.getByTestId('upstreams').getByText(upstream.origin).waitFor();
-    await page.waitForFunction(`document.querySelectorAll('.chart-canvas canvas').length === 4`, undefined, { timeout: 10_000 });
+    await pageCondition(page, `document.querySelectorAll('.chart-canvas canvas').length === 4`, 10_000, 'the four charts drawn');
     assert.notEqual(await page.getByTestId('requests-minute').innerText(), '0');
     assert.deepEqual(await inspectPage(page, 'ops-06-monitoring'), [], 'axe-core on the monitoring page');
   });

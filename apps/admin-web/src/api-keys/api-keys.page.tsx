@@ -176,10 +176,10 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
           <div class="actions">
             {confirming ? (
               <>
-                <button type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void revoke()}>
+                <button key="confirm" type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void revoke()}>
                   Confirm revoke
                 </button>
-                <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+                <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
                   Cancel
                 </button>
               </>

@@ -154,10 +154,10 @@ function UserRow({ user, onChanged }: { user: UserAccount; onChanged: (message: 
           {confirming ? (
             <>
               <span>Delete {user.email}?</span>
-              <button type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void remove()}>
+              <button key="confirm" type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void remove()}>
                 Confirm delete
               </button>
-              <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+              <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
                 Cancel
               </button>
             </>
