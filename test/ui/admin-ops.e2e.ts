@@ -304,6 +304,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
           await tab.goto(`${controlPlane.url}${target.path}`);
           await tab.getByRole('heading', { level: 1, name: target.heading, exact: true }).waitFor();
           await tab.locator(target.ready).first().waitFor();
+          await tab.getByText('Loading the history…').first().waitFor({ state: 'detached' });
           assert.equal(await tab.evaluate<boolean>(`document.documentElement.scrollWidth <= ${width}`), true, `${target.path} at ${width} px: no horizontal scrolling`);
           const name = `ops-08-${target.path.split('/').pop()}-${width}px`;
           assert.deepEqual(await inspectPage(tab, name), [], `axe-core on ${name}`);

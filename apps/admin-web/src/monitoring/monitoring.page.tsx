@@ -74,14 +74,17 @@ export default function MonitoringPage() {
 
       <h2>Last 15 minutes</h2>
       {quarterHistory?.error !== undefined && <p class="error" role="alert">The history could not be loaded: {quarterHistory.error}</p>}
+      {quarterHistory === undefined && <p class="notice">Loading the history…</p>}
       <div class="charts">
         <TimeChart label="Requests a second, last 15 minutes" lines={['All', '4xx', '5xx']} times={quarter.times} values={quarter.traffic} unit="req/s" />
         <TimeChart label="Latency, last 15 minutes" lines={['p50', 'p95', 'p99']} times={quarter.times} values={quarter.latency} unit="ms" />
       </div>
       <h2>Last hour</h2>
       {hourHistory?.error !== undefined && <p class="error" role="alert">The history could not be loaded: {hourHistory.error}</p>}
+      {hourHistory === undefined && <p class="notice">Loading the history…</p>}
       <div class="charts">
-        <TimeChart label="Requests a second by minute, last hour" lines={['All', '4xx', '5xx']} times={hour.times} values={hour.traffic} unit="req/s" />
+        {/* The series API keeps no 4xx count: the hour shows all requests and 5xx. */}
+        <TimeChart label="Requests a second by minute, last hour" lines={['All', '5xx']} times={hour.times} values={[hour.traffic[0] ?? [], hour.traffic[2] ?? []]} unit="req/s" />
         <TimeChart label="Latency by minute, last hour" lines={['p50', 'p95', 'p99']} times={hour.times} values={hour.latency} unit="ms" />
       </div>
 
