@@ -317,6 +317,30 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     assert.deepEqual(tooMany, []);
   });
 
+  test('the monitoring page survives a control-plane restart: it reconnects by itself and shows new traffic without a reload', async () => {
+    await goTo('Monitoring', 'Monitoring');
+    const liveStatus = page.locator('.live-status');
+    await liveStatus.filter({ hasText: /^Live/ }).waitFor();
+    const routeRow = page.locator('tr[data-route="mon"]');
+    // The earlier traffic on the route left the page's one-minute window during the browsing.
+    await routeRow.waitFor({ state: 'detached', timeout: 70_000 });
+    const before = watched.problems.length;
+
+    await controlPlane.kill();
+    await liveStatus.filter({ hasText: /^Reconnecting/ }).waitFor();
+    controlPlane = await controlPlane.restart();
+    await liveStatus.filter({ hasText: /^Live/ }).waitFor({ timeout: 60_000 });
+
+    for (const kind of ['ok', 'ok', 'ok', 'ok', 'ok', 'fail']) await request(`${dataPlane.url}/mon/${kind}`);
+    await pageCondition(page, `document.querySelector('tr[data-route="mon"] td')?.textContent === '6'`, 10_000, 'the 6 requests after the restart');
+    assert.equal(new URL(page.url()).pathname, '/admin/monitoring', 'no reload, no sign-in');
+    // While the control plane was down, the browser reported the refused connections of the stream
+    // and of the data-planes list: those, and nothing else, are expected.
+    const outage = watched.problems.splice(before);
+    const unexpected = outage.filter((p) => !(new URL(p.url || 'http://x/').pathname.startsWith('/api/monitoring/') && /net::ERR_|Failed to load resource/.test(p.text)));
+    assert.deepEqual(unexpected, []);
+  });
+
   test('no console error and no CSP violation on any page', () => {
     // The only line allowed: the browser's own report of the 400 the test provoked (the refused password).
     const provoked = (p: PageProblem): boolean => p.url.endsWith('/api/users') && /status of 400 \(Bad Request\)/.test(p.text);
