@@ -84,7 +84,7 @@ export default function MonitoringPage() {
       {hourHistory === undefined && <p class="notice">Loading the history…</p>}
       <div class="charts">
         {/* The series API keeps no 4xx count: the hour shows all requests and 5xx. */}
-        <TimeChart label="Requests a second by minute, last hour" lines={['All', '5xx']} times={hour.times} values={[hour.traffic[0] ?? [], hour.traffic[2] ?? []]} unit="req/s" />
+        <TimeChart label="Requests a second by minute, last hour" lines={['All', '5xx']} times={hour.times} values={[hour.traffic[0] ?? [], hour.traffic[2] ?? []]} unit="req/s" colors={[0, 2]} />
         <TimeChart label="Latency by minute, last hour" lines={['p50', 'p95', 'p99']} times={hour.times} values={hour.latency} unit="ms" />
       </div>
 

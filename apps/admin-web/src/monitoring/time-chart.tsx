@@ -14,6 +14,8 @@ export interface TimeChartProps {
   /** One list per line, aligned with `times`; null where nothing is known. */
   values: (number | null)[][];
   unit: string;
+  /** Palette positions of the lines (default 0, 1, 2...), so a line keeps its colour across charts. */
+  colors?: number[];
 }
 
 const HEIGHT = 200;
@@ -25,7 +27,8 @@ let library: Promise<typeof uPlot> | undefined;
 const loadLibrary = (): Promise<typeof uPlot> => (library ??= import('uplot').then((module) => (module as unknown as { default: typeof uPlot }).default));
 
 /** A time series chart drawn by uPlot into a canvas; updates with new data without redrawing its frame. */
-export function TimeChart({ label, lines, times, values, unit }: TimeChartProps) {
+export function TimeChart({ label, lines, times, values, unit, colors }: TimeChartProps) {
+  const colorOf = (i: number): number => (colors?.[i] ?? i) % PALETTE.length;
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | undefined>(undefined);
   const data = [times, ...values] as uPlot.AlignedData;
@@ -43,7 +46,7 @@ export function TimeChart({ label, lines, times, values, unit }: TimeChartProps)
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true } },
         axes: [{}, { label: unit, size: 60 }],
-        series: [{}, ...lines.map((line, i) => ({ label: line, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false }))],
+        series: [{}, ...lines.map((line, i) => ({ label: line, stroke: PALETTE[colorOf(i)], width: 2, spanGaps: false }))],
       };
       plot.current = new UPlot(options, data, element);
       observer = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(element.clientWidth, 200), height: HEIGHT }));
@@ -68,7 +71,7 @@ export function TimeChart({ label, lines, times, values, unit }: TimeChartProps)
       <ul class="chart-legend" aria-hidden="true">
         {lines.map((line, i) => (
           <li key={line}>
-            <span class={`swatch swatch-${i % PALETTE.length}`} />
+            <span class={`swatch swatch-${colorOf(i)}`} />
             {line}
           </li>
         ))}
