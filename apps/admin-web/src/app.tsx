@@ -9,6 +9,10 @@ import { SignInPage } from './session/sign-in.page';
 
 // Pages past the list load on demand: the sign-in and list pages stay inside their size budget.
 const RouteDetailPage = lazy(() => import('./routes/route-detail.page'));
+const MonitoringPage = lazy(() => import('./monitoring/monitoring.page'));
+const UsersPage = lazy(() => import('./users/users.page'));
+const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
+const LogsPage = lazy(() => import('./logs/logs.page'));
 
 const base = appBase.pathname;
 
@@ -43,6 +47,10 @@ function SessionGate() {
           <Route path={base} component={RedirectToRoutes} />
           <Route path={`${base}routes`} component={RoutesListPage} />
           <Route path={`${base}routes/:id`} component={RouteDetailPage} />
+          <Route path={`${base}monitoring`} component={MonitoringPage} />
+          <Route path={`${base}users`} component={UsersPage} />
+          <Route path={`${base}api-keys`} component={ApiKeysPage} />
+          <Route path={`${base}logs`} component={LogsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

@@ -1,5 +1,23 @@
 import { ApiError } from './api-error';
-import type { Route, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type {
+  ApiKey,
+  CreatedApiKey,
+  DataPlaneReport,
+  LogLevel,
+  LogLine,
+  MonitoringSummary,
+  NewApiKey,
+  NewUser,
+  Page,
+  Pagination,
+  Route,
+  RouteListQuery,
+  RoutePage,
+  SeriesMetric,
+  SeriesPoint,
+  SessionCheck,
+  UserAccount,
+} from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -46,13 +64,91 @@ export class ApiClient {
     const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
     if (query.search !== undefined && query.search !== '') params.set('search', query.search);
     if (query.enabled !== undefined) params.set('enabled', String(query.enabled));
-    const body = await this.send('GET', `routes?${params.toString()}`);
-    const list = body as { data: Route[]; pagination: RoutePage['pagination'] };
-    return { routes: list.data, pagination: list.pagination };
+    if (query.tag !== undefined && query.tag !== '') params.set('tag', query.tag);
+    const page = await this.list<Route>(`routes?${params.toString()}`);
+    return { routes: page.items, pagination: page.pagination };
   }
 
   async getRoute(id: string): Promise<Route> {
     return this.request<Route>('GET', `routes/${encodeURIComponent(id)}`);
+  }
+
+  /** Cluster totals and one row per route with traffic over `window` (e.g. `5m`). */
+  async monitoringSummary(window: string): Promise<MonitoringSummary> {
+    return this.request<MonitoringSummary>('GET', `monitoring/summary?window=${encodeURIComponent(window)}`);
+  }
+
+  /** The cluster total of one metric, one point a step from `fromMs` to now. */
+  async monitoringSeries(metric: SeriesMetric, step: '1s' | '1m', fromMs: number): Promise<SeriesPoint[]> {
+    const params = new URLSearchParams({ metric, step, from: new Date(fromMs).toISOString() });
+    return (await this.request<{ points: SeriesPoint[] }>('GET', `monitoring/series?${params.toString()}`)).points;
+  }
+
+  async dataPlanes(): Promise<DataPlaneReport[]> {
+    return this.request<DataPlaneReport[]>('GET', 'monitoring/data-planes');
+  }
+
+  /**
+   * Opens GET /api/monitoring/stream with the cookie session (fetch, not EventSource: the resume
+   * point travels in the Last-Event-ID header and nothing rides in the URL). The caller reads the body.
+   */
+  async openMonitoringStream(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    let response: Response;
+    try {
+      response = await fetch(new URL('monitoring/stream', this.apiBase), { headers, credentials: 'same-origin', signal, cache: 'no-store' });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ApiError(0, 'NETWORK_ERROR', 'The gateway could not be reached');
+    }
+    if (!response.ok || response.body === null) {
+      const error = ApiError.fromBody(response.status, await response.json().catch(() => undefined));
+      if (response.status === 401) this.onUnauthorized(error);
+      throw error;
+    }
+    return response.body;
+  }
+
+  async listUsers(limit: number, offset: number): Promise<Page<UserAccount>> {
+    return this.list<UserAccount>(`users?limit=${limit}&offset=${offset}`);
+  }
+
+  async createUser(user: NewUser): Promise<UserAccount> {
+    return this.request<UserAccount>('POST', 'users', user);
+  }
+
+  async setUserDisabled(id: string, disabled: boolean): Promise<UserAccount> {
+    return this.request<UserAccount>('PATCH', `users/${encodeURIComponent(id)}`, { disabled });
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.send('DELETE', `users/${encodeURIComponent(id)}`);
+  }
+
+  async listApiKeys(limit: number, offset: number): Promise<Page<ApiKey>> {
+    return this.list<ApiKey>(`api-keys?limit=${limit}&offset=${offset}`);
+  }
+
+  async createApiKey(key: NewApiKey): Promise<CreatedApiKey> {
+    return this.request<CreatedApiKey>('POST', 'api-keys', key);
+  }
+
+  async revokeApiKey(id: string): Promise<void> {
+    await this.send('DELETE', `api-keys/${encodeURIComponent(id)}`);
+  }
+
+  /** The newest `limit` lines at `level` or more severe, oldest first; `since`: only later lines. */
+  async listLogs(query: { limit: number; level?: LogLevel; since?: string }): Promise<Page<LogLine>> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.level !== undefined) params.set('level', query.level);
+    if (query.since !== undefined) params.set('since', query.since);
+    return this.list<LogLine>(`logs?${params.toString()}`);
+  }
+
+  private async list<T>(path: string): Promise<Page<T>> {
+    const body = (await this.send('GET', path)) as { data: T[]; pagination: Pagination };
+    return { items: body.data, pagination: body.pagination };
   }
 
   private async request<T>(method: string, path: string, body?: unknown, options: { signingIn?: boolean } = {}): Promise<T> {
