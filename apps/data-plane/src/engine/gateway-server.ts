@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ProxySettings } from '@gateway/route-model';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import { writeRawError } from './responses';
+import { markUpgradeRequest } from './websocket-upgrade';
 
 /** How often node checks connections against headersTimeout/requestTimeout (default 30 s is too coarse). */
 const CONNECTIONS_CHECK_INTERVAL_MS = 1000;
@@ -53,6 +54,19 @@ export function createGatewayServer(
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
     writeRawError(socket, 'METHOD_NOT_ALLOWED');
+  });
+  // With a listener here node hands over every request that asks for an upgrade (and has no body)
+  // instead of serving it. It goes through the same handler on a response object of its own: the
+  // dispatcher relays WebSocket handshakes of routes that accept them and serves the others as plain
+  // requests, the connection's last (its socket is no longer parsed as HTTP).
+  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    markUpgradeRequest(req, head);
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => socket.end());
+    handler(req, res);
   });
   return server;
 }

@@ -1,6 +1,7 @@
 import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { DeadlineWheel } from '../../engine/deadline-wheel';
 import { GatewayError, type GatewayErrorCode } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
@@ -15,8 +16,28 @@ function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
 }
 
 /**
+ * When a deadline comes with the response head already in: the body is streaming (an event
+ * stream, a long download), so only a gap is cut. Bytes read since the last look earn another
+ * `idleMs`; none means the upstream went silent. No per-chunk work: a gap is cut between idleMs
+ * and twice idleMs after the last byte.
+ */
+function idleCheck(deadlines: DeadlineWheel<Exchange>, idleMs: number): (exchange: Exchange) => void {
+  const check = (exchange: Exchange): void => {
+    const read = exchange.upstreamResponse?.socket?.bytesRead;
+    if (read !== undefined && read !== exchange.upstreamBytesSeen) {
+      exchange.upstreamBytesSeen = read;
+      deadlines.schedule(exchange, idleMs, check);
+      return;
+    }
+    cutOnTimeout(exchange);
+  };
+  return check;
+}
+
+/**
  * `timeout.request` bounds one upstream attempt from the moment it is sent until its response
- * body has ended (504 while nothing was sent to the client, a cut connection after);
+ * head arrives (504); after that `timeout.idle` (default the same value) bounds each silence of the
+ * response body (a cut connection), so a healthy event stream outlives the request timeout;
  * `timeout.connect` bounds establishing a new upstream connection. Innermost wrapper, so retries
  * get a fresh deadline per attempt, bounded by what is left of `timeout.request` since the request
  * arrived. Deadlines live in the shared DeadlineWheel (no timer per
@@ -32,12 +53,16 @@ export const timeoutPolicy: PolicyFactory = {
     const requestMs = route.timeout.request;
     const connectMs = route.timeout.connect;
     const deadlines = env.services.deadlines;
+    const onDeadline = idleCheck(deadlines, route.timeout.idle ?? requestMs);
     return {
       wrapUpstream: (next) => (exchange, done) => {
         // Scheduling again replaces the previous attempt's deadline. A retried attempt gets what is
         // left of the route's request timeout (decision 16: every attempt within it).
         const ms = exchange.attempts === 0 ? requestMs : Math.max(1, exchange.startedAt + requestMs - performance.now());
-        deadlines.schedule(exchange, ms, cutOnTimeout);
+        // A retried attempt's deadline must not count the previous attempt's response as progress.
+        exchange.upstreamResponse = undefined;
+        exchange.upstreamBytesSeen = -1;
+        deadlines.schedule(exchange, ms, onDeadline);
         next(exchange, done);
         if (connectMs !== undefined) watchConnect(exchange.upstreamRequest as ClientRequest, connectMs);
       },
