@@ -62,7 +62,8 @@ export class WebSocketUpgrades {
       method: 'GET',
       path: exchange.upstreamPath,
       headers: { ...exchange.upstreamHeaders, connection: 'Upgrade', upgrade: exchange.req.headers.upgrade as string },
-      agent: target.agent,
+      // A connection of its own: an upgraded socket leaves the pool for good, so it never takes a warm one.
+      agent: false,
     });
     exchange.upstreamRequest = upstreamRequest;
     // The handshake gets the route's request timeout; the connection after it, the idle timeout.
