@@ -62,13 +62,30 @@ export function createGatewayServer(
   server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     markUpgradeRequest(req, head);
-    const res = new http.ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket);
-    res.once('finish', () => socket.end());
-    handler(req, res);
+    // Pipelined behind responses still being written: its turn comes when the socket is free.
+    whenSocketFree(socket as ServingSocket, () => {
+      const res = new http.ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket);
+      res.once('finish', () => socket.end());
+      handler(req, res);
+    });
   });
   return server;
+}
+
+type ServingSocket = Socket & { _httpMessage?: http.ServerResponse | null };
+
+/** Runs `then` once no response of an earlier (pipelined) request holds the socket; never if the socket dies first. */
+function whenSocketFree(socket: ServingSocket, then: () => void): void {
+  const current = socket._httpMessage;
+  if (current === null || current === undefined) {
+    then();
+    return;
+  }
+  current.once('close', () => {
+    if (!socket.destroyed) whenSocketFree(socket, then);
+  });
 }
 
 function clientErrorCode(code: string | undefined): GatewayErrorCode {
