@@ -21,8 +21,9 @@ async function refusal(url: string): Promise<{ status: number; body: string }> {
 }
 
 const routes = (origin: string, extra = ''): string =>
-  `version: "1.0.0"\nroutes:\n` +
-  `  - { id: echo, path: /echo, upstream: "${origin}", stripPath: false, websocket: true }\n` +
+  // Client and route request timeouts far below the connections' lifetimes: they bound the handshake only.
+  `version: "1.0.0"\nproxy: { requestTimeout: 1500, headersTimeout: 1000 }\nroutes:\n` +
+  `  - { id: echo, path: /echo, upstream: "${origin}", stripPath: false, websocket: true, timeout: { request: 1000 } }\n` +
   `  - { id: limited, path: /limited, upstream: "${origin}", stripPath: false, websocket: { enabled: true, maxConnections: 2 } }\n` +
   `  - { id: idle, path: /idle, upstream: "${origin}", stripPath: false, websocket: { enabled: true, idleTimeout: 1000 } }\n` +
   `  - { id: rated, path: /rated, upstream: "${origin}", stripPath: false, websocket: true, rateLimit: { max: 1, windowMs: 60000 } }\n` +
@@ -51,8 +52,6 @@ describe('WebSocket proxying', () => {
     upstream = await startEchoUpstream();
     gateway = await startGatewayProcess({
       config: routes(upstream.origin, `  - { id: removed, path: /removed, upstream: "${upstream.origin}", stripPath: false, websocket: true }\n`),
-      // Longer than the tests' connections: proves an upgraded socket is not cut by the request deadline.
-      env: { LOG_LEVEL: 'info' },
     });
   });
 
@@ -70,6 +69,10 @@ describe('WebSocket proxying', () => {
     opened.socket.send(large);
     assert.deepEqual(Buffer.from((await opened.next()) as Buffer), large);
     assert.deepEqual(upstream.upgrades.at(-1), '/echo?room=1');
+    // Past proxy.requestTimeout and the route's timeout.request: an upgraded connection is not a request.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    opened.socket.send('later');
+    assert.equal(String(await opened.next()), 'later');
     await eventually(async () => (await openGauge(gateway, 'echo')) === 1, 'the gauge did not count the connection');
     opened.socket.close(1000);
     assert.equal(await withTimeout(opened.closed, 10_000, 'no close'), 1000);
