@@ -69,9 +69,15 @@ export class WebSocketUpgrades {
     // The handshake gets the route's request timeout; the connection after it, the idle timeout.
     const timer = setTimeout(() => upstreamRequest.destroy(new GatewayError('UPSTREAM_TIMEOUT')), route.route.timeout.request);
     upstreamRequest.on('response', (response: IncomingMessage) => {
-      if (!settle()) return response.resume() as unknown as void;
+      if (!settle()) {
+        response.resume();
+        return;
+      }
       this.sockets.release(route.id);
-      if (exchange.clientAborted) return response.resume() as unknown as void;
+      if (exchange.clientAborted) {
+        response.resume();
+        return;
+      }
       writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response);
       response.on('close', () => {
         if (!response.complete) exchange.res.destroy();
@@ -79,9 +85,13 @@ export class WebSocketUpgrades {
       response.pipe(exchange.res);
     });
     upstreamRequest.on('upgrade', (response: IncomingMessage, upstreamSocket: Socket, upstreamHead: Buffer) => {
-      if (!settle() || exchange.clientAborted) {
+      if (!settle()) {
         upstreamSocket.destroy();
-        if (settled) this.sockets.release(route.id);
+        return;
+      }
+      if (exchange.clientAborted) {
+        upstreamSocket.destroy();
+        this.sockets.release(route.id);
         return;
       }
       const client = exchange.req.socket;
