@@ -98,7 +98,8 @@ describe('normalizeRoute: variant A and defaults', () => {
 
   it('reads websocket: true as the enabled shorthand and fills its limits', () => {
     assert.deepEqual(ok({ ...base, websocket: true }).websocket, { enabled: true, idleTimeout: 60000, maxConnections: 1000 });
-    assert.deepEqual(ok({ ...base, websocket: { enabled: true, maxConnections: 5 } }).websocket, { enabled: true, idleTimeout: 60000, maxConnections: 5 });
+    assert.deepEqual(ok({ ...base, websocket: { maxConnections: 5 } }).websocket, { enabled: true, idleTimeout: 60000, maxConnections: 5 });
+    assert.deepEqual(ok({ ...base, websocket: false }).websocket, { enabled: false, idleTimeout: 60000, maxConnections: 1000 });
     assert.equal(ok(base).websocket, undefined);
   });
 

@@ -25,7 +25,7 @@ export const ROUTE_DEFAULTS = deepFreeze({
   circuitBreaker: { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 10, errorStatuses: [500, 502, 503, 504] },
   /** Kong proxy-cache defaults (5 minutes; 200, 301, 404); responses to authorized requests are not cached. */
   cache: { enabled: true, ttl: 300_000, varyBy: ['method', 'path', 'query'], cacheableStatuses: [200, 301, 404], cacheAuthorized: false },
-  /** Off unless asked for; 60 s idle as nginx's proxy_read_timeout; a connection bound per route so one route cannot take every socket. */
-  websocket: { enabled: false, idleTimeout: 60_000, maxConnections: 1000 },
+  /** No block, no WebSockets; a given block is on (as every block); 60 s idle as nginx's proxy_read_timeout; a bound per route so one route cannot take every socket. */
+  websocket: { enabled: true, idleTimeout: 60_000, maxConnections: 1000 },
   auth: { enabled: true, jwt: { algorithms: ['HS256'], validateIssuer: false, validateExpiration: true } },
 } as const);

@@ -37,7 +37,7 @@ const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
       {
         type: 'object',
         properties: {
-          enabled: { type: 'boolean', default: false },
+          enabled: { type: 'boolean', default: true },
           idleTimeout: { type: 'integer', default: 60000, minimum: 1000, maximum: 86400000 },
           maxConnections: { type: 'integer', default: 1000, minimum: 1, maximum: 100000 },
         },
