@@ -12,9 +12,12 @@ export async function startEchoUpstream(): Promise<{ origin: string; closes: Arr
   const closes: Array<{ url: string; code: number }> = [];
   const upgrades: string[] = [];
   const plainHeaders: http.IncomingHttpHeaders[] = [];
+  // Plain requests get `plain:<their body>`.
   const server = http.createServer((req, res) => {
     plainHeaders.push(req.headers);
-    res.end('plain');
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => res.end(`plain:${Buffer.concat(chunks).toString()}`));
   });
   const wss = new WebSocketServer({ server });
   wss.on('connection', (socket, req) => {

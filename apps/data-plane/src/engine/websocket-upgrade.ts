@@ -17,11 +17,18 @@ export function markUpgradeRequest(req: IncomingMessage, head: Buffer): void {
   (req as UpgradeRequest)[UPGRADE_HEAD] = head;
 }
 
-/** A WebSocket opening handshake (RFC 6455 4.1): a GET that node handed over as an upgrade, asking for `websocket`. */
-export function isWebSocketHandshake(req: IncomingMessage): boolean {
-  if ((req as UpgradeRequest)[UPGRADE_HEAD] === undefined || req.method !== 'GET') return false;
+/** The shape of a WebSocket opening handshake (RFC 6455 4.1): a GET without a body asking to upgrade to `websocket`. */
+export function asksForWebSocket(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' || req.headers['transfer-encoding'] !== undefined) return false;
+  const length = req.headers['content-length'];
+  if (length !== undefined && length !== '0') return false;
   const upgrade = req.headers.upgrade;
   return upgrade !== undefined && upgrade.split(',').some((token) => token.trim().toLowerCase() === 'websocket');
+}
+
+/** A WebSocket handshake node handed over as an upgrade (its socket is no longer parsed as HTTP). */
+export function isWebSocketHandshake(req: IncomingMessage): boolean {
+  return (req as UpgradeRequest)[UPGRADE_HEAD] !== undefined && asksForWebSocket(req);
 }
 
 /** What the dispatcher lends the upgrade path: completing the exchange, and its failure path. */
