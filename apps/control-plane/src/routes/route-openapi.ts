@@ -22,7 +22,7 @@ const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
   priority: { type: 'integer', default: 50 },
   tags: { type: 'array', items: { type: 'string' } },
   stripPath: { type: 'boolean', default: true },
-  timeout: { type: 'object', properties: { connect: { type: 'integer' }, request: { type: 'integer', default: 5000 }, keepAlive: { type: 'integer' } } },
+  timeout: { type: 'object', properties: { connect: { type: 'integer' }, request: { type: 'integer', default: 5000 }, keepAlive: { type: 'integer' }, idle: { type: 'integer', description: 'ms between two chunks of a response body; unset: request' } } },
   retry: { type: 'object', description: 'enabled, attempts (0..10), backoff, initialDelay, maxDelay, multiplier, jitter, methods' },
   rateLimit: { type: 'object', description: 'enabled, max, windowMs, strategy, scope, keyExpression, skip*, response' },
   circuitBreaker: { type: 'object', description: 'enabled, threshold (percent), timeout, resetTimeout, volumeThreshold, errorStatuses, fallback' },
@@ -30,6 +30,20 @@ const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
   headers: { type: 'object', description: 'request / response: { set, remove }; values may use ${requestId} and the other variables' },
   transform: { type: 'object', description: 'request.query, request.headers.add/remove, response.body.exclude' },
   cache: { type: 'object', description: 'enabled, ttl, varyBy, cacheableStatuses, cacheAuthorized' },
+  websocket: {
+    description: 'WebSocket proxying; a boolean is the shorthand for enabled',
+    oneOf: [
+      { type: 'boolean' },
+      {
+        type: 'object',
+        properties: {
+          enabled: { type: 'boolean', default: true },
+          idleTimeout: { type: 'integer', default: 60000, minimum: 1000, maximum: 86400000 },
+          maxConnections: { type: 'integer', default: 1000, minimum: 1, maximum: 100000 },
+        },
+      },
+    ],
+  },
   auth: { type: 'object', description: 'enabled, type (jwt, apiKey, basic), jwt.{secretEnv, algorithms, issuer, validateIssuer, validateExpiration}' },
   ipRestriction: {
     type: 'object',
