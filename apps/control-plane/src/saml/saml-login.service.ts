@@ -8,11 +8,13 @@ import { decodeSamlResponse } from './saml-message-limits';
 import { refusalReason } from './saml-refusal';
 import { SamlAssertionLedger } from './saml-assertion-ledger.service';
 import { SamlRequestStore } from './saml-request-store.service';
-import { onlyRequest, serviceProvider } from './saml-service-provider';
+import { runStrategy } from './passport-outcome';
+import { onlyRequest } from './saml-service-provider';
 import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from './saml-settings';
 import { validateReturnUrl } from './saml-return-url';
 import { checkResponseEnvelope, readSignedAssertion, type SignedAssertion } from './signed-assertion';
 import { SsoUserProvisioner } from './sso-user-provisioner.service';
+import { samlRequest, SamlStrategy } from './saml.strategy';
 
 /** Spec 2.7's SAML result. */
 export interface SamlResult {
@@ -49,6 +51,7 @@ export class SamlLoginService {
     private readonly accounts: UserAccountsService,
     private readonly tokens: TokenIssuer,
     private readonly audit: AuditLogService,
+    private readonly strategy: SamlStrategy,
   ) {}
 
   async settings(): Promise<SamlSettings> {
@@ -62,12 +65,17 @@ export class SamlLoginService {
     const settings = await this.settings();
     const target = validateReturnUrl(returnUrl ?? settings.defaultReturnUrl, settings.allowedReturnUrls);
     const opened = await this.requests.open(target, browserBinding);
-    return serviceProvider(settings, { requestId: opened.requestId }).getAuthorizeUrlAsync(opened.relayState, undefined, {});
+    // No SAMLResponse in the request: the strategy answers with a redirect to the IdP (HTTP-Redirect binding).
+    const outcome = await runStrategy(this.strategy, samlRequest(settings, { body: { RelayState: opened.relayState } }, { requestId: opened.requestId }), {});
+    if (outcome.kind !== 'redirect') throw outcome.kind === 'error' ? outcome.error : new Error(`SAML strategy answered ${outcome.kind} to a login request`);
+    return outcome.url;
   }
 
   async metadata(): Promise<string> {
     const settings = await this.settings();
-    return serviceProvider(settings).generateServiceProviderMetadata(null, settings.spCertificate ?? null);
+    return new Promise((resolve, reject) =>
+      this.strategy.generateServiceProviderMetadata(samlRequest(settings, {}), null, settings.spCertificate ?? null, (error, xml) => (error || xml === undefined ? reject(error ?? new Error('no metadata')) : resolve(xml))),
+    );
   }
 
   /** Verifies a posted response; 401 SAML_REJECTED, audited with the reason, for anything wrong. */
@@ -78,14 +86,12 @@ export class SamlLoginService {
     // The RelayState names the request; only that request's ID is a valid InResponseTo, once.
     const request = await this.requests.consume(body.RelayState);
     if (request === undefined) return this.refuse('RelayState unknown, used or expired', ip);
-    let assertionXml: string;
-    try {
-      const { profile } = await serviceProvider(settings, { cache: onlyRequest(request.id) }).validatePostResponseAsync({ SAMLResponse: Buffer.from(decoded.xml).toString('base64') });
-      if (profile === null) return this.refuse('response carries no login', ip);
-      assertionXml = profile.getAssertionXml?.() ?? '';
-    } catch (error) {
-      return this.refuse(refusalReason(error), ip);
-    }
+    // The strategy sees the checked XML, re-encoded: what it verifies is exactly what the checks below read.
+    const form = samlRequest(settings, { body: { SAMLResponse: Buffer.from(decoded.xml).toString('base64') } }, { cache: onlyRequest(request.id) });
+    const outcome = await runStrategy(this.strategy, form, {});
+    if (outcome.kind === 'error') return this.refuse(refusalReason(outcome.error), ip);
+    if (outcome.kind !== 'success') return this.refuse('response carries no login', ip);
+    const assertionXml = String(outcome.user['assertionXml']);
     const envelopeRefusal = checkResponseEnvelope(decoded.xml, settings);
     if (envelopeRefusal !== undefined) return this.refuse(envelopeRefusal, ip);
     const assertion = readSignedAssertion(assertionXml, settings);

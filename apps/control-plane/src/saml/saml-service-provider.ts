@@ -1,4 +1,4 @@
-import { SAML, ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/node-saml';
+import { ValidateInResponseTo, type CacheProvider, type SamlConfig } from '@node-saml/passport-saml';
 import type { SamlSettings } from './saml-settings';
 
 /** node-saml never gets to keep request IDs in its own per-process memory: our store owns them. */
@@ -20,13 +20,19 @@ export function onlyRequest(requestId: string): CacheProvider {
 /** Longest accepted time between the IdP issuing an assertion and our receiving it. */
 const MAX_ASSERTION_AGE_MS = 5 * 60_000;
 
+/** What one SAML exchange adds to the settings: the ID our store chose, the one request it answers. */
+export interface SamlExchange {
+  requestId?: string;
+  cache?: CacheProvider;
+}
+
 /**
- * node-saml configured strictly (its defaults do not check InResponseTo and allow no clock skew):
- * both the response and the assertion signed by one of the IdP certificates, audience our
- * entity id, issuer the IdP's, SHA-256 for what we sign. One instance per login: cheap, and it
- * lets the AuthnRequest carry the ID our store chose.
+ * node-saml's options for the passport strategy, configured strictly (its defaults do not check
+ * InResponseTo and allow no clock skew): both the response and the assertion signed by one of the
+ * IdP certificates, audience our entity id, issuer the IdP's, SHA-256 for what we sign. Built per
+ * exchange from the live settings: cheap, and it lets the AuthnRequest carry the ID our store chose.
  */
-export function serviceProvider(settings: SamlSettings, options: { requestId?: string; cache?: CacheProvider } = {}): SAML {
+export function samlOptions(settings: SamlSettings, options: SamlExchange = {}): SamlConfig {
   const config: SamlConfig = {
     callbackUrl: settings.acsUrl,
     entryPoint: settings.idpSsoUrl,
@@ -49,5 +55,5 @@ export function serviceProvider(settings: SamlSettings, options: { requestId?: s
     config.generateUniqueId = () => id;
   }
   if (settings.spPrivateKey !== undefined) config.privateKey = settings.spPrivateKey;
-  return new SAML(config);
+  return config;
 }

@@ -13,6 +13,7 @@ import { SamlRequestEntity } from './saml-request.entity';
 import { SamlRequestStore } from './saml-request-store.service';
 import { SAML_SETTINGS_SOURCE } from './saml-settings';
 import { SamlController } from './saml.controller';
+import { SamlStrategy } from './saml.strategy';
 import { SsoUserProvisioner } from './sso-user-provisioner.service';
 
 /** SAML 2.0 single sign-on for management users (docs/sso.md). */
@@ -26,6 +27,7 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
     SamlAssertionLedger,
     SamlLoginCodes,
     SsoUserProvisioner,
+    SamlStrategy,
     SamlLoginService,
   ],
 })
