@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
@@ -73,7 +73,9 @@ function escape(value: string): string {
 
 /**
  * A SAML 2.0 identity provider on loopback: GET /sso takes an HTTP-Redirect AuthnRequest and
- * answers the HTTP-POST form fields as JSON (what a browser would post to the ACS URL).
+ * answers the HTTP-POST form fields as JSON (what a browser would post to the ACS URL). A browser
+ * (Accept: text/html) gets a login page instead: POST /login with the right username answers the
+ * auto-submitting HTTP-POST binding form to the ACS URL, as a real IdP does.
  */
 export class TestIdp {
   readonly signing = makeSigningKey();
@@ -95,7 +97,10 @@ export class TestIdp {
     const server = createServer((req, res) => {
       const idp = holder.idp;
       const url = new URL(req.url ?? '/', 'http://idp');
-      if (url.pathname !== '/sso' || idp === undefined) return void res.writeHead(404).end();
+      if (idp === undefined) return void res.writeHead(404).end();
+      if (url.pathname === '/sso' && (req.headers.accept ?? '').includes('text/html')) return void idp.loginPage(url, res);
+      if (url.pathname === '/login' && req.method === 'POST') return void idp.signIn(req, res);
+      if (url.pathname !== '/sso') return void res.writeHead(404).end();
       try {
         const seen = idp.readRequest(url);
         idp.requests.push(seen);
@@ -112,6 +117,36 @@ export class TestIdp {
 
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The IdP's own sign-in form; the AuthnRequest rides along in a hidden field. */
+  private loginPage(url: URL, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      `<!doctype html><html lang="en"><head><title>Test IdP</title><link rel="icon" href="data:,"></head><body><main><h1>Test IdP sign in</h1>` +
+        `<form method="post" action="/login"><input type="hidden" name="query" value="${escape(url.search)}">` +
+        `<label for="username">Username</label><input id="username" name="username"><button type="submit">Sign in at the IdP</button></form></main></body></html>`,
+    );
+  }
+
+  private signIn(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      if (form.get('username') !== this.user.nameId) return void res.writeHead(403, { 'content-type': 'text/html' }).end('<!doctype html><title>Test IdP</title><p>Unknown user</p>');
+      try {
+        const seen = this.readRequest(new URL(`http://idp/sso${form.get('query') ?? ''}`));
+        this.requests.push(seen);
+        const SAMLResponse = Buffer.from(this.response(seen)).toString('base64');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+          `<!doctype html><html lang="en"><head><title>Test IdP</title><link rel="icon" href="data:,"></head><body onload="document.forms[0].submit()">` +
+            `<form method="post" action="${escape(seen.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${SAMLResponse}">` +
+            `<input type="hidden" name="RelayState" value="${escape(seen.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></body></html>`,
+        );
+      } catch (error) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
+      }
+    });
   }
 
   private readRequest(url: URL): AuthnRequestSeen {

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import type { Route, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type { AuthMethods, Route, RouteListQuery, RoutePage, SessionCheck } from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -40,6 +40,21 @@ export class ApiClient {
       if (error instanceof ApiError && error.status === 401) return undefined;
       throw error;
     }
+  }
+
+  /** The sign-in methods on offer (public): whether to show "Sign in with SSO". */
+  async authMethods(): Promise<AuthMethods> {
+    return this.request<AuthMethods>('GET', 'auth/methods', undefined, { signingIn: true });
+  }
+
+  /** Starts an SSO login returning to `returnUrl` (a path on this origin): the IdP address to go to. */
+  async startSso(returnUrl: string): Promise<string> {
+    return (await this.request<{ redirectUrl: string }>('POST', 'auth/saml/initiate', { returnUrl }, { signingIn: true })).redirectUrl;
+  }
+
+  /** Trades the one-time code the IdP's return carried for the cookie session. */
+  async exchangeSsoCode(code: string): Promise<void> {
+    await this.request('POST', 'auth/saml/exchange', { code, session: 'cookie' }, { signingIn: true });
   }
 
   async listRoutes(query: RouteListQuery): Promise<RoutePage> {

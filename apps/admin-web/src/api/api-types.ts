@@ -18,6 +18,11 @@ export interface SessionCheck {
   expiresAt: string;
 }
 
+export interface AuthMethods {
+  password: true;
+  sso: { enabled: boolean; initiateUrl?: string };
+}
+
 export interface Pagination {
   total: number;
   limit: number;

@@ -40,7 +40,8 @@ import { LeaseModule } from '../lease/lease.module';
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
-  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked.
-  exports: [TokenIssuer, TokenRevocationService],
+  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked;
+  // CookieSessions: an SSO login ends in the same browser session as a password one.
+  exports: [TokenIssuer, TokenRevocationService, CookieSessions],
 })
 export class AuthModule {}

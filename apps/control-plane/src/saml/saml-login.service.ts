@@ -60,6 +60,16 @@ export class SamlLoginService {
     return settings;
   }
 
+  /** Whether SSO can be offered now: on and complete (an incomplete configuration is off, not an error here). */
+  async ssoAvailable(): Promise<boolean> {
+    try {
+      return (await this.settingsSource.current()) !== undefined;
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  }
+
   /** The IdP address for a new login; the return URL is checked before the IdP is involved. */
   async initiate(returnUrl: unknown, browserBinding: string): Promise<string> {
     const settings = await this.settings();

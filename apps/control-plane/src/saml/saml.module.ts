@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { AuthMethodsController } from './auth-methods.controller';
 import { UserEntity } from '../users/user.entity';
 import { UsersModule } from '../users/users.module';
 import { ProxyFileSamlSettings } from './proxy-file-saml-settings';
@@ -19,7 +20,7 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
 /** SAML 2.0 single sign-on for management users (docs/sso.md). */
 @Module({
   imports: [AuthModule, UsersModule, TypeOrmModule.forFeature([SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, UserEntity])],
-  controllers: [SamlController],
+  controllers: [SamlController, AuthMethodsController],
   providers: [
     // The settings API can replace this provider later; nothing else reads the configuration.
     { provide: SAML_SETTINGS_SOURCE, useClass: ProxyFileSamlSettings },
