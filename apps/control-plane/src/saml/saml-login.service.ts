@@ -9,10 +9,10 @@ import { refusalReason } from './saml-refusal';
 import { SamlAssertionLedger } from './saml-assertion-ledger.service';
 import { SamlRequestStore } from './saml-request-store.service';
 import { runStrategy } from './passport-outcome';
-import { onlyRequest } from './saml-service-provider';
+import { onlyRequest, type SamlExchange } from './saml-service-provider';
 import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from './saml-settings';
 import { validateReturnUrl } from './saml-return-url';
-import { checkResponseEnvelope, readSignedAssertion, type SignedAssertion } from './signed-assertion';
+import { checkResponseEnvelope, isUnsolicited, readSignedAssertion, type SignedAssertion } from './signed-assertion';
 import { SsoUserProvisioner } from './sso-user-provisioner.service';
 import { samlRequest, SamlStrategy } from './saml.strategy';
 
@@ -29,10 +29,20 @@ export interface AcceptedLogin {
   account: UserAccount;
   name: string;
   returnUrl: string;
-  browserBinding: string;
+  /** The cookie hash of the browser that started the login; undefined for an IdP-initiated one. */
+  browserBinding?: string;
 }
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/** An IdP-initiated login's RelayState, when it is an acceptable return URL; otherwise the default. */
+function idpInitiatedReturnUrl(relayState: unknown, settings: SamlSettings): string {
+  try {
+    return validateReturnUrl(typeof relayState === 'string' && relayState !== '' ? relayState : settings.defaultReturnUrl, settings.allowedReturnUrls);
+  } catch {
+    return validateReturnUrl(settings.defaultReturnUrl, settings.allowedReturnUrls);
+  }
+}
 
 /**
  * SAML 2.0 SSO for management users: starts logins and accepts the IdP's responses. node-saml
@@ -93,11 +103,10 @@ export class SamlLoginService {
     const settings = await this.settings();
     const decoded = decodeSamlResponse(body.SAMLResponse);
     if ('refused' in decoded) return this.refuse(decoded.refused, ip);
-    // The RelayState names the request; only that request's ID is a valid InResponseTo, once.
-    const request = await this.requests.consume(body.RelayState);
-    if (request === undefined) return this.refuse('RelayState unknown, used or expired', ip);
+    const origin = await this.origin(body.RelayState, decoded.xml, settings);
+    if ('refused' in origin) return this.refuse(origin.refused, ip);
     // The strategy sees the checked XML, re-encoded: what it verifies is exactly what the checks below read.
-    const form = samlRequest(settings, { body: { SAMLResponse: Buffer.from(decoded.xml).toString('base64') } }, { cache: onlyRequest(request.id) });
+    const form = samlRequest(settings, { body: { SAMLResponse: Buffer.from(decoded.xml).toString('base64') } }, origin.exchange);
     const outcome = await runStrategy(this.strategy, form, {});
     if (outcome.kind === 'error') return this.refuse(refusalReason(outcome.error), ip);
     if (outcome.kind !== 'success') return this.refuse('response carries no login', ip);
@@ -121,7 +130,21 @@ export class SamlLoginService {
       details: { created: provisioned.created, role: login.role, ...(provisioned.previousRole !== undefined && provisioned.previousRole !== login.role ? { previousRole: provisioned.previousRole } : {}) },
     });
     this.logger.log(`SSO login of ${provisioned.account.email} (${login.role}) from ${ip ?? 'unknown address'}`);
-    return { account: provisioned.account, name: login.name, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
+    return { account: provisioned.account, name: login.name, returnUrl: origin.returnUrl, ...(origin.browserBinding === undefined ? {} : { browserBinding: origin.browserBinding }) };
+  }
+
+  /**
+   * Which login a response answers. The RelayState names a request of ours: only that request's ID
+   * is a valid InResponseTo, once. Otherwise, only when allowIdpInitiated is on, an unsolicited
+   * response (no InResponseTo at all) starts a login of its own; its RelayState may name a
+   * return URL, checked like initiate's.
+   */
+  private async origin(relayState: unknown, xml: string, settings: SamlSettings): Promise<{ exchange: SamlExchange; returnUrl: string; browserBinding?: string } | { refused: string }> {
+    const request = await this.requests.consume(relayState);
+    if (request !== undefined) return { exchange: { cache: onlyRequest(request.id) }, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
+    if (!isUnsolicited(xml)) return { refused: 'RelayState unknown, used or expired' };
+    if (!settings.allowIdpInitiated) return { refused: 'unsolicited response (IdP-initiated login is off)' };
+    return { exchange: { unsolicited: true }, returnUrl: idpInitiatedReturnUrl(relayState, settings) };
   }
 
   /**

@@ -24,6 +24,11 @@ const MAX_ASSERTION_AGE_MS = 5 * 60_000;
 export interface SamlExchange {
   requestId?: string;
   cache?: CacheProvider;
+  /**
+   * An unsolicited response (IdP-initiated login, when the settings allow it): InResponseTo must
+   * then be absent, as no request store entry can vouch for one.
+   */
+  unsolicited?: boolean;
 }
 
 /**
@@ -40,7 +45,7 @@ export function samlOptions(settings: SamlSettings, options: SamlExchange = {}):
     audience: settings.spEntityId,
     idpCert: settings.idpCertificates,
     idpIssuer: settings.idpEntityId,
-    validateInResponseTo: ValidateInResponseTo.always,
+    validateInResponseTo: options.unsolicited === true ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
     acceptedClockSkewMs: settings.clockSkewMs,
     maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
     wantAssertionsSigned: true,
@@ -48,7 +53,7 @@ export function samlOptions(settings: SamlSettings, options: SamlExchange = {}):
     signatureAlgorithm: 'sha256',
     digestAlgorithm: 'sha256',
     disableRequestedAuthnContext: true,
-    cacheProvider: options.cache ?? NO_CACHE,
+    cacheProvider: options.unsolicited === true ? NO_CACHE : (options.cache ?? NO_CACHE),
   };
   if (options.requestId !== undefined) {
     const id = options.requestId;

@@ -75,7 +75,9 @@ export class SamlController {
       if (result === undefined) throw new DomainError('SAML_REJECTED');
       return ok(result);
     }
-    const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding: login.browserBinding });
+    // An IdP-initiated login has no cookie from initiate: this browser is bound now, by this answer.
+    const browserBinding = login.browserBinding ?? bindBrowser(req, res);
+    const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding });
     // The code rides in the fragment: never sent to a server, so no log or Referer holds it.
     res.redirect(303, `${login.returnUrl.split('#')[0]}#code=${code}`);
     return undefined;

@@ -1,9 +1,13 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { AuthMethodsController } from './auth-methods.controller';
 import { UserEntity } from '../users/user.entity';
+import { SettingsModule } from '../settings/settings.module';
+import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
 import { UsersModule } from '../users/users.module';
+import { LiveSamlSettings } from './live-saml-settings';
+import { SSO_SETTINGS_SECTION } from './sso-settings.section';
 import { ProxyFileSamlSettings } from './proxy-file-saml-settings';
 import { SamlAssertionEntity } from './saml-assertion.entity';
 import { SamlAssertionLedger } from './saml-assertion-ledger.service';
@@ -19,11 +23,12 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
 
 /** SAML 2.0 single sign-on for management users (docs/sso.md). */
 @Module({
-  imports: [AuthModule, UsersModule, TypeOrmModule.forFeature([SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, UserEntity])],
+  imports: [AuthModule, UsersModule, SettingsModule, TypeOrmModule.forFeature([SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, UserEntity])],
   controllers: [SamlController, AuthMethodsController],
   providers: [
-    // The settings API can replace this provider later; nothing else reads the configuration.
-    { provide: SAML_SETTINGS_SOURCE, useClass: ProxyFileSamlSettings },
+    // The one reader of the configuration: the settings API's sso section, else proxy.yml.
+    ProxyFileSamlSettings,
+    { provide: SAML_SETTINGS_SOURCE, useClass: LiveSamlSettings },
     SamlRequestStore,
     SamlAssertionLedger,
     SamlLoginCodes,
@@ -32,4 +37,11 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
     SamlLoginService,
   ],
 })
-export class SamlModule {}
+export class SamlModule implements OnModuleInit {
+  constructor(private readonly sections: SettingsSectionRegistry) {}
+
+  /** The sso section of /api/settings is this feature's: its schema, defaults and secret live here. */
+  onModuleInit(): void {
+    this.sections.register(SSO_SETTINGS_SECTION);
+  }
+}

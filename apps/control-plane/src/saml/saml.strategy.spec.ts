@@ -15,6 +15,7 @@ const settings = (overrides: Partial<SamlSettings> = {}): SamlSettings => ({
   defaultReturnUrl: '/',
   allowedReturnUrls: [],
   adminGroups: [],
+  allowIdpInitiated: false,
   ...overrides,
 });
 

@@ -100,3 +100,12 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
   if (deadlines.length > 0) assertion.notOnOrAfter = new Date(Math.min(...deadlines));
   return assertion;
 }
+
+/**
+ * Whether a response claims to answer no request: neither the Response nor any bearer
+ * confirmation carries InResponseTo. Read before the signature is checked, only to choose the
+ * path; the strategy then refuses any InResponseTo on that path (nothing vouches for it).
+ */
+export function isUnsolicited(responseXml: string): boolean {
+  return !/\bInResponseTo\s*=/.test(responseXml);
+}
