@@ -14,6 +14,8 @@ import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from
 import { validateReturnUrl } from './saml-return-url';
 import { checkResponseEnvelope, isUnsolicited, readSignedAssertion, type SignedAssertion } from './signed-assertion';
 import { SsoUserProvisioner } from './sso-user-provisioner.service';
+import type { IdpSession } from './saml-login-codes.service';
+import { ManagementSessions } from '../sessions/management-sessions.service';
 import { samlRequest, SamlStrategy } from './saml.strategy';
 
 /** Spec 2.7's SAML result. */
@@ -29,6 +31,7 @@ export interface AcceptedLogin {
   account: UserAccount;
   name: string;
   returnUrl: string;
+  idp: IdpSession;
   /** The cookie hash of the browser that started the login; undefined for an IdP-initiated one. */
   browserBinding?: string;
 }
@@ -62,6 +65,7 @@ export class SamlLoginService {
     private readonly tokens: TokenIssuer,
     private readonly audit: AuditLogService,
     private readonly strategy: SamlStrategy,
+    private readonly sessions: ManagementSessions,
   ) {}
 
   async settings(): Promise<SamlSettings> {
@@ -130,7 +134,8 @@ export class SamlLoginService {
       details: { created: provisioned.created, role: login.role, ...(provisioned.previousRole !== undefined && provisioned.previousRole !== login.role ? { previousRole: provisioned.previousRole } : {}) },
     });
     this.logger.log(`SSO login of ${provisioned.account.email} (${login.role}) from ${ip ?? 'unknown address'}`);
-    return { account: provisioned.account, name: login.name, returnUrl: origin.returnUrl, ...(origin.browserBinding === undefined ? {} : { browserBinding: origin.browserBinding }) };
+    const idp: IdpSession = { nameId: assertion.nameId.slice(0, 1024), ...(assertion.sessionIndex === undefined ? {} : { sessionIndex: assertion.sessionIndex }) };
+    return { account: provisioned.account, name: login.name, returnUrl: origin.returnUrl, idp, ...(origin.browserBinding === undefined ? {} : { browserBinding: origin.browserBinding }) };
   }
 
   /**
@@ -148,25 +153,34 @@ export class SamlLoginService {
   }
 
   /**
-   * Issues the management token of a verified login (the session is the token's jti for now), with
-   * the user's current token generation; undefined when the user was disabled or deleted meanwhile.
+   * Starts the management session of a verified login (decision 23: through the session service
+   * when one is configured) and issues its token, with the user's current token generation;
+   * undefined when the user was disabled or deleted meanwhile.
    */
-  async result(account: UserAccount, name: string): Promise<SamlResult | undefined> {
+  async result(account: UserAccount, name: string, idp: IdpSession): Promise<SamlResult | undefined> {
     const standing = await this.accounts.tokenStanding(account.id);
     if (standing === undefined || standing.disabled) return undefined;
-    const issued = this.tokens.issue(account, standing.tokenGeneration);
+    const session = await this.sessions.create({
+      userId: account.id,
+      email: account.email,
+      role: account.role,
+      expiresAt: new Date(Date.now() + this.tokens.lifetimeSeconds() * 1000),
+      ...(idp.nameId === '' ? {} : { nameId: idp.nameId }),
+      ...(idp.sessionIndex === undefined ? {} : { sessionIndex: idp.sessionIndex }),
+    });
+    const issued = this.tokens.issue(account, standing.tokenGeneration, { id: session.sessionId, expiresAt: session.expiresAt });
     return {
       token: issued.token,
       user: { id: account.id, email: account.email, name, role: account.role },
-      sessionId: issued.jti,
-      expiresAt: new Date(Date.now() + issued.expiresIn * 1000).toISOString(),
+      sessionId: session.sessionId,
+      expiresAt: issued.expiresAt.toISOString(),
     };
   }
 
   /** The result for an exchanged one-time code: the account as it is now. */
-  async resultFor(userId: string, name: string): Promise<SamlResult | undefined> {
+  async resultFor(userId: string, name: string, idp: IdpSession): Promise<SamlResult | undefined> {
     const account = await this.accounts.findById(userId);
-    return account === undefined ? undefined : this.result(account, name);
+    return account === undefined ? undefined : this.result(account, name, idp);
   }
 
   private identity(assertion: SignedAssertion, settings: SamlSettings): { email: string; name: string; role: UserRole } | { refused: string } {

@@ -71,13 +71,13 @@ export class SamlController {
     const login = await this.logins.accept({ SAMLResponse: form['SAMLResponse'], RelayState: form['RelayState'] }, ip);
     // API clients (JSON or no preference) get the result; a browser's form post asks for HTML.
     if (req.accepts(['application/json', 'text/html']) !== 'text/html') {
-      const result = await this.logins.result(login.account, login.name);
+      const result = await this.logins.result(login.account, login.name, login.idp);
       if (result === undefined) throw new DomainError('SAML_REJECTED');
       return ok(result);
     }
     // An IdP-initiated login has no cookie from initiate: this browser is bound now, by this answer.
     const browserBinding = login.browserBinding ?? bindBrowser(req, res);
-    const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding });
+    const code = await this.codes.issue({ userId: login.account.id, name: login.name, browserBinding, idp: login.idp });
     // The code rides in the fragment: never sent to a server, so no log or Referer holds it.
     res.redirect(303, `${login.returnUrl.split('#')[0]}#code=${code}`);
     return undefined;
@@ -91,7 +91,7 @@ export class SamlController {
   @Fails(401, 'SAML_REJECTED: unknown, used or expired code, or another browser')
   async exchange(@Body() body: ExchangeSamlCodeForSessionDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SuccessEnvelope<SamlResult | SsoCookieSession>> {
     const redeemed = await this.codes.redeem(body.code, browserCookie(req));
-    const result = redeemed === undefined ? undefined : await this.logins.resultFor(redeemed.userId, redeemed.name);
+    const result = redeemed === undefined ? undefined : await this.logins.resultFor(redeemed.userId, redeemed.name, redeemed.idp);
     if (result === undefined) throw new DomainError('SAML_REJECTED', 'The login code is unknown, used, expired or was issued to another browser');
     if (body.session !== 'cookie') return ok(result);
     const expiresIn = Math.max(1, Math.round((Date.parse(result.expiresAt) - Date.now()) / 1000));

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { AuthMethodsController } from './auth-methods.controller';
 import { UserEntity } from '../users/user.entity';
+import { SessionsModule } from '../sessions/sessions.module';
 import { SettingsModule } from '../settings/settings.module';
 import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
 import { UsersModule } from '../users/users.module';
@@ -23,7 +24,7 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
 
 /** SAML 2.0 single sign-on for management users (docs/sso.md). */
 @Module({
-  imports: [AuthModule, UsersModule, SettingsModule, TypeOrmModule.forFeature([SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, UserEntity])],
+  imports: [AuthModule, UsersModule, SettingsModule, SessionsModule, TypeOrmModule.forFeature([SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, UserEntity])],
   controllers: [SamlController, AuthMethodsController],
   providers: [
     // The one reader of the configuration: the settings API's sso section, else proxy.yml.

@@ -11,6 +11,8 @@ export interface SignedAssertion {
   id: string;
   issuer: string;
   nameId: string;
+  /** The IdP's session (AuthnStatement SessionIndex): what its single logout names. */
+  sessionIndex?: string;
   attributes: ReadonlyMap<string, string[]>;
   /** The earliest NotOnOrAfter: how long the ID must be remembered against replay. */
   notOnOrAfter?: Date;
@@ -97,6 +99,8 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
     }
   }
   const assertion: SignedAssertion = { id, issuer, nameId, attributes };
+  const sessionIndex = children(root, ASSERTION_NS, 'AuthnStatement')[0]?.getAttribute('SessionIndex');
+  if (sessionIndex) assertion.sessionIndex = sessionIndex.slice(0, 256);
   if (deadlines.length > 0) assertion.notOnOrAfter = new Date(Math.min(...deadlines));
   return assertion;
 }
