@@ -9,6 +9,7 @@ export const LOGIN_CODE_TTL_MS = 60_000;
 /** The IdP's subject and session of a login: the management session keeps them for single logout. */
 export interface IdpSession {
   nameId: string;
+  nameIdFormat?: string;
   sessionIndex?: string;
 }
 
@@ -27,7 +28,7 @@ export class SamlLoginCodes {
   async issue(login: { userId: string; name: string; browserBinding: string; idp: IdpSession }): Promise<string> {
     await this.codes.delete({ expiresAt: LessThan(new Date()) });
     const code = randomBytes(32).toString('base64url');
-    await this.codes.insert({ codeHash: sha256(code), browserBinding: login.browserBinding, userId: login.userId, name: login.name.slice(0, 320), nameId: login.idp.nameId, sessionIndex: login.idp.sessionIndex ?? null, expiresAt: new Date(Date.now() + LOGIN_CODE_TTL_MS) });
+    await this.codes.insert({ codeHash: sha256(code), browserBinding: login.browserBinding, userId: login.userId, name: login.name.slice(0, 320), nameId: login.idp.nameId, nameIdFormat: login.idp.nameIdFormat ?? null, sessionIndex: login.idp.sessionIndex ?? null, expiresAt: new Date(Date.now() + LOGIN_CODE_TTL_MS) });
     return code;
   }
 
@@ -41,6 +42,6 @@ export class SamlLoginCodes {
     const presented = Buffer.from(sha256(browserCookie), 'hex');
     const expected = Buffer.from(found.browserBinding, 'hex');
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
-    return { userId: found.userId, name: found.name, idp: { nameId: found.nameId ?? '', ...(found.sessionIndex === null ? {} : { sessionIndex: found.sessionIndex }) } };
+    return { userId: found.userId, name: found.name, idp: { nameId: found.nameId ?? '', ...(found.nameIdFormat === null ? {} : { nameIdFormat: found.nameIdFormat }), ...(found.sessionIndex === null ? {} : { sessionIndex: found.sessionIndex }) } };
   }
 }

@@ -7,7 +7,7 @@ import type { UserRole } from '../users/user.entity';
 import { decodeSamlResponse } from './saml-message-limits';
 import { refusalReason } from './saml-refusal';
 import { SamlAssertionLedger } from './saml-assertion-ledger.service';
-import { SamlRequestStore } from './saml-request-store.service';
+import { LOGOUT_REQUEST, SamlRequestStore } from './saml-request-store.service';
 import { runStrategy } from './passport-outcome';
 import { onlyRequest, type SamlExchange } from './saml-service-provider';
 import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from './saml-settings';
@@ -97,9 +97,11 @@ export class SamlLoginService {
 
   async metadata(): Promise<string> {
     const settings = await this.settings();
-    return new Promise((resolve, reject) =>
-      this.strategy.generateServiceProviderMetadata(samlRequest(settings, {}), null, settings.spCertificate ?? null, (error, xml) => (error || xml === undefined ? reject(error ?? new Error('no metadata')) : resolve(xml))),
+    const xml = await new Promise<string>((resolve, reject) =>
+      this.strategy.generateServiceProviderMetadata(samlRequest(settings, {}), null, settings.spCertificate ?? null, (error, made) => (error || made === undefined ? reject(error ?? new Error('no metadata')) : resolve(made))),
     );
+    // node-saml always writes HTTP-POST for the SingleLogoutService; ours is the HTTP-Redirect binding.
+    return xml.replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"');
   }
 
   /** Verifies a posted response; 401 SAML_REJECTED, audited with the reason, for anything wrong. */
@@ -134,7 +136,7 @@ export class SamlLoginService {
       details: { created: provisioned.created, role: login.role, ...(provisioned.previousRole !== undefined && provisioned.previousRole !== login.role ? { previousRole: provisioned.previousRole } : {}) },
     });
     this.logger.log(`SSO login of ${provisioned.account.email} (${login.role}) from ${ip ?? 'unknown address'}`);
-    const idp: IdpSession = { nameId: assertion.nameId.slice(0, 1024), ...(assertion.sessionIndex === undefined ? {} : { sessionIndex: assertion.sessionIndex }) };
+    const idp: IdpSession = { nameId: assertion.nameId.slice(0, 1024), ...(assertion.nameIdFormat === undefined ? {} : { nameIdFormat: assertion.nameIdFormat }), ...(assertion.sessionIndex === undefined ? {} : { sessionIndex: assertion.sessionIndex }) };
     return { account: provisioned.account, name: login.name, returnUrl: origin.returnUrl, idp, ...(origin.browserBinding === undefined ? {} : { browserBinding: origin.browserBinding }) };
   }
 
@@ -146,6 +148,8 @@ export class SamlLoginService {
    */
   private async origin(relayState: unknown, xml: string, settings: SamlSettings): Promise<{ exchange: SamlExchange; returnUrl: string; browserBinding?: string } | { refused: string }> {
     const request = await this.requests.consume(relayState);
+    // A logout request's row answers only a LogoutResponse, never a login.
+    if (request !== undefined && request.browserBinding === LOGOUT_REQUEST) return { refused: 'RelayState unknown, used or expired' };
     if (request !== undefined) return { exchange: { cache: onlyRequest(request.id) }, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
     if (!isUnsolicited(xml)) return { refused: 'RelayState unknown, used or expired' };
     if (!settings.allowIdpInitiated) return { refused: 'unsolicited response (IdP-initiated login is off)' };
@@ -166,6 +170,7 @@ export class SamlLoginService {
       role: account.role,
       expiresAt: new Date(Date.now() + this.tokens.lifetimeSeconds() * 1000),
       ...(idp.nameId === '' ? {} : { nameId: idp.nameId }),
+      ...(idp.nameIdFormat === undefined ? {} : { nameIdFormat: idp.nameIdFormat }),
       ...(idp.sessionIndex === undefined ? {} : { sessionIndex: idp.sessionIndex }),
     });
     const issued = this.tokens.issue(account, standing.tokenGeneration, { id: session.sessionId, expiresAt: session.expiresAt });

@@ -60,5 +60,15 @@ export function samlOptions(settings: SamlSettings, options: SamlExchange = {}):
     config.generateUniqueId = () => id;
   }
   if (settings.spPrivateKey !== undefined) config.privateKey = settings.spPrivateKey;
+  if (settings.idpSloUrl !== undefined) {
+    config.logoutUrl = settings.idpSloUrl;
+    // Published in the SP metadata as our SingleLogoutService (HTTP-Redirect).
+    config.logoutCallbackUrl = singleLogoutUrl(settings);
+  }
   return config;
+}
+
+/** Our single logout endpoint: beside the ACS URL (`.../api/auth/saml/callback` -> `.../logout`). */
+export function singleLogoutUrl(settings: SamlSettings): string {
+  return new URL('logout', settings.acsUrl).href;
 }

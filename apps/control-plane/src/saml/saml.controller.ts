@@ -10,6 +10,7 @@ import { bindBrowser, browserCookie } from './browser-binding';
 import { ExchangeSamlCodeForSessionDto, InitiateSamlDto, SamlCallbackForm } from './saml.dto';
 import { SamlLoginCodes } from './saml-login-codes.service';
 import { SamlLoginService, type SamlResult } from './saml-login.service';
+import { SamlLogoutService } from './saml-logout.service';
 
 const SAML_RESULT: SchemaObject = {
   type: 'object',
@@ -43,6 +44,7 @@ export class SamlController {
     private readonly logins: SamlLoginService,
     private readonly codes: SamlLoginCodes,
     private readonly cookieSessions: CookieSessions,
+    private readonly logouts: SamlLogoutService,
   ) {}
 
   @Post('initiate')
@@ -96,6 +98,16 @@ export class SamlController {
     if (body.session !== 'cookie') return ok(result);
     const expiresIn = Math.max(1, Math.round((Date.parse(result.expiresAt) - Date.now()) / 1000));
     return ok({ ...this.cookieSessions.start(req, res, result.token, expiresIn), user: result.user, sessionId: result.sessionId, expiresAt: result.expiresAt });
+  }
+
+  @Get('logout')
+  @ApiOperation({ summary: 'Single logout endpoint (HTTP-Redirect): a signed LogoutRequest from the IdP ends that subject\'s sessions (302 to the IdP with a LogoutResponse); a LogoutResponse to our request returns the browser to the return URL' })
+  @ApiResponse({ status: 302, description: 'to the IdP (LogoutResponse) or to the return URL' })
+  @Fails(401, 'SAML_REJECTED: unsigned, wrongly signed, unknown or malformed logout message (the reason is in the audit log)')
+  @NOT_CONFIGURED
+  async logout(@Req() req: Request, @Res() res: Response, @Ip() ip: string): Promise<void> {
+    const query = Object.fromEntries(Object.entries(req.query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    res.redirect(302, await this.logouts.receive(query, req.originalUrl, ip));
   }
 
   @Get('metadata')

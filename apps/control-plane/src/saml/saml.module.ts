@@ -15,6 +15,8 @@ import { SamlAssertionLedger } from './saml-assertion-ledger.service';
 import { SamlLoginCodeEntity } from './saml-login-code.entity';
 import { SamlLoginCodes } from './saml-login-codes.service';
 import { SamlLoginService } from './saml-login.service';
+import { SamlLogoutService } from './saml-logout.service';
+import { LogoutExtensions } from '../auth/logout-extensions';
 import { SamlRequestEntity } from './saml-request.entity';
 import { SamlRequestStore } from './saml-request-store.service';
 import { SAML_SETTINGS_SOURCE } from './saml-settings';
@@ -36,13 +38,22 @@ import { SsoUserProvisioner } from './sso-user-provisioner.service';
     SsoUserProvisioner,
     SamlStrategy,
     SamlLoginService,
+    SamlLogoutService,
   ],
 })
 export class SamlModule implements OnModuleInit {
-  constructor(private readonly sections: SettingsSectionRegistry) {}
+  constructor(
+    private readonly sections: SettingsSectionRegistry,
+    private readonly logoutExtensions: LogoutExtensions,
+    private readonly singleLogout: SamlLogoutService,
+  ) {}
 
-  /** The sso section of /api/settings is this feature's: its schema, defaults and secret live here. */
+  /**
+   * The sso section of /api/settings is this feature's (schema, defaults and secret live here), and
+   * so is single logout on POST /api/auth/logout.
+   */
   onModuleInit(): void {
     this.sections.register(SSO_SETTINGS_SECTION);
+    this.logoutExtensions.register((user) => this.singleLogout.sloUrlFor(user));
   }
 }

@@ -18,8 +18,12 @@ const exchanges = new WeakMap<object, { settings: SamlSettings; exchange: SamlEx
  * The request the strategy reads: only the fields a step needs, never the raw client request, so
  * a Redirect-binding SAMLResponse in a query string can never reach the POST-only callback.
  */
-export function samlRequest(settings: SamlSettings, fields: { body?: Record<string, string>; query?: Record<string, string>; url?: string }, exchange: SamlExchange = {}): SamlHttpRequest {
-  const req = { body: fields.body ?? {}, query: fields.query ?? {}, url: fields.url ?? '/', headers: {}, logout: (done: (error?: Error) => void) => done() };
+export function samlRequest(
+  settings: SamlSettings,
+  fields: { body?: Record<string, string>; query?: Record<string, string>; url?: string; user?: Record<string, unknown> },
+  exchange: SamlExchange = {},
+): SamlHttpRequest {
+  const req = { body: fields.body ?? {}, query: fields.query ?? {}, url: fields.url ?? '/', headers: {}, user: fields.user, logout: (done: (error?: Error) => void) => done() };
   exchanges.set(req, { settings, exchange });
   // A plain object standing for the request: the strategy reads only body, query, url and logout.
   return req as unknown as SamlHttpRequest;

@@ -11,6 +11,7 @@ export interface SignedAssertion {
   id: string;
   issuer: string;
   nameId: string;
+  nameIdFormat?: string;
   /** The IdP's session (AuthnStatement SessionIndex): what its single logout names. */
   sessionIndex?: string;
   attributes: ReadonlyMap<string, string[]>;
@@ -75,7 +76,8 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
   if (issuer !== settings.idpEntityId) return { refused: 'wrong Issuer' };
   const subject = children(root, ASSERTION_NS, 'Subject')[0];
   if (subject === undefined) return { refused: 'assertion has no Subject' };
-  const nameId = text(children(subject, ASSERTION_NS, 'NameID')[0]);
+  const nameIdElement = children(subject, ASSERTION_NS, 'NameID')[0];
+  const nameId = text(nameIdElement);
   if (nameId === '') return { refused: 'assertion has no NameID' };
   const deadlines: number[] = [];
   const bearers = children(subject, ASSERTION_NS, 'SubjectConfirmation').filter((c) => c.getAttribute('Method') === BEARER);
@@ -101,6 +103,8 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
   const assertion: SignedAssertion = { id, issuer, nameId, attributes };
   const sessionIndex = children(root, ASSERTION_NS, 'AuthnStatement')[0]?.getAttribute('SessionIndex');
   if (sessionIndex) assertion.sessionIndex = sessionIndex.slice(0, 256);
+  const nameIdFormat = nameIdElement?.getAttribute('Format');
+  if (nameIdFormat) assertion.nameIdFormat = nameIdFormat.slice(0, 256);
   if (deadlines.length > 0) assertion.notOnOrAfter = new Date(Math.min(...deadlines));
   return assertion;
 }

@@ -17,6 +17,9 @@ export class ManagementSessionEntity {
   @Column({ name: 'name_id', type: 'varchar', length: 1024, nullable: true })
   nameId!: string | null;
 
+  @Column({ name: 'name_id_format', type: 'varchar', length: 256, nullable: true })
+  nameIdFormat!: string | null;
+
   @Column({ name: 'session_index', type: 'varchar', length: 256, nullable: true })
   sessionIndex!: string | null;
 

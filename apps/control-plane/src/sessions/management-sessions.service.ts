@@ -33,6 +33,7 @@ export class ManagementSessions {
       id: created.sessionId,
       userId: session.userId,
       nameId: session.nameId ?? null,
+      nameIdFormat: session.nameIdFormat ?? null,
       sessionIndex: session.sessionIndex ?? null,
       expiresAt: created.expiresAt,
       revokedAt: null,
@@ -72,10 +73,10 @@ export class ManagementSessions {
   }
 
   /** The IdP's subject of a session, for an SP-initiated LogoutRequest. */
-  async idpSubject(sessionId: string): Promise<{ nameId: string; sessionIndex?: string } | undefined> {
+  async idpSubject(sessionId: string): Promise<{ nameId: string; nameIdFormat?: string; sessionIndex?: string } | undefined> {
     const found = await this.sessions.findOneBy({ id: sessionId });
     if (found?.nameId === null || found?.nameId === undefined) return undefined;
-    return { nameId: found.nameId, ...(found.sessionIndex === null ? {} : { sessionIndex: found.sessionIndex }) };
+    return { nameId: found.nameId, ...(found.nameIdFormat === null ? {} : { nameIdFormat: found.nameIdFormat }), ...(found.sessionIndex === null ? {} : { sessionIndex: found.sessionIndex }) };
   }
 
   private async localValidity(sessionId: string): Promise<SessionValidity> {

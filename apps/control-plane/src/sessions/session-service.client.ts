@@ -10,6 +10,7 @@ export interface NewSession {
   role: string;
   expiresAt: Date;
   nameId?: string;
+  nameIdFormat?: string;
   sessionIndex?: string;
 }
 
