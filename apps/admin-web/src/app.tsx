@@ -9,6 +9,7 @@ import { SignInPage } from './session/sign-in.page';
 
 // Pages past the list load on demand: the sign-in and list pages stay inside their size budget.
 const RouteDetailPage = lazy(() => import('./routes/route-detail.page'));
+const SettingsPage = lazy(() => import('./settings/settings.page'));
 
 const base = appBase.pathname;
 
@@ -43,6 +44,7 @@ function SessionGate() {
           <Route path={base} component={RedirectToRoutes} />
           <Route path={`${base}routes`} component={RoutesListPage} />
           <Route path={`${base}routes/:id`} component={RouteDetailPage} />
+          <Route path={`${base}settings`} component={SettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import type { AuthMethods, Route, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type { AuthMethods, Route, RouteListQuery, RoutePage, SessionCheck, SettingsDocument, SettingsView } from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -20,8 +20,9 @@ export class ApiClient {
     await this.request('POST', 'auth/login', { email, password, session: 'cookie' }, { signingIn: true });
   }
 
-  async logout(): Promise<void> {
-    await this.request('POST', 'auth/logout');
+  /** `sloUrl`: an SSO session whose IdP has single logout; the browser goes there next. */
+  async logout(): Promise<{ sloUrl?: string }> {
+    return this.request<{ sloUrl?: string }>('POST', 'auth/logout');
   }
 
   /**
@@ -55,6 +56,15 @@ export class ApiClient {
   /** Trades the one-time code the IdP's return carried for the cookie session. */
   async exchangeSsoCode(code: string): Promise<void> {
     await this.request('POST', 'auth/saml/exchange', { code, session: 'cookie' }, { signingIn: true });
+  }
+
+  async getSettings(): Promise<SettingsView> {
+    return this.request<SettingsView>('GET', 'settings');
+  }
+
+  /** Replaces the whole document (fields left out take their defaults; a masked secret stays). */
+  async saveSettings(settings: SettingsDocument): Promise<SettingsView> {
+    return this.request<SettingsView>('PUT', 'settings', settings);
   }
 
   async listRoutes(query: RouteListQuery): Promise<RoutePage> {

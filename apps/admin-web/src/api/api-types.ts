@@ -48,3 +48,13 @@ export interface ErrorBody {
   code: string;
   details?: { fields?: FieldError[] } & Record<string, unknown>;
 }
+
+/** GET/PUT /api/settings: the document by section, secrets shown as '********' (or null when unset). */
+export type SettingsDocument = Record<string, Record<string, unknown>>;
+
+export interface SettingsView {
+  version: number;
+  changedAt: string | null;
+  actor: string | null;
+  settings: SettingsDocument;
+}

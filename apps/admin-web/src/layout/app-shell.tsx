@@ -15,6 +15,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Comp
         <span class="brand">Gateway admin</span>
         <nav aria-label="Main">
           <a href={`${base}routes`}>Routes</a>
+          <a href={`${base}settings`}>Settings</a>
         </nav>
         <span class="who">{user.email}</span>
         <button type="button" class="secondary" onClick={() => void signOut()}>
