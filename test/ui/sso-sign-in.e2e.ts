@@ -93,4 +93,33 @@ describe('SSO sign-in in chromium (one gateway process, loopback IdP)', () => {
     assert.match(await page.locator('main').innerText(), /linus@example\.com with the role user/);
     assert.deepEqual(watched.problems, []);
   });
+
+  test('the settings page: general and SSO fields, the API\'s field errors on their fields, then saved', async () => {
+    idp.user = { nameId: 'grace@example.com', attributes: { groups: ['gateway-admins'] } };
+    await freshPage();
+    await signInThroughIdp();
+    await page.getByRole('heading', { name: 'Routes' }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    assert.equal(await page.getByLabel('Instance name').inputValue(), 'API Gateway');
+    await page.getByLabel('Instance name').fill('  <b>Edge</b> gateway ');
+    // SSO on without the IdP or the ACS URL: refused, each error next to its field.
+    await page.getByLabel('SSO enabled (replaces authentication.sso of proxy.yml)').check();
+    await page.getByLabel('Clock skew (seconds)').fill('999');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The settings were not saved' }).waitFor();
+    for (const label of ['ACS URL', 'IdP entity ID', 'IdP SSO URL', 'IdP certificates (PEM)', 'Clock skew (seconds)']) {
+      assert.equal(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'), 'true', label);
+    }
+    assert.match(await page.locator('#setting-sso-clockSkewSeconds-error').innerText(), /clockSkewSeconds must be between 0 and 300/);
+    assert.deepEqual(await inspectPage(page, 'sso-03-settings-errors'), [], 'axe-core: serious or critical issues on the settings page with errors');
+    // Fixed: SSO stays off in settings (proxy.yml keeps serving it), the name is saved sanitized.
+    await page.getByLabel('SSO enabled (replaces authentication.sso of proxy.yml)').uncheck();
+    await page.getByLabel('Clock skew (seconds)').fill('60');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved as version 1.' }).waitFor();
+    assert.equal(await page.getByLabel('Instance name').inputValue(), 'Edge gateway');
+    assert.equal(await page.locator('[aria-invalid="true"]').count(), 0);
+    assert.deepEqual(watched.problems.filter((p) => !/status of 400/.test(p.text)), []);
+  });
 });

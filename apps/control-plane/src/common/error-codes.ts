@@ -131,7 +131,7 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'SAML_REJECTED':
       return { text: 'The SAML response was refused', fixed: false };
     case 'SSO_NOT_CONFIGURED':
-      return { text: 'SAML single sign-on is not configured (the sso settings or authentication.sso in proxy.yml)', fixed: true };
+      return { text: 'SAML single sign-on is not configured (the sso settings or authentication.sso in proxy.yml)', fixed: false };
     case 'AUTH_SERVICE_UNAVAILABLE':
       return { text: 'The session service is unavailable', fixed: true };
     case 'NOT_FOUND':

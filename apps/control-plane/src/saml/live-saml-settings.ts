@@ -1,4 +1,6 @@
+import { createPrivateKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '../common/domain-error';
 import { LiveSettings } from '../settings/live-settings.service';
 import { parseIdpMetadata } from './idp-metadata';
 import { ProxyFileSamlSettings } from './proxy-file-saml-settings';
@@ -46,10 +48,20 @@ export function toSamlSettings(section: SsoSettings, spPrivateKey: string | unde
   };
   const idpSloUrl = section.idpSloUrl ?? metadata?.sloUrl;
   if (idpSloUrl !== undefined) settings.idpSloUrl = idpSloUrl;
-  if (spPrivateKey !== undefined) settings.spPrivateKey = spPrivateKey;
+  if (spPrivateKey !== undefined) settings.spPrivateKey = usablePrivateKey(spPrivateKey);
   if (section.spCertificate !== null) settings.spCertificate = section.spCertificate;
   if (section.emailAttribute !== null) settings.emailAttribute = section.emailAttribute;
   if (section.nameAttribute !== null) settings.nameAttribute = section.nameAttribute;
   if (section.groupsAttribute !== null) settings.groupsAttribute = section.groupsAttribute;
   return settings;
+}
+
+/** Secrets are checked for type only when written: a key that does not parse is named here (503), not a 500 later. */
+function usablePrivateKey(pem: string): string {
+  try {
+    createPrivateKey(pem);
+    return pem;
+  } catch {
+    throw new DomainError('SSO_NOT_CONFIGURED', 'sso.spPrivateKey in the settings is not a PEM private key: replace it (PUT /api/settings)');
+  }
 }
