@@ -35,6 +35,8 @@ function documentOf(view: SettingsView, draft: Draft, removeSecrets: ReadonlySet
 export default function SettingsPage() {
   const loaded = useQuery('settings', () => api.getSettings());
   const [saved, setSaved] = useState<SettingsView | undefined>(undefined);
+  // Here, not in the form: a save remounts the form on the new version.
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const view = saved ?? loaded.data;
   const heading = useFocusHeading();
   return (
@@ -48,27 +50,34 @@ export default function SettingsPage() {
           The settings could not be loaded: {loaded.error.message}
         </p>
       )}
-      {view !== undefined && <SettingsForm key={view.version} view={view} onSaved={setSaved} />}
+      {view !== undefined && (
+        <SettingsForm
+          key={view.version}
+          view={view}
+          notice={notice}
+          onSaved={(next) => {
+            setSaved(next);
+            setNotice(`Saved as version ${next.version}.`);
+          }}
+        />
+      )}
     </main>
   );
 }
 
-function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (view: SettingsView) => void }) {
+function SettingsForm({ view, notice, onSaved }: { view: SettingsView; notice: string | undefined; onSaved: (view: SettingsView) => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(view));
   const [removeSecrets, setRemoveSecrets] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Array<{ field: string; message: string }>>([]);
-  const [status, setStatus] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: Event): Promise<void> {
     event.preventDefault();
     setBusy(true);
-    setStatus(undefined);
     try {
       const next = await api.saveSettings(documentOf(view, draft, removeSecrets));
       setErrors([]);
       onSaved(next);
-      setStatus(`Saved as version ${next.version}.`);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : undefined;
       setErrors(apiError?.fields.length ? apiError.fields : [{ field: '', message: apiError?.message ?? 'The settings could not be saved.' }]);
@@ -113,9 +122,9 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (view: S
           ))}
         </fieldset>
       ))}
-      {status !== undefined && (
+      {notice !== undefined && errors.length === 0 && (
         <p class="notice" role="status">
-          {status}
+          {notice}
         </p>
       )}
       <button type="submit" disabled={busy}>
