@@ -288,6 +288,19 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
     assert.equal(res.json<{ data: SamlResultView }>().data.user.email, 'ada@example.com.evil.test');
   });
 
+  test('a disabled user: the SSO token is refused at once and SSO cannot sign them in; enabled again, they can', async () => {
+    idp.user = { nameId: 'dora@example.com', attributes: {} };
+    const first = await respond();
+    assert.equal(first.status, 200, first.text);
+    const { token, user } = first.json<{ data: SamlResultView }>().data;
+    const disable = await call('PATCH', `/api/users/${user.id}`, { token: adminToken, body: { disabled: true } });
+    assert.equal(disable.status, 200, disable.text);
+    assert.equal((await call('GET', '/api/auth/session', { token })).status, 401);
+    await assertRefused(await respond(), 'user disabled');
+    assert.equal((await call('PATCH', `/api/users/${user.id}`, { token: adminToken, body: { disabled: false } })).status, 200);
+    assert.equal((await respond()).status, 200);
+  });
+
   test('clock skew edges: 30 s past NotOnOrAfter or before NotBefore is inside the 60 s skew', async () => {
     idp.user = { nameId: 'ada@example.com', attributes: {} };
     assert.equal((await respond({ notOnOrAfterOffset: -30 })).status, 200);
