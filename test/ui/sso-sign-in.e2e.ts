@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startGatewayProcess, type GatewayProcess } from '@gateway/testing';
+import { request, startGatewayProcess, type GatewayProcess } from '@gateway/testing';
 import { ssoConfig } from '../api/saml-fixtures';
-import { TestIdp } from '../api/saml-test-idp';
+import { idpMetadataXml } from '../api/idp-metadata-fixture';
+import { makeSigningKey, TestIdp } from '../api/saml-test-idp';
 import { inspectPage, launchChromium, watchPage, type PageProblem } from './browser';
 
 /*
@@ -121,5 +122,29 @@ describe('SSO sign-in in chromium (one gateway process, loopback IdP)', () => {
     assert.equal(await page.getByLabel('Instance name').inputValue(), 'Edge gateway');
     assert.equal(await page.locator('[aria-invalid="true"]').count(), 0);
     assert.deepEqual(watched.problems.filter((p) => !/status of 400/.test(p.text)), []);
+  });
+
+  test('SSO from the settings with single logout: signing out goes through the IdP and back to the sign-in page', async () => {
+    const key = makeSigningKey();
+    idp.spSloUrl = `${gateway.url}/api/auth/saml/logout`;
+    const adminLogin = await request(`${gateway.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ENV.ADMIN_EMAIL, password: ENV.ADMIN_PASSWORD }) });
+    const token = adminLogin.json<{ data: { token: string } }>().data.token;
+    const sso = { enabled: true, idpMetadataXml: idpMetadataXml(idp, { sloUrl: idp.sloUrl }), acsUrl: `${gateway.url}/api/auth/saml/callback`, spPrivateKey: key.key, returnUrl: '/admin/', groupsAttribute: 'groups', adminGroups: ['gateway-admins'] };
+    const saved = await request(`${gateway.url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ sso }) });
+    assert.equal(saved.status, 200, saved.text);
+
+    idp.user = { nameId: 'grace@example.com', attributes: { groups: ['gateway-admins'] } };
+    await freshPage();
+    await signInThroughIdp();
+    await page.locator('.top-bar .who').filter({ hasText: 'grace@example.com' }).waitFor();
+    const before = idp.logoutRequests.length;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the gateway' }).waitFor();
+    await page.waitForURL(`${gateway.url}/admin/`);
+    const seen = idp.logoutRequests.at(-1);
+    assert.equal(idp.logoutRequests.length, before + 1, 'the IdP got a LogoutRequest');
+    assert.deepEqual([seen?.nameId, seen?.signed], ['grace@example.com', true]);
+    assert.equal((await context.cookies(gateway.url)).some((c) => c.name === 'gateway_session' && c.value !== ''), false, 'no session cookie left');
+    assert.deepEqual(watched.problems, []);
   });
 });
