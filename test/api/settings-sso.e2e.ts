@@ -144,6 +144,17 @@ describe('SSO settings section (/api/settings, one control plane)', () => {
     assert.equal(exchanged.status, 200, exchanged.text);
   });
 
+  test('an SP key that is not a PEM private key: SSO answers 503 naming it, and is not offered, until replaced', async () => {
+    const { spPrivateKey: _masked, ...rest } = (await view()).settings.sso;
+    assert.equal((await put({ ...rest, spPrivateKey: 'not a key' })).status, 200);
+    const started = await initiate(cp.url);
+    assert.equal(started.res.status, 503, started.res.text);
+    assert.deepEqual(started.res.json<{ code: string; error: string }>(), { success: false, code: 'SSO_NOT_CONFIGURED', error: 'sso.spPrivateKey in the settings is not a PEM private key: replace it (PUT /api/settings)' });
+    assert.deepEqual((await request(`${cp.url}/api/auth/methods`)).json(), { success: true, data: { password: true, sso: { enabled: false } } });
+    assert.equal((await put({ ...rest, spPrivateKey: spKey.key })).status, 200);
+    assert.equal((await initiate(cp.url)).res.status, 200);
+  });
+
   test('restore: an earlier settings version brings the earlier SSO configuration back', async () => {
     const versions = (await call('GET', '/api/settings/versions', { token })).json<{ data: Array<{ version: number }> }>().data;
     const first = Math.min(...versions.map((v) => v.version));
