@@ -13,6 +13,7 @@ const MonitoringPage = lazy(() => import('./monitoring/monitoring.page'));
 const UsersPage = lazy(() => import('./users/users.page'));
 const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
 const LogsPage = lazy(() => import('./logs/logs.page'));
+const SettingsPage = lazy(() => import('./settings/settings.page'));
 
 const base = appBase.pathname;
 
@@ -51,6 +52,7 @@ function SessionGate() {
           <Route path={`${base}users`} component={UsersPage} />
           <Route path={`${base}api-keys`} component={ApiKeysPage} />
           <Route path={`${base}logs`} component={LogsPage} />
+          <Route path={`${base}settings`} component={SettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

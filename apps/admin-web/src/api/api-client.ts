@@ -1,6 +1,7 @@
 import { ApiError } from './api-error';
 import type {
   ApiKey,
+  AuthMethods,
   CreatedApiKey,
   DataPlaneReport,
   LogLevel,
@@ -16,6 +17,8 @@ import type {
   SeriesMetric,
   SeriesPoint,
   SessionCheck,
+  SettingsDocument,
+  SettingsView,
   UserAccount,
 } from './api-types';
 
@@ -38,8 +41,9 @@ export class ApiClient {
     await this.request('POST', 'auth/login', { email, password, session: 'cookie' }, { signingIn: true });
   }
 
-  async logout(): Promise<void> {
-    await this.request('POST', 'auth/logout');
+  /** `sloUrl`: an SSO session whose IdP has single logout; the browser goes there next. */
+  async logout(): Promise<{ sloUrl?: string }> {
+    return this.request<{ sloUrl?: string }>('POST', 'auth/logout');
   }
 
   /**
@@ -58,6 +62,30 @@ export class ApiClient {
       if (error instanceof ApiError && error.status === 401) return undefined;
       throw error;
     }
+  }
+
+  /** The sign-in methods on offer (public): whether to show "Sign in with SSO". */
+  async authMethods(): Promise<AuthMethods> {
+    return this.request<AuthMethods>('GET', 'auth/methods', undefined, { signingIn: true });
+  }
+
+  /** Starts an SSO login returning to `returnUrl` (a path on this origin): the IdP address to go to. */
+  async startSso(returnUrl: string): Promise<string> {
+    return (await this.request<{ redirectUrl: string }>('POST', 'auth/saml/initiate', { returnUrl }, { signingIn: true })).redirectUrl;
+  }
+
+  /** Trades the one-time code the IdP's return carried for the cookie session. */
+  async exchangeSsoCode(code: string): Promise<void> {
+    await this.request('POST', 'auth/saml/exchange', { code, session: 'cookie' }, { signingIn: true });
+  }
+
+  async getSettings(): Promise<SettingsView> {
+    return this.request<SettingsView>('GET', 'settings');
+  }
+
+  /** Replaces the whole document (fields left out take their defaults; a masked secret stays). */
+  async saveSettings(settings: SettingsDocument): Promise<SettingsView> {
+    return this.request<SettingsView>('PUT', 'settings', settings);
   }
 
   async listRoutes(query: RouteListQuery): Promise<RoutePage> {

@@ -18,6 +18,11 @@ export interface SessionCheck {
   expiresAt: string;
 }
 
+export interface AuthMethods {
+  password: true;
+  sso: { enabled: boolean; initiateUrl?: string };
+}
+
 export interface Pagination {
   total: number;
   limit: number;
@@ -192,4 +197,14 @@ export interface LogLine {
   message: string;
   fields: Record<string, unknown>;
   instance?: string;
+}
+
+/** GET/PUT /api/settings: the document by section, secrets shown as '********' (or null when unset). */
+export type SettingsDocument = Record<string, Record<string, unknown>>;
+
+export interface SettingsView {
+  version: number;
+  changedAt: string | null;
+  actor: string | null;
+  settings: SettingsDocument;
 }
