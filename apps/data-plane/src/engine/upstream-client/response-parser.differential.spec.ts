@@ -57,6 +57,10 @@ const STRICTER: Partial<Readonly<Record<Feature, string>>> = {
   'too-many-fields':
     'more than 1,000 header fields: node keeps about the first 1,000 and drops the rest silently (a Content-Length after ' +
     'them included), so the gateway would forward a message other than the one the upstream sent; ours refuses it',
+  'extra-bytes':
+    'a second complete response in the same read as the first: node delivers the first and then destroys the socket; ours ' +
+    'refuses the exchange, as node does for any other bytes after a response, so the gateway answers 502 instead of ' +
+    'forwarding a response from an upstream that answered one request twice',
   'chunk-size-leading-zeros':
     'a chunk size of more than 16 hex digits (leading zeros): ours bounds the size line before reading its value',
 };
