@@ -49,6 +49,7 @@ export interface ConnectionOwner {
 }
 
 const EMPTY = Buffer.alloc(0);
+const NO_TRAILERS: string[] = [];
 const CRLF = '\r\n';
 const LAST_CHUNK = '0\r\n\r\n';
 
@@ -89,6 +90,8 @@ export class UpstreamExchange {
   end(chunk?: Buffer): void {
     if (this.ended) return;
     if (chunk !== undefined && chunk.length > 0) this.write(chunk);
+    // The write may have failed the exchange (a body longer than declared).
+    if (this.ended) return;
     if (this.connection === undefined) this.queuedEnd = true;
     else this.connection.endBody();
   }
@@ -199,7 +202,8 @@ export class UpstreamConnection implements ResponseSink {
   }
 
   writeBody(chunk: Buffer): boolean {
-    const exchange = this.exchange as UpstreamExchange;
+    const exchange = this.exchange;
+    if (exchange === undefined) return false;
     if (chunk.length === 0) return true;
     const declared = exchange.request.streamedBody;
     exchange.bodyBytes += chunk.length;
@@ -219,7 +223,8 @@ export class UpstreamConnection implements ResponseSink {
   }
 
   endBody(): void {
-    const exchange = this.exchange as UpstreamExchange;
+    const exchange = this.exchange;
+    if (exchange === undefined) return;
     const declared = exchange.request.streamedBody;
     if (declared === 'chunked') this.socket.write(LAST_CHUNK, 'latin1');
     else if (declared !== exchange.bodyBytes) {
@@ -334,14 +339,24 @@ export class UpstreamConnection implements ResponseSink {
       this.completeUpgrade(exchange, ended);
       return;
     }
+    // Read before the release: a queued exchange may start on this connection right away.
+    const head = this.head;
+    const trailers = this.trailers ?? NO_TRAILERS;
+    this.head = undefined;
     // Bytes after the response in the same read were refused by the parser; later ones close the
     // idle connection (onData without an exchange).
     const reusable = this.parser.keepAlive && this.requestSent && !this.closed;
+    // A caller that paused the response may resume it only after the end (its resume() is then
+    // ignored): the pooled connection must read again, for its next exchange and to see stray bytes.
+    if (this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
     if (reusable) this.owner.release(this);
     else this.destroy();
     if (ended) return;
-    if (this.head !== undefined) this.deliverHead(exchange);
-    exchange.handler.onEnd(this.trailers ?? []);
+    if (head !== undefined) exchange.handler.onResponse(head);
+    exchange.handler.onEnd(trailers);
   }
 
   private completeUpgrade(exchange: UpstreamExchange, ended: boolean): void {

@@ -220,6 +220,29 @@ describe('UpstreamPool: reuse and bounds', () => {
     pool.close();
   });
 
+  test('a response paused by its caller and complete before the resume leaves a connection that reads again', async () => {
+    const before = upstream.connections;
+    const pool = poolFor(upstream);
+    const paused = new Collector();
+    const exchange = pool.request({ method: 'GET', path: '/paused', headers: [] }, {
+      onResponse: (head) => paused.onResponse(head),
+      onData: (chunk) => {
+        paused.onData(chunk);
+        exchange.pause();
+        // The caller resumes later, as a client response's 'drain' would: after the end here.
+        setTimeout(() => exchange.resume(), 20);
+      },
+      onEnd: (trailers) => paused.onEnd(trailers),
+      onError: (error) => paused.onError(error),
+    });
+    await paused.done;
+    assert.equal(paused.body, `GET /paused host=127.0.0.1:${upstream.port} body=`);
+    const next = await get(pool, '/next');
+    assert.equal(next.body, `GET /next host=127.0.0.1:${upstream.port} body=`);
+    assert.equal(upstream.connections - before, 1);
+    pool.close();
+  });
+
   test('a header value with CR/LF is refused before a byte is written; the pool stays usable', async () => {
     const before = upstream.connections;
     const pool = poolFor(upstream);

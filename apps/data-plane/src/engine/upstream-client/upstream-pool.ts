@@ -95,7 +95,7 @@ export class UpstreamPool implements ConnectionOwner {
       queueMicrotask(() => handler.onError(new UpstreamClientError('UPSTREAM_POOL_CLOSED', 'the upstream pool is closed')));
       return exchange;
     }
-    const connection = this.idle.pop() ?? (this.open.size < this.maxConnections ? this.connect() : undefined);
+    const connection = this.takeIdle() ?? (this.open.size < this.maxConnections ? this.connect() : undefined);
     if (connection !== undefined) connection.assign(exchange);
     else this.enqueue(exchange);
     return exchange;
@@ -147,6 +147,14 @@ export class UpstreamPool implements ConnectionOwner {
       exchange.ended = true;
       exchange.handler.onError(new UpstreamClientError('UPSTREAM_POOL_CLOSED', 'the upstream pool is closed'));
     }
+  }
+
+  /** The most recently released idle connection that is still open (LIFO). */
+  private takeIdle(): UpstreamConnection | undefined {
+    let connection = this.idle.pop();
+    // One closed a moment ago (the upstream's FIN) is still listed until its 'close' event.
+    while (connection !== undefined && connection.closed) connection = this.idle.pop();
+    return connection;
   }
 
   private connect(): UpstreamConnection {
