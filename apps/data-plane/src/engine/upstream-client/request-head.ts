@@ -1,3 +1,4 @@
+import { FIELD_VALUE, TOKEN } from './http-syntax';
 import { UpstreamClientError } from './upstream-client-error';
 
 /** One request for an upstream origin. */
@@ -20,8 +21,6 @@ export interface UpstreamRequest {
   readonly streamedBody?: number | 'chunked';
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // origin-form or asterisk-form, visible ASCII only: a space or CR/LF would end the request line.
 const REQUEST_TARGET = /^[\x21-\x7e]+$/;
 /** Methods whose requests carry no body unless one is given (node sends no Content-Length for them either). */

@@ -1,3 +1,4 @@
+import { FIELD_VALUE, TOKEN, trimOws } from './http-syntax';
 import { protocolError, UpstreamClientError } from './upstream-client-error';
 
 /**
@@ -57,22 +58,10 @@ const enum State {
 
 const NO_TRAILERS: string[] = [];
 const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1');
-// RFC 9110 5.6.2 token; field values: HTAB, SP, VCHAR, obs-text (no CTL, so no bare CR or LF).
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 // RFC 9112 7.1.1: chunk-size [ chunk-ext ], an extension being ;name[=token|quoted-string] with BWS.
 const CHUNK_LINE =
   /^([0-9A-Fa-f]{1,16})(?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)*$/;
-
-/** Strips optional whitespace (SP, HTAB) only: `String.prototype.trim` would also eat NBSP (0xA0, obs-text). */
-function trimOws(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && (value.charCodeAt(start) === 32 || value.charCodeAt(start) === 9)) start += 1;
-  while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end -= 1;
-  return start === 0 && end === value.length ? value : value.slice(start, end);
-}
 
 /** True when a comma-separated field value lists `token` (case-insensitive). */
 function listsToken(value: string, token: string): boolean {
