@@ -345,6 +345,30 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
     await upstream.close();
   });
 
+  test('a connection reset mid-body is an error after the head, and nothing escapes to the process', async () => {
+    const upstream = await startRawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npart');
+      setTimeout(() => socket.resetAndDestroy(), 20);
+    });
+    let uncaught: unknown;
+    const onUncaught = (error: unknown): void => {
+      uncaught = error;
+    };
+    process.on('uncaughtException', onUncaught);
+    try {
+      const pool = poolFor(upstream);
+      const result = await get(pool);
+      assert.equal(result.calls[0], 'response');
+      assert.ok(result.error?.code === 'UPSTREAM_SOCKET' || result.error?.code === 'UPSTREAM_CLOSED_EARLY', result.error?.code);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(uncaught, undefined);
+      pool.close();
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await upstream.close();
+    }
+  });
+
   test('the upstream closing before any response is an error; a refused connection is a socket error', async () => {
     const upstream = await startRawServer((socket) => socket.destroy());
     const pool = poolFor(upstream);
