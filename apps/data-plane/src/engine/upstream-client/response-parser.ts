@@ -57,6 +57,7 @@ const enum State {
 }
 
 const NO_TRAILERS: string[] = [];
+const EMPTY = Buffer.alloc(0);
 const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1');
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 // RFC 9112 7.1.1: chunk-size [ chunk-ext ], an extension being ;name[=token|quoted-string] with BWS.
@@ -105,7 +106,14 @@ function parseField(line: string, out: string[]): UpstreamClientError | undefine
  */
 export class ResponseParser {
   private state = State.Done;
-  private pending: Buffer | undefined = undefined;
+  /**
+   * An unfinished head, as received: joined only once its end arrived, so that a head sent a
+   * byte at a time costs one copy, not one per read.
+   */
+  private pending: Buffer[] | undefined = undefined;
+  private pendingLength = 0;
+  /** The last (at most 3) bytes of `pending`: a CRLF CRLF may span two reads. */
+  private pendingTail: Buffer = EMPTY;
   private line = '';
   private remaining = 0;
   private crlfSeen = 0;
@@ -159,8 +167,22 @@ export class ResponseParser {
   /** Feeds bytes read from the socket. Returns an error (and stops) when the response breaks the protocol. */
   execute(chunk: Buffer): UpstreamClientError | undefined {
     let data = chunk;
-    if (this.pending !== undefined) {
-      data = Buffer.concat([this.pending, chunk]);
+    const pending = this.pending;
+    if (pending !== undefined) {
+      const joint = Buffer.concat([this.pendingTail, chunk.subarray(0, 3)]);
+      if (chunk.indexOf(CRLF_CRLF) === -1 && joint.indexOf(CRLF_CRLF) === -1) {
+        // Still no end of the head in sight: keep the piece (bounded by the head limit).
+        this.pendingLength += chunk.length;
+        if (this.pendingLength > this.limits.maxHeaderSize) {
+          this.stop();
+          return protocolError('response head larger than the limit');
+        }
+        pending.push(chunk);
+        this.pendingTail = Buffer.concat([this.pendingTail, chunk]).subarray(-3);
+        return undefined;
+      }
+      pending.push(chunk);
+      data = Buffer.concat(pending);
       this.pending = undefined;
     }
     let pos = 0;
@@ -229,7 +251,10 @@ export class ResponseParser {
     const end = data.indexOf(CRLF_CRLF, pos);
     if (end === -1) {
       if (data.length - pos > this.limits.maxHeaderSize) return protocolError('response head larger than the limit');
-      this.pending = data.subarray(pos);
+      const rest = data.subarray(pos);
+      this.pending = [rest];
+      this.pendingLength = rest.length;
+      this.pendingTail = rest.subarray(-3);
       return data.length;
     }
     if (end + 4 - pos > this.limits.maxHeaderSize) return protocolError('response head larger than the limit');
