@@ -6,8 +6,7 @@ import { caller, managementToken, type Call } from './auth-fixtures';
 import { startClusterMember } from './cluster-member';
 import type { ControlPlaneProcess } from './control-plane-process';
 import { expectStatus, until, WEBHOOKS_JWT_SECRET as JWT_SECRET } from './webhooks-fixtures';
-
-const PURGE_LEASE = 'routes.purge';
+import { ageDeletedRoute, FAST_PURGE_ENV, PURGE_LEASE, purgeLease, purged as routePurged } from '../cluster/leased-purge';
 
 describe('periodic jobs with two control planes on one PostgreSQL (one runner; handover when it dies)', () => {
   const prefix = `e2e:rpc:${process.pid}:${randomBytes(4).toString('hex')}:`;
@@ -20,17 +19,17 @@ describe('periodic jobs with two control planes on one PostgreSQL (one runner; h
   const sql = <T>(statement: string, params: unknown[] = []): Promise<T[]> => database.sql<T>(statement, params);
 
   const start = (name: string): Promise<ControlPlaneProcess> =>
-    startClusterMember({ root: dir.path, name, databaseUrl: database.url, channelPrefix: prefix, env: { LEASE_TTL: '1s', ROUTE_PURGE_INTERVAL: '200ms' } });
+    startClusterMember({ root: dir.path, name, databaseUrl: database.url, channelPrefix: prefix, env: FAST_PURGE_ENV });
 
   /** A route soft-deleted through the API, then aged past the 30-day retention in the database. */
   async function expiredHiddenRoute(call: Call, id: string): Promise<void> {
     expectStatus(await call('POST', '/api/routes', { token: admin, body: { id, path: `/${id}`, upstream: 'http://127.0.0.1:9' } }), 201, 'create route');
     expectStatus(await call('DELETE', `/api/routes/${id}`, { token: admin }), 204, 'soft-delete route');
-    await sql(`UPDATE routes SET deleted_at = now() - interval '31 days' WHERE id = $1`, [id]);
+    await ageDeletedRoute(database, id);
   }
 
-  const purged = (id: string) => async () => ((await sql(`SELECT 1 FROM routes WHERE id = $1`, [id])).length === 0 ? true : undefined);
-  const leaseToken = async () => Number((await sql<{ token: string }>(`SELECT token FROM leases WHERE name = $1`, [PURGE_LEASE]))[0]?.token);
+  const purged = (id: string) => () => routePurged(database, id);
+  const leaseToken = async () => (await purgeLease(database))?.token ?? Number.NaN;
 
   before(async () => {
     database = await createTestDatabase('route_purge_cluster');

@@ -186,6 +186,14 @@ export function routesApiSuite(db: RoutesSuiteDatabase): void {
       assert.equal(taken.json()['code'], 'CONFLICT');
     });
 
+    test('websocket: true is stored with its limits filled; a bad websocket block is 400 naming its fields', async () => {
+      const route = await create({ path: `/ws-${uid()}`, upstream: 'http://127.0.0.1:9001', websocket: true });
+      assert.deepEqual(route['websocket'], { enabled: true, idleTimeout: 60000, maxConnections: 1000 });
+      const bad = await call('POST', '/api/routes', { body: { path: `/ws-bad-${uid()}`, upstream: 'http://127.0.0.1:9001', websocket: { maxConnections: 0, idleTimeout: 'soon' } } });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(fields(bad).map((f) => f.field).sort(), ['websocket.idleTimeout', 'websocket.maxConnections']);
+    });
+
     test('variant B is normalized: target, timeout number, retryAttempts, rateLimiting, fractional threshold', async () => {
       const route = await create({
         path: `/variant-b-${uid()}`,

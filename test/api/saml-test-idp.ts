@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createSign, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
 import { makeSelfSignedCert } from '@gateway/testing';
 import { SignedXml } from 'xml-crypto';
@@ -41,6 +41,25 @@ export interface AuthnRequestSeen {
   signed: boolean;
 }
 
+/** A LogoutRequest the IdP received from the SP (SP-initiated single logout). */
+export interface LogoutRequestSeen {
+  id: string;
+  nameId: string;
+  nameIdFormat: string;
+  sessionIndex: string;
+  relayState: string;
+  signed: boolean;
+}
+
+/** An HTTP-Redirect binding URL, signed RSA-SHA256 over the query as the binding defines (3.4.4.1). */
+export function signedRedirect(base: string, kind: 'SAMLRequest' | 'SAMLResponse', xml: string, relayState: string | undefined, key: string | undefined): string {
+  let query = `${kind}=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
+  if (relayState !== undefined) query += `&RelayState=${encodeURIComponent(relayState)}`;
+  if (key === undefined) return `${base}?${query}`;
+  query += `&SigAlg=${encodeURIComponent(RSA_SHA256)}`;
+  return `${base}?${query}&Signature=${encodeURIComponent(createSign('RSA-SHA256').update(query).sign(key, 'base64'))}`;
+}
+
 export interface ResponseOptions {
   inResponseTo?: string | null;
   issuer?: string;
@@ -73,7 +92,9 @@ function escape(value: string): string {
 
 /**
  * A SAML 2.0 identity provider on loopback: GET /sso takes an HTTP-Redirect AuthnRequest and
- * answers the HTTP-POST form fields as JSON (what a browser would post to the ACS URL).
+ * answers the HTTP-POST form fields as JSON (what a browser would post to the ACS URL). A browser
+ * (Accept: text/html) gets a login page instead: POST /login with the right username answers the
+ * auto-submitting HTTP-POST binding form to the ACS URL, as a real IdP does.
  */
 export class TestIdp {
   readonly signing = makeSigningKey();
@@ -83,10 +104,17 @@ export class TestIdp {
   /** Who the IdP signs in, and the default response options. */
   user: { nameId: string; attributes: Record<string, string[]> } = { nameId: 'ada@example.com', attributes: {} };
   spEntityId = '';
+  /** The SP's single logout endpoint (from its metadata, in a real deployment). */
+  spSloUrl = '';
+  readonly sloUrl: string;
+  readonly logoutRequests: LogoutRequestSeen[] = [];
+  /** The SessionIndex of the last login response. */
+  lastSessionIndex = '';
 
   private constructor(private readonly server: Server, port: number) {
     this.entityId = `http://127.0.0.1:${port}/idp`;
     this.ssoUrl = `http://127.0.0.1:${port}/sso`;
+    this.sloUrl = `http://127.0.0.1:${port}/slo`;
   }
 
   static async start(): Promise<TestIdp> {
@@ -95,7 +123,11 @@ export class TestIdp {
     const server = createServer((req, res) => {
       const idp = holder.idp;
       const url = new URL(req.url ?? '/', 'http://idp');
-      if (url.pathname !== '/sso' || idp === undefined) return void res.writeHead(404).end();
+      if (idp === undefined) return void res.writeHead(404).end();
+      if (url.pathname === '/sso' && (req.headers.accept ?? '').includes('text/html')) return void idp.loginPage(url, res);
+      if (url.pathname === '/login' && req.method === 'POST') return void idp.signIn(req, res);
+      if (url.pathname === '/slo') return void idp.singleLogout(url, res);
+      if (url.pathname !== '/sso') return void res.writeHead(404).end();
       try {
         const seen = idp.readRequest(url);
         idp.requests.push(seen);
@@ -112,6 +144,75 @@ export class TestIdp {
 
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The IdP's own sign-in form; the AuthnRequest rides along in a hidden field. */
+  private loginPage(url: URL, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      `<!doctype html><html lang="en"><head><title>Test IdP</title><link rel="icon" href="data:,"></head><body><main><h1>Test IdP sign in</h1>` +
+        `<form method="post" action="/login"><input type="hidden" name="query" value="${escape(url.search)}">` +
+        `<label for="username">Username</label><input id="username" name="username"><button type="submit">Sign in at the IdP</button></form></main></body></html>`,
+    );
+  }
+
+  private signIn(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      if (form.get('username') !== this.user.nameId) return void res.writeHead(403, { 'content-type': 'text/html' }).end('<!doctype html><title>Test IdP</title><p>Unknown user</p>');
+      try {
+        const seen = this.readRequest(new URL(`http://idp/sso${form.get('query') ?? ''}`));
+        this.requests.push(seen);
+        const SAMLResponse = Buffer.from(this.response(seen)).toString('base64');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+          `<!doctype html><html lang="en"><head><title>Test IdP</title><link rel="icon" href="data:,"></head><body onload="document.forms[0].submit()">` +
+            `<form method="post" action="${escape(seen.acsUrl)}"><input type="hidden" name="SAMLResponse" value="${SAMLResponse}">` +
+            `<input type="hidden" name="RelayState" value="${escape(seen.relayState)}"><noscript><button type="submit">Continue</button></noscript></form></body></html>`,
+        );
+      } catch (error) {
+        res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
+      }
+    });
+  }
+
+  /** SP-initiated logout: record the LogoutRequest, answer a signed LogoutResponse to the SP's SLO endpoint. */
+  private singleLogout(url: URL, res: ServerResponse): void {
+    try {
+      const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
+      const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+      if (root === null || root.localName !== 'LogoutRequest') throw new Error('not a LogoutRequest');
+      const nameIdElement = root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'NameID')[0];
+      const seen: LogoutRequestSeen = {
+        id: root.getAttribute('ID') ?? '',
+        nameId: nameIdElement?.textContent ?? '',
+        nameIdFormat: nameIdElement?.getAttribute('Format') ?? '',
+        sessionIndex: root.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:protocol', 'SessionIndex')[0]?.textContent ?? '',
+        relayState: url.searchParams.get('RelayState') ?? '',
+        signed: url.searchParams.has('Signature') && url.searchParams.has('SigAlg'),
+      };
+      this.logoutRequests.push(seen);
+      res.writeHead(302, { location: signedRedirect(this.spSloUrl, 'SAMLResponse', this.logoutResponse(seen.id), seen.relayState, this.signing.key) }).end();
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
+    }
+  }
+
+  logoutResponse(inResponseTo: string, status = 'urn:oasis:names:tc:SAML:2.0:status:Success'): string {
+    return (
+      `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_lr${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${iso(0)}" Destination="${escape(this.spSloUrl)}" InResponseTo="${escape(inResponseTo)}">` +
+      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${status}"/></samlp:Status></samlp:LogoutResponse>`
+    );
+  }
+
+  /** IdP-initiated logout: the Redirect-binding URL of a LogoutRequest to the SP (signed unless `key` is null). */
+  logoutRequestUrl(nameId: string, options: { sessionIndex?: string; key?: string | null; issuer?: string; relayState?: string } = {}): string {
+    const xml =
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_l${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${iso(0)}" Destination="${escape(this.spSloUrl)}" NotOnOrAfter="${iso(300)}">` +
+      `<saml:Issuer>${escape(options.issuer ?? this.entityId)}</saml:Issuer><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escape(nameId)}</saml:NameID>` +
+      (options.sessionIndex === undefined ? '' : `<samlp:SessionIndex>${escape(options.sessionIndex)}</samlp:SessionIndex>`) +
+      `</samlp:LogoutRequest>`;
+    return signedRedirect(this.spSloUrl, 'SAMLRequest', xml, options.relayState, options.key === null ? undefined : (options.key ?? this.signing.key));
   }
 
   private readRequest(url: URL): AuthnRequestSeen {
@@ -139,6 +240,8 @@ export class TestIdp {
     const attributes = options.attributes ?? this.user.attributes;
     const assertionId = options.assertionId ?? `_a${randomBytes(16).toString('hex')}`;
     const now = iso(options.issueInstantOffset ?? 0);
+    const sessionIndex = `_s${randomBytes(8).toString('hex')}`;
+    this.lastSessionIndex = sessionIndex;
     const attributeXml = Object.entries(attributes)
       .map(([name, values]) => `<saml:Attribute Name="${escape(name)}">${values.map((v) => `<saml:AttributeValue>${escape(v)}</saml:AttributeValue>`).join('')}</saml:Attribute>`)
       .join('');
@@ -151,7 +254,7 @@ export class TestIdp {
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escape(nameId)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${irt} NotOnOrAfter="${iso(options.notOnOrAfterOffset ?? 300)}" Recipient="${escape(options.recipient ?? request.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions NotBefore="${iso(options.notBeforeOffset ?? -5)}" NotOnOrAfter="${iso(options.notOnOrAfterOffset ?? 300)}"><saml:AudienceRestriction><saml:Audience>${escape(options.audience ?? this.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-      `<saml:AuthnStatement AuthnInstant="${now}" SessionIndex="_s${randomBytes(8).toString('hex')}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+      `<saml:AuthnStatement AuthnInstant="${now}" SessionIndex="${sessionIndex}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       (attributeXml === '' ? '' : `<saml:AttributeStatement>${attributeXml}</saml:AttributeStatement>`) +
       `</saml:Assertion></samlp:Response>`;
     const key = options.key ?? this.signing.key;

@@ -106,6 +106,31 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
     assert.equal((await initiate('/admin/routes')).res.status, 200);
   });
 
+  test('methods: public, SSO offered with the address that starts it', async () => {
+    const res = await request(`${cp.url}/api/auth/methods`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json(), { success: true, data: { password: true, sso: { enabled: true, initiateUrl: '/api/auth/saml/initiate' } } });
+  });
+
+  test('exchange with session "cookie": the browser session cookies, no token in the body', async () => {
+    const started = await startLogin();
+    const res = await post(started.form, { accept: 'text/html', cookie: started.cookie });
+    assert.equal(res.status, 303, res.text);
+    const code = String(res.headers.location).split('#code=')[1] ?? '';
+    const exchanged = await request(`${cp.url}/api/auth/saml/exchange`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: started.cookie }, body: JSON.stringify({ code, session: 'cookie' }) });
+    assert.equal(exchanged.status, 200, exchanged.text);
+    const data = exchanged.json<{ data: Record<string, unknown> }>().data;
+    assert.equal(data['session'], 'cookie');
+    assert.equal(data['token'], undefined);
+    assert.doesNotMatch(exchanged.text, /eyJ/);
+    const cookies = (exchanged.headers['set-cookie'] ?? []).map((c) => c.split(';')[0] ?? '');
+    const sessionCookie = cookies.find((c) => c.startsWith('gateway_session='));
+    assert.ok(sessionCookie !== undefined && sessionCookie.length > 'gateway_session='.length, exchanged.text);
+    const check = await request(`${cp.url}/api/auth/session`, { headers: { cookie: sessionCookie } });
+    assert.equal(check.status, 200, check.text);
+    assert.equal(check.json<{ data: { user: { email: string } } }>().data.user.email, 'ada@example.com');
+  });
+
   test('metadata: public SP metadata XML naming our entity id and ACS URL', async () => {
     const res = await request(`${cp.url}/api/auth/saml/metadata`);
     assert.equal(res.status, 200, res.text);
@@ -263,6 +288,19 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
     assert.equal(res.json<{ data: SamlResultView }>().data.user.email, 'ada@example.com.evil.test');
   });
 
+  test('a disabled user: the SSO token is refused at once and SSO cannot sign them in; enabled again, they can', async () => {
+    idp.user = { nameId: 'dora@example.com', attributes: {} };
+    const first = await respond();
+    assert.equal(first.status, 200, first.text);
+    const { token, user } = first.json<{ data: SamlResultView }>().data;
+    const disable = await call('PATCH', `/api/users/${user.id}`, { token: adminToken, body: { disabled: true } });
+    assert.equal(disable.status, 200, disable.text);
+    assert.equal((await call('GET', '/api/auth/session', { token })).status, 401);
+    await assertRefused(await respond(), 'user disabled');
+    assert.equal((await call('PATCH', `/api/users/${user.id}`, { token: adminToken, body: { disabled: false } })).status, 200);
+    assert.equal((await respond()).status, 200);
+  });
+
   test('clock skew edges: 30 s past NotOnOrAfter or before NotBefore is inside the 60 s skew', async () => {
     idp.user = { nameId: 'ada@example.com', attributes: {} };
     assert.equal((await respond({ notOnOrAfterOffset: -30 })).status, 200);
@@ -276,6 +314,12 @@ describe('SAML 2.0 SSO against a loopback IdP', () => {
         assert.equal(res.res.status, 503, res.res.text);
         assert.equal(res.res.json<{ code: string }>().code, 'SSO_NOT_CONFIGURED');
       }
+      const methods = await request(`${cp.url}/api/auth/methods`);
+      assert.equal(methods.status, 200, methods.text);
+      assert.deepEqual(methods.json(), { success: true, data: { password: true, sso: { enabled: false } } });
+      // Enabled but incomplete: not offered (the sign-in page shows no button that would fail).
+      cp.writeConfig(ssoConfig({ idpSsoUrl: undefined }));
+      assert.deepEqual((await request(`${cp.url}/api/auth/methods`)).json(), { success: true, data: { password: true, sso: { enabled: false } } });
     } finally {
       cp.writeConfig(ssoConfig());
     }

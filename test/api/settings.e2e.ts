@@ -7,7 +7,7 @@ interface SettingsView {
   version: number;
   changedAt: string | null;
   actor: string | null;
-  settings: { general: Record<string, unknown> };
+  settings: { general: Record<string, unknown>; sso: Record<string, unknown> };
 }
 
 const DEFAULT_GENERAL = {
@@ -18,6 +18,28 @@ const DEFAULT_GENERAL = {
   logLevel: null,
   eventRetentionDays: 30,
   webhookDeliveryRetentionDays: 30,
+};
+
+/** The sso section (owned by the SAML feature; its own suite is settings-sso.e2e.ts). */
+const DEFAULT_SSO = {
+  enabled: false,
+  idpMetadataXml: null,
+  idpEntityId: null,
+  idpSsoUrl: null,
+  idpSloUrl: null,
+  idpCertificates: [],
+  spEntityId: null,
+  acsUrl: null,
+  spCertificate: null,
+  clockSkewSeconds: 60,
+  returnUrl: null,
+  allowedReturnUrls: [],
+  emailAttribute: null,
+  nameAttribute: null,
+  groupsAttribute: null,
+  adminGroups: [],
+  allowIdpInitiated: false,
+  spPrivateKey: null,
 };
 
 // The same suite on the embedded SQLite and on PostgreSQL (an unreachable PostgreSQL fails it).
@@ -39,7 +61,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL } } });
+      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO } } });
     });
 
     test('admins only', async () => {

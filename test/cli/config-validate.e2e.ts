@@ -112,6 +112,17 @@ describe('gateway config:validate', () => {
     assert.match(result.stderr, /^route-jwt\.yml:8 routes\[0\]\.auth\.jwt\.secretEnv: .*may not name JWT_SECRET/m);
   });
 
+  test('websocket: true is valid; a bad websocket block names its field and line', async () => {
+    const good = 'version: "1.0.0"\nroutes:\n  - path: /ws\n    upstream: http://127.0.0.1:9000\n    websocket: true\n';
+    const valid = await runGateway(['config:validate', '--config', file('ws-good.yml', good)], { cwd: temp.path });
+    assert.equal(valid.code, 0, valid.stderr);
+    const bad = 'version: "1.0.0"\nroutes:\n  - path: /ws\n    upstream: http://127.0.0.1:9000\n    websocket:\n      enabled: true\n      maxConnections: 0\n      idleTimeout: "soon"\n';
+    const result = await runGateway(['config:validate', '--config', file('ws-bad.yml', bad)], { cwd: temp.path });
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, /^ws-bad\.yml:7 routes\[0\]\.websocket\.maxConnections: .+$/m);
+    assert.match(result.stderr, /^ws-bad\.yml:8 routes\[0\]\.websocket\.idleTimeout: .+$/m);
+  });
+
   test('a YAML syntax error carries its line', async () => {
     const result = await runGateway(['config:validate', '--config', file('broken.yml', 'version: "1.0.0"\nroutes:\n  - path: /a\n    upstream: [unclosed\n')], { cwd: temp.path });
     assert.equal(result.code, 1);

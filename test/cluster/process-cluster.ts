@@ -7,11 +7,28 @@ import {
   request,
   startGatewayProcess,
   startRedisServer,
+  startRoundRobinBalancer,
   type ClusterSecrets,
   type GatewayProcess,
   type ManagementApi,
   type RedisServer,
+  type RoundRobinBalancer,
 } from '@gateway/testing';
+
+export interface ProcessClusterOptions {
+  dataPlanes?: number;
+  /** More than one: they share `databaseUrl` and sit behind a readiness-following balancer (the API's ingress). */
+  controlPlanes?: number;
+  /** PostgreSQL every control plane uses (default: SQLite in the one control plane's data dir). */
+  databaseUrl?: string;
+  label?: string;
+  /** Added to every data plane's environment (e.g. DRAIN_DELAY_SECONDS). */
+  dataPlaneEnv?: NodeJS.ProcessEnv;
+  /** Added to every control plane's environment (e.g. LEASE_TTL). */
+  controlPlaneEnv?: NodeJS.ProcessEnv;
+  /** Resolves once the first control plane is settled enough for the next to start (e.g. it holds its leases). */
+  afterFirstControlPlane?: () => Promise<void>;
+}
 
 /*
  * A real cluster of processes for end-to-end tests: a private redis-server (killable, restartable
@@ -25,53 +42,72 @@ export class ProcessCluster {
   private constructor(
     readonly secrets: ClusterSecrets,
     readonly redis: RedisServer,
-    private cp: GatewayProcess,
+    private readonly cps: GatewayProcess[],
     private readonly planes: GatewayProcess[],
-    /** An admin's client for the control plane (the token outlives control-plane restarts). */
+    /** An admin's client for the control plane(s) (the token outlives control-plane restarts). */
     readonly api: ManagementApi,
+    /** In front of the control planes when there are several: the data planes' CONTROL_PLANE_URL and the API's address. */
+    readonly controlPlaneBalancer: RoundRobinBalancer | undefined,
   ) {}
 
-  /** `dataPlaneEnv`: added to every data plane's environment (e.g. DRAIN_DELAY_SECONDS). */
-  static async start(options: { dataPlanes?: number; label?: string; dataPlaneEnv?: NodeJS.ProcessEnv } = {}): Promise<ProcessCluster> {
+  static async start(options: ProcessClusterOptions = {}): Promise<ProcessCluster> {
     const secrets = clusterSecrets(options.label ?? 'e2e-cluster');
     const redis = await startRedisServer();
     const started: GatewayProcess[] = [];
+    let balancer: RoundRobinBalancer | undefined;
     try {
-      const cp = await startGatewayProcess({ role: 'control-plane', config: EMPTY_PROXY_CONFIG, env: controlPlaneEnv(secrets, redis.url), startTimeoutMs: 30_000 });
-      started.push(cp);
+      const cpEnv = { ...controlPlaneEnv(secrets, redis.url), ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }), ...options.controlPlaneEnv };
+      const startControlPlane = async (): Promise<GatewayProcess> => {
+        const cp = await startGatewayProcess({ role: 'control-plane', config: EMPTY_PROXY_CONFIG, env: cpEnv, startTimeoutMs: 60_000 });
+        started.push(cp);
+        return cp;
+      };
+      // One after the other: the first one migrates the shared database and creates the first admin.
+      const cps = [await startControlPlane()];
+      await options.afterFirstControlPlane?.();
+      for (let i = 1; i < (options.controlPlanes ?? 1); i += 1) cps.push(await startControlPlane());
+      if (cps.length > 1) balancer = await startRoundRobinBalancer(cps.map((cp) => ({ host: '127.0.0.1', port: cp.port })));
+      const controlPlaneUrl = balancer?.url ?? (cps[0] as GatewayProcess).url;
+      if (balancer !== undefined) await waitFor(() => balancer?.ready().length === cps.length, 'every control plane in the balancer');
       const planes = await Promise.all(
         Array.from({ length: options.dataPlanes ?? 2 }, () =>
-          startGatewayProcess({ role: 'data-plane', config: EMPTY_PROXY_CONFIG, env: { ...dataPlaneEnv(secrets, redis.url, cp.url), ...options.dataPlaneEnv }, startTimeoutMs: 30_000 }).then((dp) => {
+          startGatewayProcess({ role: 'data-plane', config: EMPTY_PROXY_CONFIG, env: { ...dataPlaneEnv(secrets, redis.url, controlPlaneUrl), ...options.dataPlaneEnv }, startTimeoutMs: 30_000 }).then((dp) => {
             started.push(dp);
             return dp;
           }),
         ),
       );
-      const api = await loginToManagementApi(cp.url, secrets.admin);
-      return new ProcessCluster(secrets, redis, cp, planes, api);
+      const api = await loginToManagementApi(controlPlaneUrl, secrets.admin);
+      return new ProcessCluster(secrets, redis, cps, planes, api, balancer);
     } catch (error) {
+      await balancer?.close();
       await Promise.all(started.map((p) => p.stop()));
       await redis.stop();
       throw error;
     }
   }
 
+  /** The first control plane. */
   get controlPlane(): GatewayProcess {
-    return this.cp;
+    return this.cps[0] as GatewayProcess;
+  }
+
+  get controlPlanes(): readonly GatewayProcess[] {
+    return this.cps;
   }
 
   get dataPlanes(): readonly GatewayProcess[] {
     return this.planes;
   }
 
-  /** SIGKILL of the control plane (a crash); its data dir and port are kept for `restartControlPlane()`. */
-  killControlPlane(): Promise<void> {
-    return this.cp.kill();
+  /** SIGKILL of a control plane (a crash); its data dir and port are kept for `restartControlPlane()`. */
+  killControlPlane(index = 0): Promise<void> {
+    return (this.cps[index] as GatewayProcess).kill();
   }
 
-  /** Starts the control plane again on its port with its data dir (after `killControlPlane()`). */
-  async restartControlPlane(): Promise<void> {
-    this.cp = await this.cp.restart();
+  /** Starts a control plane again on its port with its data dir (after `killControlPlane()`). */
+  async restartControlPlane(index = 0): Promise<void> {
+    this.cps[index] = await (this.cps[index] as GatewayProcess).restart();
   }
 
   /** SIGKILL of one data plane, then the same data plane again (port, data dir, environment). */
@@ -112,8 +148,17 @@ export class ProcessCluster {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.planes, this.cp].map((p) => p.stop()));
+    await this.controlPlaneBalancer?.close();
+    await Promise.all([...this.planes, ...this.cps].map((p) => p.stop()));
     await this.redis.stop();
+  }
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

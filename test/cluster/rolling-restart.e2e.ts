@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRoundRobinBalancer, startTextUpstream, type LoopbackUpstream, type RoundRobinBalancer } from '@gateway/testing';
-import { ProcessCluster, startTraffic } from './process-cluster';
+import { ProcessCluster } from './process-cluster';
+import { rollDataPlanesUnderLoad } from './rolling-update';
 import { eventually } from './stand-in-control-plane';
 
 /*
@@ -11,8 +12,6 @@ import { eventually } from './stand-in-control-plane';
  * and starts again. The drain delay (1 s here) is what lets the balancer take a plane out of
  * rotation before it stops accepting: not one request may fail.
  */
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('rolling restart of three data planes behind a readiness-following balancer', () => {
   let upstream: LoopbackUpstream;
@@ -35,17 +34,8 @@ describe('rolling restart of three data planes behind a readiness-following bala
   });
 
   test('SIGTERM, exit 0 and start again, one data plane at a time, under steady load: 0 failed requests', async () => {
-    // Three loops, all through the balancer: it spreads their connections over the data planes.
-    const entry = { url: balancer.url };
-    const traffic = startTraffic([entry, entry, entry], '/rolling/x', 'rolled');
-    await sleep(500);
-    for (let index = 0; index < 3; index += 1) {
-      const { exitCode } = await cluster.drainAndRestartDataPlane(index);
-      assert.equal(exitCode, 0, `data plane ${index} exits 0 after its drain`);
-      await eventually(() => balancer.ready().length === 3, `data plane ${index} is back in rotation`, 15_000);
-      await sleep(300);
-    }
-    const { sent, failures } = await traffic.stop();
+    const { exitCodes, sent, failures } = await rollDataPlanesUnderLoad(cluster, balancer, '/rolling/x', 'rolled');
+    assert.deepEqual(exitCodes, [0, 0, 0], 'every data plane exits 0 after its drain');
     assert.deepEqual(failures, []);
     assert.equal(balancer.refused, 0, 'no connection found the balancer without a backend or was refused by one');
     assert.ok(sent >= 50, `traffic flowed throughout (${sent} requests)`);

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '@gateway/testing';
 import { ADMIN, ADMIN_ENV, caller, eventually, login, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
+import { idpMetadataXml } from '../api/idp-metadata-fixture';
+import { ACS_URL, encoded, initiate, postCallback, SP_ENTITY_ID, startLogin } from '../api/saml-fixtures';
+import { TestIdp } from '../api/saml-test-idp';
 
 /**
  * Two control planes on one PostgreSQL database and one Redis (issue 14): a settings change made
@@ -26,6 +29,8 @@ describe('settings on two control planes (PostgreSQL + Redis)', () => {
       REDIS_URL: TEST_REDIS_URL,
       REDIS_CHANNEL_PREFIX: `settings:${process.pid}:${randomBytes(4).toString('hex')}:`,
       CLUSTER_TOKEN: 'settings-pair-cluster-token-0123',
+      // The SSO test spends a few credential-tier requests (decision 21) per control plane.
+      API_RATE_LIMIT_CREDENTIALS_MAX: '100',
     };
     first = await startControlPlaneProcess({ env });
     second = await startControlPlaneProcess({ env });
@@ -66,5 +71,25 @@ describe('settings on two control planes (PostgreSQL + Redis)', () => {
     assert.equal(restored.status, 200, restored.text);
     await eventually(async () => (await expiresIn(callFirst)) === 900, 'the restore on the first control plane');
     assert.equal((await preflight(callFirst, 'https://console.example.com')).headers['access-control-allow-origin'], 'https://console.example.com');
+  });
+
+  test('SSO configured through one control plane: the other offers it, starts logins at that IdP and follows allowIdpInitiated', async () => {
+    const idp = await TestIdp.start();
+    idp.spEntityId = SP_ENTITY_ID;
+    try {
+      assert.equal((await initiate(second.url)).res.status, 503, 'SSO off before');
+      const sso = { enabled: true, idpMetadataXml: idpMetadataXml(idp), acsUrl: ACS_URL };
+      assert.equal((await callFirst('PUT', '/api/settings', { token, body: { sso } })).status, 200);
+      await eventually(async () => (await initiate(second.url)).res.status === 200, 'SSO on the second control plane');
+      const started = await startLogin(second.url, idp);
+      assert.equal((await postCallback(first.url, started.form)).status, 200, 'a login started on one finishes on the other');
+
+      const unsolicited = () => ({ SAMLResponse: encoded(idp.response({ id: '', acsUrl: ACS_URL }, { inResponseTo: null })), RelayState: '' });
+      assert.equal((await postCallback(second.url, unsolicited())).status, 401);
+      assert.equal((await callFirst('PUT', '/api/settings', { token, body: { sso: { ...sso, allowIdpInitiated: true } } })).status, 200);
+      await eventually(async () => (await postCallback(second.url, unsolicited())).status === 200, 'IdP-initiated login allowed on the second control plane');
+    } finally {
+      await idp.stop();
+    }
   });
 });

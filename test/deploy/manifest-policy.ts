@@ -115,11 +115,35 @@ function workloadProblems(object: KubernetesObject): string[] {
     if (container.image === undefined || !/(@sha256:[0-9a-f]{64}|:[\w][\w.-]*)$/.test(container.image) || container.image.endsWith(':latest')) {
       problems.push(`${where}: image ${String(container.image)} must be pinned by a tag other than latest or a digest`);
     }
-    const preStopSleep = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
-    const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
-    if (preStopSleep >= grace) problems.push(`${where}: the preStop sleep (${preStopSleep} s) leaves no time to drain within terminationGracePeriodSeconds (${grace} s)`);
+    problems.push(...drainBudgetProblems(where, container, pod.spec.terminationGracePeriodSeconds ?? 30));
   }
   return problems;
+}
+
+/** The CLI's defaults when the container does not set them (apps/cli start command). */
+const DRAIN_DEFAULTS = { DRAIN_DELAY_SECONDS: 5, DRAIN_TIMEOUT_SECONDS: 30 } as const;
+/** Seconds left over for the process to exit and the kubelet to notice, beyond the drain itself. */
+export const DRAIN_MARGIN_SECONDS = 5;
+
+/**
+ * Kubernetes kills the container terminationGracePeriodSeconds after it started the preStop hook:
+ * the hook's sleep, the drain delay and the drain timeout must all fit, with a margin, or the
+ * in-flight requests the drain waits for are cut by SIGKILL (docs/deployment.md, "Graceful drain").
+ */
+function drainBudgetProblems(where: string, container: Container, grace: number): string[] {
+  const preStop = container.lifecycle?.preStop?.sleep?.seconds ?? 0;
+  const setting = (name: keyof typeof DRAIN_DEFAULTS): number => {
+    const value = container.env?.find((v) => v.name === name)?.value;
+    return value === undefined ? DRAIN_DEFAULTS[name] : Number(value);
+  };
+  const delay = setting('DRAIN_DELAY_SECONDS');
+  const timeout = setting('DRAIN_TIMEOUT_SECONDS');
+  const needed = preStop + delay + timeout + DRAIN_MARGIN_SECONDS;
+  if (!Number.isFinite(needed)) return [`${where}: DRAIN_DELAY_SECONDS and DRAIN_TIMEOUT_SECONDS must be numbers`];
+  if (grace >= needed) return [];
+  return [
+    `${where}: terminationGracePeriodSeconds (${grace}) is below preStop sleep (${preStop}) + DRAIN_DELAY_SECONDS (${delay}) + DRAIN_TIMEOUT_SECONDS (${timeout}) + margin (${DRAIN_MARGIN_SECONDS}) = ${needed}`,
+  ];
 }
 
 function securityProblems(where: string, container: Json, pod: Json): string[] {

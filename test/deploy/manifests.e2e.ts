@@ -77,6 +77,21 @@ describe('deploy/ manifests', () => {
       ]);
     });
 
+    it('on a grace period shorter than preStop + drain delay + drain timeout + margin, on either plane', () => {
+      const problems = ['gateway-data-plane', 'gateway-control-plane'].map((name) => {
+        const broken = deploymentCopy(objects, name);
+        const container = broken.spec.template.spec.containers[0] as { env: Array<{ name: string; value?: string }> };
+        // One second more drain than the manifest's grace period leaves room for.
+        const timeout = container.env.find((v) => v.name === 'DRAIN_TIMEOUT_SECONDS') as { value: string };
+        timeout.value = String(Number(timeout.value) + (broken.spec.template.spec as unknown as { terminationGracePeriodSeconds: number }).terminationGracePeriodSeconds);
+        return policyProblems([...objects.filter((o) => describeObject(o) !== describeObject(broken)), broken]);
+      });
+      for (const [i, name] of ['gateway-data-plane', 'gateway-control-plane'].entries()) {
+        assert.equal(problems[i]?.length, 1, JSON.stringify(problems[i]));
+        assert.match(problems[i]?.[0] ?? '', new RegExp(`^Deployment/${name} container .*: terminationGracePeriodSeconds \\(\\d+\\) is below preStop sleep \\(5\\) \\+ DRAIN_DELAY_SECONDS`));
+      }
+    });
+
     it('on a misspelt field the API schema alone would accept', () => {
       const broken = deploymentCopy(objects, 'gateway-control-plane');
       const container = broken.spec.template.spec.containers[0] as Record<string, unknown>;

@@ -11,6 +11,11 @@ import { SignInPage } from './session/sign-in.page';
 const RouteDetailPage = lazy(() => import('./routes/route-detail.page'));
 const RouteEditorPage = lazy(() => import('./routes/editor/route-editor.page'));
 const DeletedRoutesPage = lazy(() => import('./routes/deleted-routes.page'));
+const MonitoringPage = lazy(() => import('./monitoring/monitoring.page'));
+const UsersPage = lazy(() => import('./users/users.page'));
+const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
+const LogsPage = lazy(() => import('./logs/logs.page'));
+const SettingsPage = lazy(() => import('./settings/settings.page'));
 
 const base = appBase.pathname;
 
@@ -48,6 +53,11 @@ function SessionGate() {
           <Route path={`${base}routes/:id/edit`} component={RouteEditorPage} />
           <Route path={`${base}new-route`} component={RouteEditorPage} />
           <Route path={`${base}deleted-routes`} component={DeletedRoutesPage} />
+          <Route path={`${base}monitoring`} component={MonitoringPage} />
+          <Route path={`${base}users`} component={UsersPage} />
+          <Route path={`${base}api-keys`} component={ApiKeysPage} />
+          <Route path={`${base}logs`} component={LogsPage} />
+          <Route path={`${base}settings`} component={SettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

@@ -19,6 +19,7 @@ import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
 import { OpenStreams } from './engine/open-streams';
+import { OpenWebSockets } from './engine/open-websockets';
 import { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
 import { withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
@@ -170,7 +171,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const tableRef: { dispatcher?: RequestDispatcher; drain?: ServerDrain } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness, () => tableRef.drain?.draining ?? false);
   const streams = new OpenStreams();
-  const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger, streams);
+  const websockets = new OpenWebSockets();
+  metrics.openWebSockets(() => websockets.counts());
+  const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger, streams, websockets);
   tableRef.dispatcher = dispatcher;
 
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
@@ -206,7 +209,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 
   const handler = options.mount === undefined ? dispatcher.handle : withMount(options.mount, dispatcher.handle);
   const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
-  const drain = new ServerDrain(server, streams);
+  const drain = new ServerDrain(server, streams, websockets);
   tableRef.drain = drain;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -291,7 +294,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         // Still following the control plane meanwhile: a route change during the delay applies.
         const outcome = await drain.drain(timings);
         if (outcome.connectionsCut > 0) logger.warn({ connections: outcome.connectionsCut, drainTimeoutMs: timings.timeoutMs }, 'drain timeout reached; in-flight requests cut');
-        logger.info({ streamsEnded: outcome.streamsEnded }, 'drained');
+        logger.info({ streamsEnded: outcome.streamsEnded, webSocketsClosed: outcome.webSocketsClosed }, 'drained');
         cluster.member?.close();
         cluster.telemetry?.close();
         await follower?.close();

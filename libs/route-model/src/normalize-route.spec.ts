@@ -96,6 +96,13 @@ describe('normalizeRoute: variant A and defaults', () => {
     assert.deepEqual(route.cache, { enabled: true, ttl: 300000, varyBy: ['method', 'path', 'query'], cacheableStatuses: [200, 301, 404], cacheAuthorized: false });
   });
 
+  it('reads websocket: true as the enabled shorthand and fills its limits', () => {
+    assert.deepEqual(ok({ ...base, websocket: true }).websocket, { enabled: true, idleTimeout: 60000, maxConnections: 1000 });
+    assert.deepEqual(ok({ ...base, websocket: { maxConnections: 5 } }).websocket, { enabled: true, idleTimeout: 60000, maxConnections: 5 });
+    assert.deepEqual(ok({ ...base, websocket: false }).websocket, { enabled: false, idleTimeout: 60000, maxConnections: 1000 });
+    assert.equal(ok(base).websocket, undefined);
+  });
+
   it('generates a URL-safe id when none is given', () => {
     const route = normalizeRoute(base);
     assert.ok(route.ok);
@@ -379,8 +386,12 @@ describe('normalizeRoute: messages and codes', () => {
     ['retry delays', { retry: { initialDelay: 500, maxDelay: 100 } }, { field: 'retry.maxDelay', message: 'retry.maxDelay must be at least retry.initialDelay', code: 'VALIDATION_ERROR' }],
     ['id pattern', { id: 'has space' }, { field: 'id', message: "id must be 1-64 letters, digits, '_' or '-'", code: 'VALIDATION_ERROR' }],
     ['id too long', { id: 'a'.repeat(65) }, { field: 'id', message: "id must be 1-64 letters, digits, '_' or '-'", code: 'VALIDATION_ERROR' }],
+    ['websocket type', { websocket: 'yes' }, { field: 'websocket', message: 'websocket must be an object', code: 'VALIDATION_ERROR' }],
+    ['websocket limit', { websocket: { enabled: true, maxConnections: 0 } }, { field: 'websocket.maxConnections', message: 'websocket.maxConnections must be between 1 and 100000', code: 'VALIDATION_ERROR' }],
+    ['websocket idle', { websocket: { idleTimeout: 10 } }, { field: 'websocket.idleTimeout', message: 'websocket.idleTimeout must be between 1000 and 86400000', code: 'VALIDATION_ERROR' }],
+    ['timeout idle', { timeout: { request: 1000, idle: 5 } }, { field: 'timeout.idle', message: 'timeout.idle must be between 100 and 3600000', code: 'VALIDATION_ERROR' }],
     ['unknown top-level field', { colour: 'red' }, { field: 'colour', message: 'Unknown field', code: 'VALIDATION_ERROR' }],
-    ['unknown nested field', { timeout: { request: 1000, idle: 5 } }, { field: 'timeout.idle', message: 'Unknown field', code: 'VALIDATION_ERROR' }],
+    ['unknown nested field', { timeout: { request: 1000, read: 5 } }, { field: 'timeout.read', message: 'Unknown field', code: 'VALIDATION_ERROR' }],
     ['unknown deep field', { transform: { response: { body: { include: ['a'] } } } }, { field: 'transform.response.body.include', message: 'Unknown field', code: 'VALIDATION_ERROR' }],
     ['unknown field in auth.jwt', { auth: { jwt: { secretEnv: 'S', audience: 'x' } } }, { field: 'auth.jwt.audience', message: 'Unknown field', code: 'VALIDATION_ERROR' }],
     ['prototype key', JSON.parse('{"__proto__": {"enabled": false}}') as Record<string, unknown>, { field: '__proto__', message: 'Unknown field', code: 'VALIDATION_ERROR' }],

@@ -28,5 +28,7 @@ export const ROUTE_DEFAULTS = deepFreeze({
   ipRestriction: { enabled: true },
   /** Credentials off: a credentialed CORS answer must be asked for. */
   cors: { enabled: true, credentials: false },
+  /** No block, no WebSockets; a given block is on (as every block); 60 s idle as nginx's proxy_read_timeout; a bound per route so one route cannot take every socket. */
+  websocket: { enabled: true, idleTimeout: 60_000, maxConnections: 1000 },
   auth: { enabled: true, jwt: { algorithms: ['HS256'], validateIssuer: false, validateExpiration: true } },
 } as const);

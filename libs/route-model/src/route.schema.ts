@@ -17,6 +17,7 @@ import {
   type Route,
   type TimeoutConfig,
   type TransformConfig,
+  type WebSocketConfig,
 } from './route.types';
 import { arr, bool, forbidden, int, map, num, obj, str, type ArraySpec, type MapSpec, type NumberSpec, type ObjectSpec } from './field-spec';
 import {
@@ -118,6 +119,7 @@ const TIMEOUT_SCHEMA = obj<TimeoutConfig>(
     connect: int({ doc: 'ms to establish the upstream connection', min: 100, max: 60_000 }),
     request: int({ doc: 'ms for one upstream attempt, response included', default: D.timeout.request, min: 100, max: 60_000 }),
     keepAlive: int({ doc: 'ms an idle upstream socket is kept', min: 1, max: 600_000 }),
+    idle: int({ doc: 'ms the upstream may be silent between two chunks of a response body (event streams); unset: timeout.request', min: 100, max: 3_600_000 }),
   },
   { doc: 'upstream timeouts; a number is timeout.request (variant B)', fill: true, shorthand: { into: 'request', applies: (raw) => typeof raw === 'number' } },
 );
@@ -303,6 +305,15 @@ const CORS_SCHEMA = obj<CorsConfig>(
   { doc: 'CORS answered by the gateway; preflights never reach the upstream (docs/access-rules.md)' },
 );
 
+const WEBSOCKET_SCHEMA = obj<WebSocketConfig>(
+  {
+    enabled: bool({ doc: 'GET requests with Upgrade: websocket are forwarded as WebSocket handshakes', default: D.websocket.enabled }),
+    idleTimeout: int({ doc: 'ms without a byte in either direction before the gateway closes the connection (1001)', default: D.websocket.idleTimeout, min: 1000, max: 86_400_000 }),
+    maxConnections: int({ doc: 'open connections of this route per data plane; a handshake beyond it gets 503', default: D.websocket.maxConnections, min: 1, max: 100_000 }),
+  },
+  { doc: 'WebSocket proxying; true or false is the shorthand for enabled', shorthand: { into: 'enabled', applies: (raw) => typeof raw === 'boolean' } },
+);
+
 const HEADERS_SCHEMA = obj<HeadersConfig>(
   { request: headerRules('changes to the upstream request headers'), response: headerRules('changes to the response headers') },
   { doc: 'header changes; each side a name -> value map or { set, remove }' },
@@ -330,6 +341,7 @@ export const ROUTE_SCHEMA = obj<Route>(
     auth: AUTH_SCHEMA,
     ipRestriction: IP_RESTRICTION_SCHEMA,
     cors: CORS_SCHEMA,
+    websocket: WEBSOCKET_SCHEMA,
     upstreamName: str({ doc: 'server-set: the proxy.yml upstream the route names', check: nameCheck, readOnly: true }),
     source: str({ doc: 'server-set: api or file (decision 13)', oneOf: ['api', 'file'], readOnly: true }),
     createdAt: str({ doc: 'server-set ISO 8601 (decision 4)', check: isoDateTimeCheck, readOnly: true }),

@@ -63,6 +63,18 @@ export interface TimeoutConfig {
   request: number;
   /** ms an idle upstream socket is kept for reuse. */
   keepAlive?: number;
+  /** ms the upstream may stay silent between two chunks of a response body once its head arrived; unset: `request`. */
+  idle?: number;
+}
+
+/** WebSocket proxying of a route (docs/data-plane.md, "WebSocket"). */
+export interface WebSocketConfig {
+  /** `Upgrade: websocket` handshakes (GET) are forwarded; otherwise the Upgrade header is dropped. */
+  enabled: boolean;
+  /** ms without a byte in either direction before the gateway closes the connection (1001). */
+  idleTimeout: number;
+  /** Open connections on this route per data plane; a handshake beyond it is answered 503. */
+  maxConnections: number;
 }
 
 export interface RetryConfig {
@@ -188,6 +200,7 @@ export interface Route {
   auth?: AuthConfig;
   ipRestriction?: IpRestrictionConfig;
   cors?: CorsConfig;
+  websocket?: WebSocketConfig;
   /** Name of the `proxy.yml` upstream the route was declared against, if any. */
   upstreamName?: string;
   source?: RouteSource;

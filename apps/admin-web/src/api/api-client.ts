@@ -1,5 +1,32 @@
 import { ApiError } from './api-error';
-import type { BreakerStatus, MonitoringSecond, ProbeAnswer, ProbeRequest, RateLimitUsage, Route, RouteHealth, RouteInput, RouteListQuery, RoutePage, SessionCheck } from './api-types';
+import type {
+  ApiKey,
+  AuthMethods,
+  BreakerStatus,
+  CreatedApiKey,
+  DataPlaneReport,
+  LogLevel,
+  LogLine,
+  MonitoringSummary,
+  NewApiKey,
+  NewUser,
+  Page,
+  Pagination,
+  ProbeAnswer,
+  ProbeRequest,
+  RateLimitUsage,
+  Route,
+  RouteHealth,
+  RouteInput,
+  RouteListQuery,
+  RoutePage,
+  SeriesMetric,
+  SeriesPoint,
+  SessionCheck,
+  SettingsDocument,
+  SettingsView,
+  UserAccount,
+} from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
 const CSRF_COOKIE = 'gateway_csrf';
@@ -20,8 +47,9 @@ export class ApiClient {
     await this.request('POST', 'auth/login', { email, password, session: 'cookie' }, { signingIn: true });
   }
 
-  async logout(): Promise<void> {
-    await this.request('POST', 'auth/logout');
+  /** `sloUrl`: an SSO session whose IdP has single logout; the browser goes there next. */
+  async logout(): Promise<{ sloUrl?: string }> {
+    return this.request<{ sloUrl?: string }>('POST', 'auth/logout');
   }
 
   /**
@@ -42,14 +70,38 @@ export class ApiClient {
     }
   }
 
+  /** The sign-in methods on offer (public): whether to show "Sign in with SSO". */
+  async authMethods(): Promise<AuthMethods> {
+    return this.request<AuthMethods>('GET', 'auth/methods', undefined, { signingIn: true });
+  }
+
+  /** Starts an SSO login returning to `returnUrl` (a path on this origin): the IdP address to go to. */
+  async startSso(returnUrl: string): Promise<string> {
+    return (await this.request<{ redirectUrl: string }>('POST', 'auth/saml/initiate', { returnUrl }, { signingIn: true })).redirectUrl;
+  }
+
+  /** Trades the one-time code the IdP's return carried for the cookie session. */
+  async exchangeSsoCode(code: string): Promise<void> {
+    await this.request('POST', 'auth/saml/exchange', { code, session: 'cookie' }, { signingIn: true });
+  }
+
+  async getSettings(): Promise<SettingsView> {
+    return this.request<SettingsView>('GET', 'settings');
+  }
+
+  /** Replaces the whole document (fields left out take their defaults; a masked secret stays). */
+  async saveSettings(settings: SettingsDocument): Promise<SettingsView> {
+    return this.request<SettingsView>('PUT', 'settings', settings);
+  }
+
   async listRoutes(query: RouteListQuery): Promise<RoutePage> {
     const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
     if (query.search !== undefined && query.search !== '') params.set('search', query.search);
     if (query.enabled !== undefined) params.set('enabled', String(query.enabled));
+    if (query.tag !== undefined && query.tag !== '') params.set('tag', query.tag);
     if (query.deleted === true) params.set('deleted', 'true');
-    const body = await this.send('GET', `routes?${params.toString()}`);
-    const list = body as { data: Route[]; pagination: RoutePage['pagination'] };
-    return { routes: list.data, pagination: list.pagination };
+    const page = await this.list<Route>(`routes?${params.toString()}`);
+    return { routes: page.items, pagination: page.pagination };
   }
 
   async getRoute(id: string): Promise<Route> {
@@ -95,18 +147,82 @@ export class ApiClient {
     await this.send('DELETE', `${routePath(id)}/cache`);
   }
 
+  /** Cluster totals and one row per route with traffic over `window` (e.g. `5m`). */
+  async monitoringSummary(window: string): Promise<MonitoringSummary> {
+    return this.request<MonitoringSummary>('GET', `monitoring/summary?window=${encodeURIComponent(window)}`);
+  }
+
+  /** The cluster total of one metric, one point a step from `fromMs` to now. */
+  async monitoringSeries(metric: SeriesMetric, step: '1s' | '1m', fromMs: number): Promise<SeriesPoint[]> {
+    const params = new URLSearchParams({ metric, step, from: new Date(fromMs).toISOString() });
+    return (await this.request<{ points: SeriesPoint[] }>('GET', `monitoring/series?${params.toString()}`)).points;
+  }
+
+  async dataPlanes(): Promise<DataPlaneReport[]> {
+    return this.request<DataPlaneReport[]>('GET', 'monitoring/data-planes');
+  }
+
   /**
-   * The telemetry stream (one `second` event a second, sent with the session cookie); returns the
-   * function that closes it. It ends itself with an `end` event when the session does.
+   * Opens GET /api/monitoring/stream with the cookie session (fetch, not EventSource: the resume
+   * point travels in the Last-Event-ID header and nothing rides in the URL). The caller reads the body.
    */
-  monitoringStream(onSecond: (second: MonitoringSecond) => void): () => void {
-    const source = new EventSource(new URL('monitoring/stream', this.apiBase));
-    source.addEventListener('second', (event) => {
-      const second = parseSecond((event as MessageEvent<string>).data);
-      if (second !== undefined) onSecond(second);
-    });
-    source.addEventListener('end', () => source.close());
-    return () => source.close();
+  async openMonitoringStream(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
+    let response: Response;
+    try {
+      response = await fetch(new URL('monitoring/stream', this.apiBase), { headers, credentials: 'same-origin', signal, cache: 'no-store' });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ApiError(0, 'NETWORK_ERROR', 'The gateway could not be reached');
+    }
+    if (!response.ok || response.body === null) {
+      const error = ApiError.fromBody(response.status, await response.json().catch(() => undefined));
+      if (response.status === 401) this.onUnauthorized(error);
+      throw error;
+    }
+    return response.body;
+  }
+
+  async listUsers(limit: number, offset: number): Promise<Page<UserAccount>> {
+    return this.list<UserAccount>(`users?limit=${limit}&offset=${offset}`);
+  }
+
+  async createUser(user: NewUser): Promise<UserAccount> {
+    return this.request<UserAccount>('POST', 'users', user);
+  }
+
+  async setUserDisabled(id: string, disabled: boolean): Promise<UserAccount> {
+    return this.request<UserAccount>('PATCH', `users/${encodeURIComponent(id)}`, { disabled });
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.send('DELETE', `users/${encodeURIComponent(id)}`);
+  }
+
+  async listApiKeys(limit: number, offset: number): Promise<Page<ApiKey>> {
+    return this.list<ApiKey>(`api-keys?limit=${limit}&offset=${offset}`);
+  }
+
+  async createApiKey(key: NewApiKey): Promise<CreatedApiKey> {
+    return this.request<CreatedApiKey>('POST', 'api-keys', key);
+  }
+
+  async revokeApiKey(id: string): Promise<void> {
+    await this.send('DELETE', `api-keys/${encodeURIComponent(id)}`);
+  }
+
+  /** The newest `limit` lines at `level` or more severe, oldest first; `since`: only later lines. */
+  async listLogs(query: { limit: number; level?: LogLevel; since?: string }): Promise<Page<LogLine>> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.level !== undefined) params.set('level', query.level);
+    if (query.since !== undefined) params.set('since', query.since);
+    return this.list<LogLine>(`logs?${params.toString()}`);
+  }
+
+  private async list<T>(path: string): Promise<Page<T>> {
+    const body = (await this.send('GET', path)) as { data: T[]; pagination: Pagination };
+    return { items: body.data, pagination: body.pagination };
   }
 
   private async request<T>(method: string, path: string, body?: unknown, options: { signingIn?: boolean } = {}): Promise<T> {
@@ -135,15 +251,6 @@ export class ApiClient {
     const error = ApiError.fromBody(response.status, parsed);
     if (response.status === 401 && options.signingIn !== true) this.onUnauthorized(error);
     throw error;
-  }
-}
-
-function parseSecond(data: string): MonitoringSecond | undefined {
-  try {
-    const parsed = JSON.parse(data) as Partial<MonitoringSecond>;
-    return typeof parsed.start === 'number' && Array.isArray(parsed.routes) ? (parsed as MonitoringSecond) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

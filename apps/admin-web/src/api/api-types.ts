@@ -35,6 +35,11 @@ export type UserRole = SessionUser['role'];
 export type Pagination = AnswerOf<'/api/routes', 'get', 200>['pagination'];
 export type RouteListQuery = QueryOf<'/api/routes', 'get'>;
 
+export interface AuthMethods {
+  password: true;
+  sso: { enabled: boolean; initiateUrl?: string };
+}
+
 export interface RoutePage {
   routes: Route[];
   pagination: Pagination;
@@ -49,11 +54,161 @@ export type RateLimitUsage = DataOf<'/api/routes/{id}/rate-limit', 'get'>;
 export type ProbeRequest = BodyOf<'/api/routes/{id}/test', 'post'>;
 export type ProbeAnswer = DataOf<'/api/routes/{id}/test', 'post'>;
 
-/**
- * What the UI reads of one `second` event of GET /api/monitoring/stream (Server-Sent Events; the
- * document describes the stream as text, so this names the part used, with the document's enums).
- */
-export interface MonitoringSecond {
+
+// Monitoring (docs/telemetry.md). Restated from @gateway/events, which the browser build cannot
+// import (it pulls ioredis); the generated client types replace these.
+export type BreakerState = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
+export type HealthIndicator = 'Healthy' | 'Degraded' | 'Unhealthy' | 'Unknown';
+
+export interface TrafficOverview {
+  requests: number;
+  rps: number;
+  /** 5xx answers, % of requests. */
+  errorPercent: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  rateLimitHits: number;
+  /** 0..1 */
+  cacheHitRatio: number;
+}
+
+export interface RouteOverview extends TrafficOverview {
+  routeId: string;
+  breaker: BreakerState | null;
+  health: HealthIndicator | null;
+}
+
+export interface MonitoringSummary {
+  from: string;
+  to: string;
+  windowSeconds: number;
+  reporting: number;
+  total: TrafficOverview;
+  routes: RouteOverview[];
+}
+
+export interface LatencySummary {
+  p50: number;
+  p95: number;
+  p99: number;
+  meanMs: number;
+}
+
+/** Counts of one second: `statusClasses` is [2xx, 3xx, 4xx, 5xx], `outcomes` follows REQUEST_OUTCOMES. */
+export interface TrafficSecond {
+  requests: number;
+  statusClasses: [number, number, number, number];
+  outcomes: [number, number, number, number, number, number, number];
+  retries: number;
+  bytesIn: number;
+  bytesOut: number;
+  latency: LatencySummary;
+}
+
+export interface RouteSecond extends TrafficSecond {
+  routeId: string;
+  breaker?: BreakerState;
+  health?: HealthIndicator;
+}
+
+export interface UpstreamSecond extends TrafficSecond {
+  upstream: string;
+  breaker?: BreakerState;
+  health?: HealthIndicator;
+}
+
+/** One `second` frame of GET /api/monitoring/stream. */
+export interface ClusterSecond {
   start: number;
-  routes: Array<{ routeId: string; breaker?: NonNullable<BreakerStatus['state']>; health?: NonNullable<RouteHealth['status']> }>;
+  durationMs: number;
+  reporting: number;
+  total: TrafficSecond;
+  routes: RouteSecond[];
+  upstreams: UpstreamSecond[];
+}
+
+export type SeriesMetric = 'requests' | 'errors' | 'errorPercent' | 'p50' | 'p95' | 'p99';
+
+export interface SeriesPoint {
+  /** ISO 8601 start of the interval. */
+  t: string;
+  value: number;
+}
+
+export interface DataPlaneReport {
+  instanceId: string;
+  address: string;
+  version: string;
+  configRevision: number;
+  lastReport: string;
+  status: 'live' | 'stale';
+  droppedWindows: number;
+}
+
+// Users, API keys, logs (docs/control-plane.md, docs/api-keys.md).
+export interface UserAccount {
+  id: string;
+  email: string;
+  role: UserRole;
+  createdAt: string;
+  disabled: boolean;
+}
+
+export interface NewUser {
+  email: string;
+  password: string;
+  role: UserRole;
+}
+
+export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  status: ApiKeyStatus;
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The create answer: the key itself, shown this once. */
+export interface CreatedApiKey extends ApiKey {
+  key: string;
+}
+
+export interface NewApiKey {
+  name: string;
+  expiresAt?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LogLine {
+  time: string;
+  level: LogLevel;
+  plane: 'control' | 'data' | 'cli';
+  context: string | null;
+  correlationId: string | null;
+  message: string;
+  fields: Record<string, unknown>;
+  instance?: string;
+}
+
+/** GET/PUT /api/settings: the document by section, secrets shown as '********' (or null when unset). */
+export type SettingsDocument = Record<string, Record<string, unknown>>;
+
+export interface SettingsView {
+  version: number;
+  changedAt: string | null;
+  actor: string | null;
+  settings: SettingsDocument;
 }

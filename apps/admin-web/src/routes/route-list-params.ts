@@ -8,6 +8,7 @@ export interface RouteListParams {
   page: number;
   search: string;
   enabled: 'all' | 'true' | 'false';
+  tag: string;
 }
 
 export function readRouteListParams(query: Record<string, string>): RouteListParams {
@@ -17,6 +18,7 @@ export function readRouteListParams(query: Record<string, string>): RouteListPar
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
     search: query['search'] ?? '',
     enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
+    tag: query['tag'] ?? '',
   };
 }
 
@@ -25,6 +27,7 @@ export function routeListSearch(params: RouteListParams): string {
   if (params.page > 1) search.set('page', String(params.page));
   if (params.search !== '') search.set('search', params.search);
   if (params.enabled !== 'all') search.set('enabled', params.enabled);
+  if (params.tag !== '') search.set('tag', params.tag);
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 }
@@ -35,6 +38,7 @@ export function toRouteListQuery(params: RouteListParams): RouteListQuery {
     offset: (params.page - 1) * ROUTES_PER_PAGE,
     ...(params.search === '' ? {} : { search: params.search }),
     ...(params.enabled === 'all' ? {} : { enabled: params.enabled === 'true' }),
+    ...(params.tag === '' ? {} : { tag: params.tag }),
   };
 }
 

@@ -2,6 +2,8 @@ import { useLocation } from 'preact-iso';
 import { api, appBase } from '../api/api-client';
 import { useQuery } from '../api/query-cache';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { routeStates, useLiveTelemetry } from '../monitoring/live-telemetry';
+import { BreakerBadge, HealthBadge } from '../monitoring/state-badge';
 import { PaginationNav } from './pagination-nav';
 import { readRouteListParams, routeListSearch, toRouteListQuery, ROUTES_PER_PAGE, type RouteListParams } from './route-list-params';
 
@@ -12,6 +14,9 @@ export function RoutesListPage() {
   const query = toRouteListQuery(params);
   const result = useQuery(`routes:${JSON.stringify(query)}`, () => api.listRoutes(query));
   const heading = useFocusHeading();
+  // Health and breaker: one summary request for the app, then the shared stream (no polling).
+  useLiveTelemetry();
+  const states = routeStates.value;
   const listPath = `${appBase.pathname}routes`;
   const hrefOf = (next: Partial<RouteListParams>) => `${listPath}${routeListSearch({ ...params, ...next })}`;
 
@@ -20,7 +25,12 @@ export function RoutesListPage() {
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const enabled = String(form.get('enabled') ?? 'all');
     location.route(
-      hrefOf({ page: 1, search: String(form.get('search') ?? '').trim(), enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all' }),
+      hrefOf({
+        page: 1,
+        search: String(form.get('search') ?? '').trim(),
+        enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
+        tag: String(form.get('tag') ?? '').trim(),
+      }),
     );
   }
 
@@ -46,6 +56,10 @@ export function RoutesListPage() {
             <option value="false">Disabled only</option>
           </select>
         </span>
+        <span class="field">
+          <label for="route-tag">Tag</label>
+          <input id="route-tag" name="tag" type="text" defaultValue={params.tag} maxLength={64} size={12} />
+        </span>
         <button type="submit">Apply</button>
       </form>
       {result.error !== undefined && (
@@ -65,6 +79,8 @@ export function RoutesListPage() {
               <th scope="col">Upstream</th>
               <th scope="col">Methods</th>
               <th scope="col">Enabled</th>
+              <th scope="col">Health</th>
+              <th scope="col">Breaker</th>
               <th scope="col">Source</th>
             </tr>
           </thead>
@@ -78,7 +94,22 @@ export function RoutesListPage() {
                 <td class="upstream">{route.upstream}</td>
                 <td>{route.methods === undefined ? 'All' : route.methods.join(', ')}</td>
                 <td>{route.enabled ? 'Yes' : 'No'}</td>
-                <td>{route.source === 'file' ? 'proxy.yml (read-only)' : 'API'}</td>
+                <td>
+                  <HealthBadge health={states.get(route.id)?.health} />
+                </td>
+                <td>
+                  <BreakerBadge breaker={states.get(route.id)?.breaker} />
+                </td>
+                <td>
+                  {route.source === 'file' ? (
+                    <>
+                      proxy.yml (read-only)
+                      <div class="description">Defined in the file: change it there</div>
+                    </>
+                  ) : (
+                    'API'
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -45,13 +45,16 @@ export async function signIn(email: string, password: string): Promise<string | 
 }
 
 export async function signOut(): Promise<void> {
+  let sloUrl: string | undefined;
   try {
-    await api.logout();
+    ({ sloUrl } = await api.logout());
   } catch {
     // Signed out locally whatever the server says: the cookie is cleared or already invalid.
   }
   clearQueryCache();
   session.value = { status: 'signed-out', message: 'You have signed out.' };
+  // SSO single logout: the IdP ends its session too, then sends the browser back here.
+  if (sloUrl !== undefined) window.location.assign(sloUrl);
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { signIn } from './session.state';
+import { SsoSignInButton } from './sso-sign-in';
 import { useFocusHeading } from '../layout/use-focus-heading';
 
 /** Email and password (decision 20); the message of a failed attempt is announced. */
@@ -38,6 +39,7 @@ export function SignInPage({ notice }: { notice?: string | undefined }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <SsoSignInButton />
     </main>
   );
 }

@@ -63,18 +63,26 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Revokes the presented token (Bearer or session cookie) until it expires; expires the session cookies' })
-  @Ok(200, { type: 'object', required: ['loggedOut'], properties: { loggedOut: { type: 'boolean', enum: [true] } } })
+  @ApiOperation({ summary: 'Revokes the presented token (Bearer or session cookie) until it expires and its SSO session; expires the session cookies' })
+  @Ok(200, {
+    type: 'object',
+    required: ['loggedOut'],
+    properties: {
+      loggedOut: { type: 'boolean', enum: [true] },
+      sloUrl: { type: 'string', format: 'uri', description: 'SSO sessions when the IdP has a single logout endpoint: a signed SP-initiated LogoutRequest (HTTP-Redirect) to send the browser to' },
+    },
+  })
+  @Fails(503, 'AUTH_SERVICE_UNAVAILABLE: the session service did not answer')
   @Fails(403, 'CSRF_TOKEN_INVALID: a cookie session without the X-CSRF-Token header')
   async logout(
     @CurrentUser() user: AuthenticatedUser,
     @Ip() ip: string,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<SuccessEnvelope<{ loggedOut: true }>> {
-    await this.logouts.logout(user, ip);
+  ): Promise<SuccessEnvelope<{ loggedOut: true; sloUrl?: string }>> {
+    const next = await this.logouts.logout(user, ip);
     this.cookieSessions.end(req, res);
-    return ok({ loggedOut: true });
+    return ok({ loggedOut: true, ...next });
   }
 
   /** Spec 4.4 lists self-registration as in progress; it answers 501 until it exists. */

@@ -20,16 +20,19 @@ import { SessionController } from './session.controller';
 import { TokenIssuer } from './token-issuer.service';
 import { TokenRevocationService } from './token-revocation.service';
 import { LeaseModule } from '../lease/lease.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { LogoutExtensions } from './logout-extensions';
 
 /** Login, logout, token verification and the global guards (limits, authentication, roles). */
 @Module({
-  imports: [LeaseModule, PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
+  imports: [LeaseModule, SessionsModule, PassportModule, UsersModule, SettingsModule, ThrottlingModule, TypeOrmModule.forFeature([RevokedTokenEntity])],
   controllers: [AuthController, SessionController],
   providers: [
     JwtStrategy,
     TokenIssuer,
     LoginService,
     LogoutService,
+    LogoutExtensions,
     TokenRevocationService,
     CsrfTokens,
     CookieSessions,
@@ -40,7 +43,9 @@ import { LeaseModule } from '../lease/lease.module';
     { provide: APP_GUARD, useClass: CsrfGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
-  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked.
-  exports: [TokenIssuer, TokenRevocationService],
+  // TokenRevocationService: long-lived responses (the monitoring stream) end when their token is revoked;
+  // CookieSessions: an SSO login ends in the same browser session as a password one.
+  // LogoutExtensions: SAML adds single logout to POST /api/auth/logout without auth importing it.
+  exports: [TokenIssuer, TokenRevocationService, CookieSessions, LogoutExtensions],
 })
 export class AuthModule {}

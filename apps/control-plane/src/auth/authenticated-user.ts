@@ -9,6 +9,8 @@ export interface AuthenticatedUser {
   jti: string;
   /** When the token expires. */
   expiresAt: Date;
+  /** The management session the token belongs to (SSO logins, decision 23); checked on every request. */
+  sessionId?: string;
 }
 
 /** Decision 20: the claims of a management token. */
@@ -22,4 +24,6 @@ export interface ManagementTokenClaims {
   jti: string;
   /** The user's token generation at issue (absent from tokens issued before issue 14: generation 0). */
   gen?: number;
+  /** The management session (decision 23): the token is refused once it is revoked or expired. */
+  sid?: string;
 }

@@ -19,7 +19,7 @@ async function setup() {
   const accounts = { findCredentials: async (email: string) => (email === ACCOUNT.email ? { account: ACCOUNT, passwordHash: stored, tokenGeneration: 0 } : undefined) } as unknown as UserAccountsService;
   const audit: AuditEntry[] = [];
   const auditLog = { record: async (entry: AuditEntry) => void audit.push(entry) } as unknown as AuditLogService;
-  const tokens = { issue: (): IssuedToken => ({ token: 't', expiresIn: 86400, jti: 'j' }) } as unknown as TokenIssuer;
+  const tokens = { issue: (): IssuedToken => ({ token: 't', expiresIn: 86400, expiresAt: new Date(Date.now() + 86_400_000), jti: 'j' }) } as unknown as TokenIssuer;
   return { service: new LoginService(accounts, countingHasher, tokens, auditLog), verified, audit, stored, dummy: await hasher.dummyHash() };
 }
 

@@ -10,6 +10,8 @@ export interface IssuedToken {
   token: string;
   /** Seconds. */
   expiresIn: number;
+  /** The `exp` claim as a date: what a session check answers for this token. */
+  expiresAt: Date;
   jti: string;
 }
 
@@ -30,17 +32,23 @@ export class TokenIssuer {
   }
 
   /** `tokenGeneration`: the user's current one (UserAccountsService); a disable bumps it and so ends the token. */
-  issue(account: UserAccount, tokenGeneration: number): IssuedToken {
+  issue(account: UserAccount, tokenGeneration: number, session?: { id: string; expiresAt: Date }): IssuedToken {
     const jti = randomUUID();
-    // Settings (general.tokenLifetimeSeconds) apply to tokens issued from the change on.
-    const expiresIn = this.settings.general().tokenLifetimeSeconds;
-    const token = jwt.sign({ email: account.email, role: account.role, gen: tokenGeneration }, this.key, {
+    // Settings (general.tokenLifetimeSeconds) apply to tokens issued from the change on; a session's token ends with it.
+    const lifetime = this.lifetimeSeconds();
+    const expiresIn = session === undefined ? lifetime : Math.max(1, Math.min(lifetime, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)));
+    const iat = Math.floor(Date.now() / 1000);
+    const claims = { email: account.email, role: account.role, gen: tokenGeneration, iat, exp: iat + expiresIn, ...(session === undefined ? {} : { sid: session.id }) };
+    const token = jwt.sign(claims, this.key, {
       algorithm: 'HS256',
-      expiresIn,
       issuer: this.config.auth.issuer,
       subject: account.id,
       jwtid: jti,
     });
-    return { token, expiresIn, jti };
+    return { token, expiresIn, expiresAt: new Date((iat + expiresIn) * 1000), jti };
+  }
+
+  lifetimeSeconds(): number {
+    return this.settings.general().tokenLifetimeSeconds;
   }
 }

@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'OUTBOUND_TARGET_REFUSED',
   'SAML_REJECTED',
   'SSO_NOT_CONFIGURED',
+  'AUTH_SERVICE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -88,6 +89,7 @@ export function statusOf(code: ErrorCode): number {
     case 'DATA_PLANES_UNAVAILABLE':
     case 'API_KEYS_NOT_CONFIGURED':
     case 'SSO_NOT_CONFIGURED':
+    case 'AUTH_SERVICE_UNAVAILABLE':
       return 503;
     default: {
       const unreachable: never = code;
@@ -129,7 +131,9 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
     case 'SAML_REJECTED':
       return { text: 'The SAML response was refused', fixed: false };
     case 'SSO_NOT_CONFIGURED':
-      return { text: 'SAML single sign-on is not configured (authentication.sso in proxy.yml)', fixed: true };
+      return { text: 'SAML single sign-on is not configured (the sso settings or authentication.sso in proxy.yml)', fixed: false };
+    case 'AUTH_SERVICE_UNAVAILABLE':
+      return { text: 'The session service is unavailable', fixed: true };
     case 'NOT_FOUND':
       return { text: 'Not Found', fixed: false };
     case 'USER_NOT_FOUND':

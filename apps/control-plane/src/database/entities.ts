@@ -7,6 +7,7 @@ import { TelemetryIntervalEntity } from '../monitoring/telemetry-interval.entity
 import { RouteEntity } from '../routes/route.entity';
 import { SamlAssertionEntity } from '../saml/saml-assertion.entity';
 import { SamlLoginCodeEntity } from '../saml/saml-login-code.entity';
+import { ManagementSessionEntity } from '../sessions/management-session.entity';
 import { SamlRequestEntity } from '../saml/saml-request.entity';
 import { SettingsVersionEntity } from '../settings/settings-version.entity';
 import { UserEntity } from '../users/user.entity';
@@ -15,4 +16,4 @@ import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity];

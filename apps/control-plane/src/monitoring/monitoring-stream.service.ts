@@ -13,6 +13,8 @@ const MAX_REPLAY_SECONDS = 900;
 const REVOCATION_CHECK_MS = 2000;
 /** Open streams per control-plane instance: each costs a frame a second. */
 export const MAX_OPEN_STREAMS = 100;
+/** How long after a second ends its frame is sent: the data planes' windows cross the bus meanwhile. */
+const FRAME_DELAY_MS = 250;
 /** setTimeout's longest delay; a later expiry is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -61,7 +63,8 @@ export class MonitoringStreams implements OnModuleDestroy {
     });
 
     const sendDue = (): void => {
-      const latest = Math.floor(Date.now() / SECOND_MS) * SECOND_MS - SECOND_MS;
+      // The latest second that ended at least FRAME_DELAY_MS ago.
+      const latest = Math.floor((Date.now() - FRAME_DELAY_MS) / SECOND_MS) * SECOND_MS - SECOND_MS;
       const from = Math.max(next ?? latest, latest - (MAX_REPLAY_SECONDS - 1) * SECOND_MS);
       if (from > latest) return;
       const known = new Map<number, ClusterSecond>();
@@ -74,8 +77,17 @@ export class MonitoringStreams implements OnModuleDestroy {
       next = latest + SECOND_MS;
     };
     sendDue();
-    const tick = setInterval(sendDue, SECOND_MS);
-    timers.push(tick);
+    // Frames go out FRAME_DELAY_MS after each wall-clock second, not at the phase the client happened
+    // to connect at: a data plane publishes its window as the second ends, and a frame sent a few ms
+    // after the boundary would carry that second before its windows crossed the bus, once, for good.
+    const schedule = (): void => {
+      timers[0] = setTimeout(() => {
+        if (!this.open.has(end)) return;
+        sendDue();
+        schedule();
+      }, SECOND_MS - ((Date.now() - FRAME_DELAY_MS) % SECOND_MS));
+    };
+    schedule();
 
     const armExpiry = (): void => {
       const left = user.expiresAt.getTime() - Date.now();

@@ -39,6 +39,8 @@ export class ProxyFileSamlSettings implements SamlSettingsSource {
       defaultReturnUrl: sso.returnUrl ?? '/',
       allowedReturnUrls: sso.allowedReturnUrls,
       adminGroups: sso.adminGroups,
+      // proxy.yml has no switch for it: unsolicited responses need the settings API's allowIdpInitiated.
+      allowIdpInitiated: false,
     };
     if (sso.spPrivateKeyFile !== undefined) settings.spPrivateKey = await this.readPem(sso.spPrivateKeyFile, 'spPrivateKeyFile');
     if (sso.spCertificateFile !== undefined) settings.spCertificate = await this.readPem(sso.spCertificateFile, 'spCertificateFile');

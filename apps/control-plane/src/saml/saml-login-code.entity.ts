@@ -16,6 +16,16 @@ export class SamlLoginCodeEntity {
   @Column({ type: 'varchar', length: 320 })
   name!: string;
 
+  /** The IdP's NameID and SessionIndex, for the session the exchange starts (single logout finds it by them). */
+  @Column({ name: 'name_id', type: 'varchar', length: 1024, nullable: true })
+  nameId!: string | null;
+
+  @Column({ name: 'name_id_format', type: 'varchar', length: 256, nullable: true })
+  nameIdFormat!: string | null;
+
+  @Column({ name: 'session_index', type: 'varchar', length: 256, nullable: true })
+  sessionIndex!: string | null;
+
   @Column({ name: 'expires_at' })
   expiresAt!: Date;
 }

@@ -6,6 +6,13 @@ import { SamlLoginCodeEntity } from './saml-login-code.entity';
 
 export const LOGIN_CODE_TTL_MS = 60_000;
 
+/** The IdP's subject and session of a login: the management session keeps them for single logout. */
+export interface IdpSession {
+  nameId: string;
+  nameIdFormat?: string;
+  sessionIndex?: string;
+}
+
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
@@ -18,15 +25,15 @@ export function sha256(value: string): string {
 export class SamlLoginCodes {
   constructor(@InjectRepository(SamlLoginCodeEntity) private readonly codes: Repository<SamlLoginCodeEntity>) {}
 
-  async issue(login: { userId: string; name: string; browserBinding: string }): Promise<string> {
+  async issue(login: { userId: string; name: string; browserBinding: string; idp: IdpSession }): Promise<string> {
     await this.codes.delete({ expiresAt: LessThan(new Date()) });
     const code = randomBytes(32).toString('base64url');
-    await this.codes.insert({ codeHash: sha256(code), browserBinding: login.browserBinding, userId: login.userId, name: login.name.slice(0, 320), expiresAt: new Date(Date.now() + LOGIN_CODE_TTL_MS) });
+    await this.codes.insert({ codeHash: sha256(code), browserBinding: login.browserBinding, userId: login.userId, name: login.name.slice(0, 320), nameId: login.idp.nameId, nameIdFormat: login.idp.nameIdFormat ?? null, sessionIndex: login.idp.sessionIndex ?? null, expiresAt: new Date(Date.now() + LOGIN_CODE_TTL_MS) });
     return code;
   }
 
   /** The login a code stands for, removed; undefined when unknown, used, expired or from another browser. */
-  async redeem(code: unknown, browserCookie: string | undefined): Promise<{ userId: string; name: string } | undefined> {
+  async redeem(code: unknown, browserCookie: string | undefined): Promise<{ userId: string; name: string; idp: IdpSession } | undefined> {
     if (typeof code !== 'string' || code.length === 0 || code.length > 128 || browserCookie === undefined) return undefined;
     const found = await this.codes.findOneBy({ codeHash: sha256(code) });
     if (found === null) return undefined;
@@ -35,6 +42,6 @@ export class SamlLoginCodes {
     const presented = Buffer.from(sha256(browserCookie), 'hex');
     const expected = Buffer.from(found.browserBinding, 'hex');
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
-    return { userId: found.userId, name: found.name };
+    return { userId: found.userId, name: found.name, idp: { nameId: found.nameId ?? '', ...(found.nameIdFormat === null ? {} : { nameIdFormat: found.nameIdFormat }), ...(found.sessionIndex === null ? {} : { sessionIndex: found.sessionIndex }) } };
   }
 }

@@ -7,12 +7,16 @@ import type { UserRole } from '../users/user.entity';
 import { decodeSamlResponse } from './saml-message-limits';
 import { refusalReason } from './saml-refusal';
 import { SamlAssertionLedger } from './saml-assertion-ledger.service';
-import { SamlRequestStore } from './saml-request-store.service';
-import { onlyRequest, serviceProvider } from './saml-service-provider';
+import { LOGOUT_REQUEST, SamlRequestStore } from './saml-request-store.service';
+import { runStrategy } from './passport-outcome';
+import { onlyRequest, type SamlExchange } from './saml-service-provider';
 import { SAML_SETTINGS_SOURCE, type SamlSettings, type SamlSettingsSource } from './saml-settings';
 import { validateReturnUrl } from './saml-return-url';
-import { checkResponseEnvelope, readSignedAssertion, type SignedAssertion } from './signed-assertion';
+import { checkResponseEnvelope, isUnsolicited, readSignedAssertion, type SignedAssertion } from './signed-assertion';
 import { SsoUserProvisioner } from './sso-user-provisioner.service';
+import type { IdpSession } from './saml-login-codes.service';
+import { ManagementSessions } from '../sessions/management-sessions.service';
+import { samlRequest, SamlStrategy } from './saml.strategy';
 
 /** Spec 2.7's SAML result. */
 export interface SamlResult {
@@ -27,10 +31,21 @@ export interface AcceptedLogin {
   account: UserAccount;
   name: string;
   returnUrl: string;
-  browserBinding: string;
+  idp: IdpSession;
+  /** The cookie hash of the browser that started the login; undefined for an IdP-initiated one. */
+  browserBinding?: string;
 }
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+/** An IdP-initiated login's RelayState, when it is an acceptable return URL; otherwise the default. */
+function idpInitiatedReturnUrl(relayState: unknown, settings: SamlSettings): string {
+  try {
+    return validateReturnUrl(typeof relayState === 'string' && relayState !== '' ? relayState : settings.defaultReturnUrl, settings.allowedReturnUrls);
+  } catch {
+    return validateReturnUrl(settings.defaultReturnUrl, settings.allowedReturnUrls);
+  }
+}
 
 /**
  * SAML 2.0 SSO for management users: starts logins and accepts the IdP's responses. node-saml
@@ -49,6 +64,8 @@ export class SamlLoginService {
     private readonly accounts: UserAccountsService,
     private readonly tokens: TokenIssuer,
     private readonly audit: AuditLogService,
+    private readonly strategy: SamlStrategy,
+    private readonly sessions: ManagementSessions,
   ) {}
 
   async settings(): Promise<SamlSettings> {
@@ -57,17 +74,34 @@ export class SamlLoginService {
     return settings;
   }
 
+  /** Whether SSO can be offered now: on and complete (an incomplete configuration is off, not an error here). */
+  async ssoAvailable(): Promise<boolean> {
+    try {
+      return (await this.settingsSource.current()) !== undefined;
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  }
+
   /** The IdP address for a new login; the return URL is checked before the IdP is involved. */
   async initiate(returnUrl: unknown, browserBinding: string): Promise<string> {
     const settings = await this.settings();
     const target = validateReturnUrl(returnUrl ?? settings.defaultReturnUrl, settings.allowedReturnUrls);
     const opened = await this.requests.open(target, browserBinding);
-    return serviceProvider(settings, { requestId: opened.requestId }).getAuthorizeUrlAsync(opened.relayState, undefined, {});
+    // No SAMLResponse in the request: the strategy answers with a redirect to the IdP (HTTP-Redirect binding).
+    const outcome = await runStrategy(this.strategy, samlRequest(settings, { body: { RelayState: opened.relayState } }, { requestId: opened.requestId }), {});
+    if (outcome.kind !== 'redirect') throw outcome.kind === 'error' ? outcome.error : new Error(`SAML strategy answered ${outcome.kind} to a login request`);
+    return outcome.url;
   }
 
   async metadata(): Promise<string> {
     const settings = await this.settings();
-    return serviceProvider(settings).generateServiceProviderMetadata(null, settings.spCertificate ?? null);
+    const xml = await new Promise<string>((resolve, reject) =>
+      this.strategy.generateServiceProviderMetadata(samlRequest(settings, {}), null, settings.spCertificate ?? null, (error, made) => (error || made === undefined ? reject(error ?? new Error('no metadata')) : resolve(made))),
+    );
+    // node-saml always writes HTTP-POST for the SingleLogoutService; ours is the HTTP-Redirect binding.
+    return xml.replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"');
   }
 
   /** Verifies a posted response; 401 SAML_REJECTED, audited with the reason, for anything wrong. */
@@ -75,17 +109,14 @@ export class SamlLoginService {
     const settings = await this.settings();
     const decoded = decodeSamlResponse(body.SAMLResponse);
     if ('refused' in decoded) return this.refuse(decoded.refused, ip);
-    // The RelayState names the request; only that request's ID is a valid InResponseTo, once.
-    const request = await this.requests.consume(body.RelayState);
-    if (request === undefined) return this.refuse('RelayState unknown, used or expired', ip);
-    let assertionXml: string;
-    try {
-      const { profile } = await serviceProvider(settings, { cache: onlyRequest(request.id) }).validatePostResponseAsync({ SAMLResponse: Buffer.from(decoded.xml).toString('base64') });
-      if (profile === null) return this.refuse('response carries no login', ip);
-      assertionXml = profile.getAssertionXml?.() ?? '';
-    } catch (error) {
-      return this.refuse(refusalReason(error), ip);
-    }
+    const origin = await this.origin(body.RelayState, decoded.xml, settings);
+    if ('refused' in origin) return this.refuse(origin.refused, ip);
+    // The strategy sees the checked XML, re-encoded: what it verifies is exactly what the checks below read.
+    const form = samlRequest(settings, { body: { SAMLResponse: Buffer.from(decoded.xml).toString('base64') } }, origin.exchange);
+    const outcome = await runStrategy(this.strategy, form, {});
+    if (outcome.kind === 'error') return this.refuse(refusalReason(outcome.error), ip);
+    if (outcome.kind !== 'success') return this.refuse('response carries no login', ip);
+    const assertionXml = String(outcome.user['assertionXml']);
     const envelopeRefusal = checkResponseEnvelope(decoded.xml, settings);
     if (envelopeRefusal !== undefined) return this.refuse(envelopeRefusal, ip);
     const assertion = readSignedAssertion(assertionXml, settings);
@@ -105,29 +136,56 @@ export class SamlLoginService {
       details: { created: provisioned.created, role: login.role, ...(provisioned.previousRole !== undefined && provisioned.previousRole !== login.role ? { previousRole: provisioned.previousRole } : {}) },
     });
     this.logger.log(`SSO login of ${provisioned.account.email} (${login.role}) from ${ip ?? 'unknown address'}`);
-    return { account: provisioned.account, name: login.name, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
+    const idp: IdpSession = { nameId: assertion.nameId.slice(0, 1024), ...(assertion.nameIdFormat === undefined ? {} : { nameIdFormat: assertion.nameIdFormat }), ...(assertion.sessionIndex === undefined ? {} : { sessionIndex: assertion.sessionIndex }) };
+    return { account: provisioned.account, name: login.name, returnUrl: origin.returnUrl, idp, ...(origin.browserBinding === undefined ? {} : { browserBinding: origin.browserBinding }) };
   }
 
   /**
-   * Issues the management token of a verified login (the session is the token's jti for now), with
-   * the user's current token generation; undefined when the user was disabled or deleted meanwhile.
+   * Which login a response answers. The RelayState names a request of ours: only that request's ID
+   * is a valid InResponseTo, once. Otherwise, only when allowIdpInitiated is on, an unsolicited
+   * response (no InResponseTo at all) starts a login of its own; its RelayState may name a
+   * return URL, checked like initiate's.
    */
-  async result(account: UserAccount, name: string): Promise<SamlResult | undefined> {
+  private async origin(relayState: unknown, xml: string, settings: SamlSettings): Promise<{ exchange: SamlExchange; returnUrl: string; browserBinding?: string } | { refused: string }> {
+    const request = await this.requests.consume(relayState);
+    // A logout request's row answers only a LogoutResponse, never a login.
+    if (request !== undefined && request.browserBinding === LOGOUT_REQUEST) return { refused: 'RelayState unknown, used or expired' };
+    if (request !== undefined) return { exchange: { cache: onlyRequest(request.id) }, returnUrl: request.returnUrl, browserBinding: request.browserBinding };
+    if (!isUnsolicited(xml)) return { refused: 'RelayState unknown, used or expired' };
+    if (!settings.allowIdpInitiated) return { refused: 'unsolicited response (IdP-initiated login is off)' };
+    return { exchange: { unsolicited: true }, returnUrl: idpInitiatedReturnUrl(relayState, settings) };
+  }
+
+  /**
+   * Starts the management session of a verified login (decision 23: through the session service
+   * when one is configured) and issues its token, with the user's current token generation;
+   * undefined when the user was disabled or deleted meanwhile.
+   */
+  async result(account: UserAccount, name: string, idp: IdpSession): Promise<SamlResult | undefined> {
     const standing = await this.accounts.tokenStanding(account.id);
     if (standing === undefined || standing.disabled) return undefined;
-    const issued = this.tokens.issue(account, standing.tokenGeneration);
+    const session = await this.sessions.create({
+      userId: account.id,
+      email: account.email,
+      role: account.role,
+      expiresAt: new Date(Date.now() + this.tokens.lifetimeSeconds() * 1000),
+      ...(idp.nameId === '' ? {} : { nameId: idp.nameId }),
+      ...(idp.nameIdFormat === undefined ? {} : { nameIdFormat: idp.nameIdFormat }),
+      ...(idp.sessionIndex === undefined ? {} : { sessionIndex: idp.sessionIndex }),
+    });
+    const issued = this.tokens.issue(account, standing.tokenGeneration, { id: session.sessionId, expiresAt: session.expiresAt });
     return {
       token: issued.token,
       user: { id: account.id, email: account.email, name, role: account.role },
-      sessionId: issued.jti,
-      expiresAt: new Date(Date.now() + issued.expiresIn * 1000).toISOString(),
+      sessionId: session.sessionId,
+      expiresAt: issued.expiresAt.toISOString(),
     };
   }
 
   /** The result for an exchanged one-time code: the account as it is now. */
-  async resultFor(userId: string, name: string): Promise<SamlResult | undefined> {
+  async resultFor(userId: string, name: string, idp: IdpSession): Promise<SamlResult | undefined> {
     const account = await this.accounts.findById(userId);
-    return account === undefined ? undefined : this.result(account, name);
+    return account === undefined ? undefined : this.result(account, name, idp);
   }
 
   private identity(assertion: SignedAssertion, settings: SamlSettings): { email: string; name: string; role: UserRole } | { refused: string } {

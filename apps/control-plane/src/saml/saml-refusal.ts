@@ -1,4 +1,4 @@
-import { SamlStatusError } from '@node-saml/node-saml';
+import { SamlStatusError } from '@node-saml/passport-saml';
 
 /**
  * node-saml's error as a short reason for the audit log. Its messages can quote parts of the

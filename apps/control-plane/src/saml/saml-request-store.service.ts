@@ -7,6 +7,9 @@ import { SamlRequestEntity } from './saml-request.entity';
 /** How long a started login may take at the IdP (node-saml's default of 8 h is far too long). */
 export const SAML_REQUEST_TTL_MS = 10 * 60_000;
 
+/** What a logout request row holds instead of a browser binding: it answers a LogoutResponse only. */
+export const LOGOUT_REQUEST = 'logout';
+
 export interface OpenedRequest {
   requestId: string;
   relayState: string;

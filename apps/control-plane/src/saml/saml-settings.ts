@@ -1,8 +1,10 @@
-/** What the SAML service provider needs, whatever stores it (proxy.yml today, the settings API later). */
+/** What the SAML service provider needs, whatever stores it (the `sso` section of /api/settings, or proxy.yml). */
 export interface SamlSettings {
   /** The IdP's entity id: the Issuer of every accepted response and assertion. */
   idpEntityId: string;
   idpSsoUrl: string;
+  /** The IdP's single logout endpoint (HTTP-Redirect); without it, logout is local only. */
+  idpSloUrl?: string;
   /** PEM certificates; a signature by any of them is accepted (key rotation). */
   idpCertificates: string[];
   spEntityId: string;
@@ -20,6 +22,8 @@ export interface SamlSettings {
   nameAttribute?: string;
   groupsAttribute?: string;
   adminGroups: string[];
+  /** Unsolicited (IdP-initiated) responses start a login; off by default (login CSRF). */
+  allowIdpInitiated: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class InitiateSamlDto {
   @ApiPropertyOptional({ description: 'A path on this origin or a URL on authentication.sso.allowedReturnUrls (default authentication.sso.returnUrl)', example: '/admin' })
@@ -23,4 +23,14 @@ export class ExchangeSamlCodeDto {
   @IsString({ message: 'code is required' })
   @MaxLength(128)
   code!: string;
+}
+
+export class ExchangeSamlCodeForSessionDto extends ExchangeSamlCodeDto {
+  @ApiPropertyOptional({
+    enum: ['cookie'],
+    description: 'cookie (the admin UI): start the browser session instead of answering the token, as POST /api/auth/login does',
+  })
+  @IsOptional()
+  @IsIn(['cookie'], { message: 'session must be "cookie" when given' })
+  session?: 'cookie';
 }

@@ -11,6 +11,9 @@ export interface SignedAssertion {
   id: string;
   issuer: string;
   nameId: string;
+  nameIdFormat?: string;
+  /** The IdP's session (AuthnStatement SessionIndex): what its single logout names. */
+  sessionIndex?: string;
   attributes: ReadonlyMap<string, string[]>;
   /** The earliest NotOnOrAfter: how long the ID must be remembered against replay. */
   notOnOrAfter?: Date;
@@ -73,7 +76,8 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
   if (issuer !== settings.idpEntityId) return { refused: 'wrong Issuer' };
   const subject = children(root, ASSERTION_NS, 'Subject')[0];
   if (subject === undefined) return { refused: 'assertion has no Subject' };
-  const nameId = text(children(subject, ASSERTION_NS, 'NameID')[0]);
+  const nameIdElement = children(subject, ASSERTION_NS, 'NameID')[0];
+  const nameId = text(nameIdElement);
   if (nameId === '') return { refused: 'assertion has no NameID' };
   const deadlines: number[] = [];
   const bearers = children(subject, ASSERTION_NS, 'SubjectConfirmation').filter((c) => c.getAttribute('Method') === BEARER);
@@ -97,6 +101,19 @@ export function readSignedAssertion(assertionXml: string, settings: SamlSettings
     }
   }
   const assertion: SignedAssertion = { id, issuer, nameId, attributes };
+  const sessionIndex = children(root, ASSERTION_NS, 'AuthnStatement')[0]?.getAttribute('SessionIndex');
+  if (sessionIndex) assertion.sessionIndex = sessionIndex.slice(0, 256);
+  const nameIdFormat = nameIdElement?.getAttribute('Format');
+  if (nameIdFormat) assertion.nameIdFormat = nameIdFormat.slice(0, 256);
   if (deadlines.length > 0) assertion.notOnOrAfter = new Date(Math.min(...deadlines));
   return assertion;
+}
+
+/**
+ * Whether a response claims to answer no request: neither the Response nor any bearer
+ * confirmation carries InResponseTo. Read before the signature is checked, only to choose the
+ * path; the strategy then refuses any InResponseTo on that path (nothing vouches for it).
+ */
+export function isUnsolicited(responseXml: string): boolean {
+  return !/\bInResponseTo\s*=/.test(responseXml);
 }

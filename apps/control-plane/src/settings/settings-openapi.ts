@@ -21,10 +21,37 @@ const GENERAL_SCHEMA: SchemaObject = {
   },
 };
 
+const nullableString = (description?: string): SchemaObject => ({ type: 'string', nullable: true, default: null, ...(description === undefined ? {} : { description }) });
+
+/** The sso section, owned and validated by the SAML module (saml/sso-settings.section.ts; docs/settings.md). */
+const SSO_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: false, description: 'true: replaces authentication.sso of proxy.yml; requires the IdP (fields or metadata) and acsUrl' },
+    idpMetadataXml: nullableString('IdP md:EntityDescriptor (at most 256 KiB): entity ID, SSO/SLO URLs and certificates; fields win over it'),
+    idpEntityId: nullableString(),
+    idpSsoUrl: nullableString('http(s) URL, HTTP-Redirect binding'),
+    idpSloUrl: nullableString('http(s) URL: single logout'),
+    idpCertificates: { type: 'array', items: { type: 'string', description: 'PEM certificate' }, maxItems: 10, default: [] },
+    spEntityId: nullableString('default <acsUrl origin>/api/auth/saml/metadata'),
+    acsUrl: nullableString('https://<gateway>/api/auth/saml/callback'),
+    spPrivateKey: { type: 'string', nullable: true, description: 'secret, write-only: reads "********" when set' },
+    spCertificate: nullableString('PEM certificate published in the SP metadata'),
+    clockSkewSeconds: { type: 'integer', minimum: 0, maximum: 300, default: 60 },
+    returnUrl: nullableString(),
+    allowedReturnUrls: { type: 'array', items: { type: 'string' }, maxItems: 50, default: [] },
+    emailAttribute: nullableString('default: the NameID'),
+    nameAttribute: nullableString(),
+    groupsAttribute: nullableString(),
+    adminGroups: { type: 'array', items: { type: 'string' }, maxItems: 100, default: [] },
+    allowIdpInitiated: { type: 'boolean', default: false },
+  },
+};
+
 export const SETTINGS_DOCUMENT_SCHEMA: SchemaObject = {
   type: 'object',
   description: 'One object per section. Secret fields read as "********"; send them left out or masked to keep them, null to remove them.',
-  properties: { general: GENERAL_SCHEMA },
+  properties: { general: GENERAL_SCHEMA, sso: SSO_SCHEMA },
 };
 
 export const SETTINGS_VIEW_SCHEMA: SchemaObject = {

@@ -31,6 +31,18 @@ export class PromMetrics implements GatewayMetrics {
       for (const [reason, count] of Object.entries(this.readBusDrops())) this.busDrops.labels(reason).inc(count);
     },
   });
+  private readOpenWebSockets: () => ReadonlyMap<string, number> = () => new Map();
+  private readonly openWebSocketGauge: Gauge<'route'> = new Gauge({
+    name: 'gateway_websocket_connections',
+    help: 'WebSocket connections relayed now, by route id',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+    // Counted by the data plane's connection registry, read at scrape time (closed routes drop out).
+    collect: () => {
+      this.openWebSocketGauge.reset();
+      for (const [routeId, count] of this.readOpenWebSockets()) this.openWebSocketGauge.labels(routeId).set(count);
+    },
+  });
   private readonly reloads = new Counter({
     name: 'gateway_config_reloads_total',
     help: 'Configuration reloads, by result',
@@ -85,6 +97,11 @@ export class PromMetrics implements GatewayMetrics {
   /** Where gateway_bus_messages_dropped_total is read from (the control-plane route source's bus). */
   busDropCounts(read: () => Readonly<Record<string, number>>): void {
     this.readBusDrops = read;
+  }
+
+  /** Where gateway_websocket_connections is read from. */
+  openWebSockets(read: () => ReadonlyMap<string, number>): void {
+    this.readOpenWebSockets = read;
   }
 
   configReload(result: 'success' | 'failure'): void {

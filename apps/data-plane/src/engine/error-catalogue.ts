@@ -28,6 +28,7 @@ export const GATEWAY_ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, error: 'Service Unavailable', message: 'Service unavailable' },
   AUTH_SERVICE_UNAVAILABLE: { status: 503, error: 'Service Unavailable', message: 'Authentication service unavailable' },
   AUTH_OVERLOADED: { status: 503, error: 'Service Unavailable', message: 'Too many credential checks in progress' },
+  WEBSOCKET_LIMIT_REACHED: { status: 503, error: 'Service Unavailable', message: 'Too many WebSocket connections on this route' },
   AUTH_NOT_CONFIGURED: { status: 503, error: 'Service Unavailable', message: 'Authentication is not configured for this route' },
   UPSTREAM_TIMEOUT: { status: 504, error: 'Gateway Timeout', message: 'Upstream request timed out' },
   UPSTREAM_CONNECT_TIMEOUT: { status: 504, error: 'Gateway Timeout', message: 'Upstream connection timed out' },

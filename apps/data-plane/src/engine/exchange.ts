@@ -39,6 +39,8 @@ export class Exchange {
   /** The in-flight upstream request, so wrappers (timeout) and the client-abort path can cut it. */
   upstreamRequest: ClientRequest | undefined = undefined;
   upstreamResponse: IncomingMessage | undefined = undefined;
+  /** The response socket's bytesRead when the timeout policy last looked (gaps in a streamed body). */
+  upstreamBytesSeen = -1;
   /** The current upstream attempt's deadline on the DeadlineWheel, if any. */
   deadline: DeadlineSlot<Exchange> | undefined = undefined;
   /** Upstream attempts made (retries count each). */

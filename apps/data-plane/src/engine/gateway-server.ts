@@ -3,6 +3,8 @@ import type { Socket } from 'node:net';
 import type { ProxySettings } from '@gateway/route-model';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import { writeRawError } from './responses';
+import { reparseWithoutUpgrade } from './upgrade-reparse';
+import { asksForWebSocket, markUpgradeRequest } from './websocket-upgrade';
 
 /** How often node checks connections against headersTimeout/requestTimeout (default 30 s is too coarse). */
 const CONNECTIONS_CHECK_INTERVAL_MS = 1000;
@@ -54,7 +56,46 @@ export function createGatewayServer(
     socket.on('error', () => socket.destroy());
     writeRawError(socket, 'METHOD_NOT_ALLOWED');
   });
+  // With a listener here node hands over every request that asks for an upgrade instead of serving
+  // it. A WebSocket handshake goes through the same handler on a response object of its own: the
+  // dispatcher relays it on routes that accept WebSockets and serves it as a plain request, the
+  // connection's last, on the others. Any other upgrade request is parsed again without the upgrade.
+  server.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    // node took its own listeners off the socket: an error now must not end the process.
+    const onError = (): void => {
+      socket.destroy();
+    };
+    socket.on('error', onError);
+    // Pipelined behind responses still being written: its turn comes when the socket is free.
+    whenSocketFree(socket as ServingSocket, () => {
+      if (!asksForWebSocket(req)) {
+        socket.off('error', onError);
+        reparseWithoutUpgrade(server, req, socket, head);
+        return;
+      }
+      markUpgradeRequest(req, head);
+      const res = new http.ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket);
+      res.once('finish', () => socket.end());
+      handler(req, res);
+    });
+  });
   return server;
+}
+
+type ServingSocket = Socket & { _httpMessage?: http.ServerResponse | null };
+
+/** Runs `then` once no response of an earlier (pipelined) request holds the socket; never if the socket dies first. */
+function whenSocketFree(socket: ServingSocket, then: () => void): void {
+  const current = socket._httpMessage;
+  if (current === null || current === undefined) {
+    then();
+    return;
+  }
+  current.once('close', () => {
+    if (!socket.destroyed) whenSocketFree(socket, then);
+  });
 }
 
 function clientErrorCode(code: string | undefined): GatewayErrorCode {

@@ -47,6 +47,7 @@ export class OpenStreams {
   }
 }
 
-function isEventStream(contentType: string | undefined): boolean {
+/** A `text/event-stream` content type (Server-Sent Events). */
+export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && contentType.trimStart().toLowerCase().startsWith('text/event-stream');
 }

@@ -11,6 +11,8 @@ import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
 import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
+import type { OpenWebSockets } from './open-websockets';
+import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
 
 /** Serves the gateway's own endpoints (/health, /metrics, ...) ahead of route matching. */
 export interface LocalEndpoints {
@@ -46,6 +48,12 @@ export class RequestDispatcher {
 
   /** One 'close' listener for every response (created once, not per request). */
   private readonly onResponseClose: (this: ServerResponse) => void;
+  /** The upstream call of WebSocket handshakes (none: every request is forwarded as plain HTTP). */
+  private readonly upgrades: WebSocketUpgrades | undefined;
+  private readonly upgradeCallbacks: UpgradeCallbacks = {
+    handshakeDone: (exchange) => this.complete(exchange),
+    fail: (exchange, error) => this.fail(exchange, error),
+  };
 
   constructor(
     private readonly gatewayHooks: CompiledHooks,
@@ -53,7 +61,10 @@ export class RequestDispatcher {
     private readonly logger: Logger,
     /** Where proxied event streams are registered, so a drain can end them (none: not tracked). */
     private readonly streams?: OpenStreams,
+    /** Where relayed WebSocket connections are kept, so a reload or a drain can end them (none: upgrades are not proxied). */
+    private readonly websockets?: OpenWebSockets,
   ) {
+    this.upgrades = websockets === undefined ? undefined : new WebSocketUpgrades(websockets);
     const complete = (exchange: Exchange): void => this.complete(exchange);
     this.onResponseClose = function onResponseClose(this: ServerResponse): void {
       complete((this as TrackedResponse)[EXCHANGE]);
@@ -63,6 +74,8 @@ export class RequestDispatcher {
   /** Swaps the route table; requests in flight keep the route they matched. */
   setTable(table: RouteTable): void {
     this.table = table;
+    // A reload keeps the connections of routes it keeps; the others are closed with 1001.
+    this.websockets?.retain(table);
   }
 
   getTable(): RouteTable | undefined {
@@ -138,6 +151,10 @@ export class RequestDispatcher {
       }
     }
     if (exchange.clientAborted) return;
+    if (this.upgrades !== undefined && route.route.websocket?.enabled === true && isWebSocketHandshake(exchange.req)) {
+      this.upgrades.forward(exchange, route, this.upgradeCallbacks);
+      return;
+    }
     try {
       route.callUpstream(exchange, (error, response) => {
         if (error !== null) this.fail(exchange, error);
@@ -263,7 +280,8 @@ export class RequestDispatcher {
 
   private complete(exchange: Exchange): void {
     const { res } = exchange;
-    if (!res.writableFinished) {
+    // A switched connection (101) completed its exchange with the handshake; its bytes are no response.
+    if (!res.writableFinished && exchange.status !== 101) {
       exchange.clientAborted = true;
       // A status set on the response without writing it is the server's own cut (408 from
       // gateway-server's clientError); otherwise the client left.

@@ -55,7 +55,7 @@ test('closes idle keep-alive connections, answers the request in flight with Con
   const answer = await inFlight;
   assert.equal(answer.res.headers.connection, 'close');
   assert.equal(await answer.body, 'held');
-  assert.deepEqual(await drained, { streamsEnded: 0, connectionsCut: 0 });
+  assert.deepEqual(await drained, { streamsEnded: 0, webSocketsClosed: 0, connectionsCut: 0 });
   agent.destroy();
   busyAgent.destroy();
 });
@@ -74,7 +74,7 @@ test('a response whose head was sent before the drain ends its connection once c
   res.end('end');
   assert.equal(await started.body, 'part end');
   await closed;
-  assert.deepEqual(await drained, { streamsEnded: 0, connectionsCut: 0 });
+  assert.deepEqual(await drained, { streamsEnded: 0, webSocketsClosed: 0, connectionsCut: 0 });
   agent.destroy();
 });
 
@@ -87,7 +87,7 @@ test('what is still running at the drain timeout is cut and counted', async () =
   });
   await held;
   const outcome = await drain.drain({ delayMs: 0, timeoutMs: 50 });
-  assert.deepEqual(outcome, { streamsEnded: 0, connectionsCut: 1 });
+  assert.deepEqual(outcome, { streamsEnded: 0, webSocketsClosed: 0, connectionsCut: 1 });
   await assert.rejects(request, /socket hang up|ECONNRESET/);
   agent.destroy();
 });

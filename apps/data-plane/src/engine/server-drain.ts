@@ -2,6 +2,7 @@ import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OpenStreams } from './open-streams';
+import type { OpenWebSockets } from './open-websockets';
 
 /** How a data plane stops (DRAIN_DELAY_SECONDS and DRAIN_TIMEOUT_SECONDS through the CLI). */
 export interface DrainTimings {
@@ -17,6 +18,8 @@ export const DEFAULT_DRAIN_TIMINGS: DrainTimings = { delayMs: 0, timeoutMs: 10_0
 export interface DrainOutcome {
   /** Event streams ended when it stopped accepting. */
   streamsEnded: number;
+  /** WebSocket connections closed (1001) when it stopped accepting. */
+  webSocketsClosed: number;
   /** Connections still busy at the drain timeout, destroyed. */
   connectionsCut: number;
 }
@@ -44,6 +47,8 @@ export class ServerDrain {
     private readonly server: http.Server,
     /** The data plane's proxied event streams; a server that proxies none has none. */
     private readonly streams?: OpenStreams,
+    /** The data plane's relayed WebSocket connections. */
+    private readonly websockets?: OpenWebSockets,
   ) {
     server.on('connection', (socket: ServingSocket) => {
       this.sockets.add(socket);
@@ -66,6 +71,8 @@ export class ServerDrain {
     if (timings.delayMs > 0) await sleep(timings.delayMs);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.prependListener('request', lastOnItsConnection);
+    // Close frames first: an upgraded socket must get its 1001 before anything could close it.
+    const webSocketsClosed = this.websockets?.endAll() ?? 0;
     for (const socket of this.sockets) this.closeAfterCurrentResponse(socket);
     this.server.closeIdleConnections();
     const streamsEnded = this.streams?.endAll() ?? 0;
@@ -82,7 +89,7 @@ export class ServerDrain {
       for (const socket of this.sockets) socket.destroy();
       await closed;
     }
-    return { streamsEnded, connectionsCut };
+    return { streamsEnded, webSocketsClosed, connectionsCut };
   }
 
   private closeAfterCurrentResponse(socket: ServingSocket): void {

@@ -1,8 +1,10 @@
 import type { ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { DeadlineWheel } from '../../engine/deadline-wheel';
 import { GatewayError, type GatewayErrorCode } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
+import { isEventStream } from '../../engine/open-streams';
 import type { PolicyFactory } from '../../engine/policy';
 
 function cutOnTimeout(exchange: Exchange): void {
@@ -15,8 +17,31 @@ function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
 }
 
 /**
+ * When a deadline comes with the response head already in and the body streaming (an event
+ * stream; any response once the route sets `timeout.idle`), only a gap is cut: bytes read since
+ * the last look earn another `idleMs`, none means the upstream went silent. No per-chunk work: a
+ * gap is cut between idleMs and twice idleMs after the last byte. Other responses keep the whole
+ * `timeout.request` as their bound, so an upstream that never stops sending cannot hold a client.
+ */
+function idleCheck(deadlines: DeadlineWheel<Exchange>, idleMs: number, everyResponse: boolean): (exchange: Exchange) => void {
+  const check = (exchange: Exchange): void => {
+    const response = exchange.upstreamResponse;
+    const read = response?.socket?.bytesRead;
+    if (read !== undefined && read !== exchange.upstreamBytesSeen && (everyResponse || isEventStream(response?.headers['content-type']))) {
+      exchange.upstreamBytesSeen = read;
+      deadlines.schedule(exchange, idleMs, check);
+      return;
+    }
+    cutOnTimeout(exchange);
+  };
+  return check;
+}
+
+/**
  * `timeout.request` bounds one upstream attempt from the moment it is sent until its response
- * body has ended (504 while nothing was sent to the client, a cut connection after);
+ * head arrives (504); after that, for event streams and, when the route sets it, every response,
+ * `timeout.idle` (default the same value) bounds each silence of the body (a cut connection), so a
+ * healthy event stream outlives the request timeout; other bodies must end within it;
  * `timeout.connect` bounds establishing a new upstream connection. Innermost wrapper, so retries
  * get a fresh deadline per attempt, bounded by what is left of `timeout.request` since the request
  * arrived. Deadlines live in the shared DeadlineWheel (no timer per
@@ -32,12 +57,16 @@ export const timeoutPolicy: PolicyFactory = {
     const requestMs = route.timeout.request;
     const connectMs = route.timeout.connect;
     const deadlines = env.services.deadlines;
+    const onDeadline = idleCheck(deadlines, route.timeout.idle ?? requestMs, route.timeout.idle !== undefined);
     return {
       wrapUpstream: (next) => (exchange, done) => {
         // Scheduling again replaces the previous attempt's deadline. A retried attempt gets what is
         // left of the route's request timeout (decision 16: every attempt within it).
         const ms = exchange.attempts === 0 ? requestMs : Math.max(1, exchange.startedAt + requestMs - performance.now());
-        deadlines.schedule(exchange, ms, cutOnTimeout);
+        // A retried attempt's deadline must not count the previous attempt's response as progress.
+        exchange.upstreamResponse = undefined;
+        exchange.upstreamBytesSeen = -1;
+        deadlines.schedule(exchange, ms, onDeadline);
         next(exchange, done);
         if (connectMs !== undefined) watchConnect(exchange.upstreamRequest as ClientRequest, connectMs);
       },

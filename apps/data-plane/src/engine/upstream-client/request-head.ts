@@ -1,0 +1,70 @@
+import { FIELD_VALUE, TOKEN } from './http-syntax';
+import { UpstreamClientError } from './upstream-client-error';
+
+/** One request for an upstream origin. */
+export interface UpstreamRequest {
+  readonly method: string;
+  /** The request target in origin form (`/path?query`), sent as is. */
+  readonly path: string;
+  /**
+   * Fields as a flat `[name, value, ...]` list, sent in this order. Framing is the client's:
+   * Content-Length and Transfer-Encoding given here are left out and derived from the body
+   * options. Without a Host field the pool's host header is added.
+   */
+  readonly headers: readonly string[];
+  /** The whole body, known up front (or replayed for a retry): sent with Content-Length. */
+  readonly body?: Buffer;
+  /**
+   * A body the caller streams with `UpstreamExchange.write()`/`end()`: its Content-Length, or
+   * 'chunked' when the length is unknown.
+   */
+  readonly streamedBody?: number | 'chunked';
+}
+
+// origin-form or asterisk-form, visible ASCII only: a space or CR/LF would end the request line.
+const REQUEST_TARGET = /^[\x21-\x7e]+$/;
+/** Methods whose requests carry no body unless one is given (node sends no Content-Length for them either). */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
+/** Bodies up to this size go out in the same buffer (one write, one packet) as the head. */
+export const INLINE_BODY_MAX = 16 * 1024;
+
+const invalid = (detail: string): UpstreamClientError => new UpstreamClientError('UPSTREAM_INVALID_REQUEST', detail);
+
+/**
+ * Serialises a request head (request line, fields, framing, blank line) into one string to write
+ * as one buffer. Every piece is checked: a CR or LF from a header value would otherwise start a
+ * field or a request the gateway never saw (request splitting).
+ */
+export function serializeRequestHead(request: UpstreamRequest, hostHeader: string): string | UpstreamClientError {
+  if (!TOKEN.test(request.method)) return invalid('invalid method');
+  if (!REQUEST_TARGET.test(request.path)) return invalid('invalid request target');
+  let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
+  let hasHost = false;
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i] as string;
+    const value = headers[i + 1];
+    if (value === undefined) return invalid(`header ${name} without a value`);
+    if (!TOKEN.test(name)) return invalid('invalid header name');
+    if (!FIELD_VALUE.test(value)) return invalid(`invalid character in header ${name}`);
+    if (name.length === 4 || name.length === 14 || name.length === 17) {
+      const lower = name.toLowerCase();
+      if (lower === 'content-length' || lower === 'transfer-encoding') continue;
+      if (lower === 'host') hasHost = true;
+    }
+    head += `${name}: ${value}\r\n`;
+  }
+  if (!hasHost) head += `host: ${hostHeader}\r\n`;
+  const { body, streamedBody } = request;
+  if (body !== undefined && streamedBody !== undefined) return invalid('both body and streamedBody');
+  if (streamedBody === 'chunked') head += 'transfer-encoding: chunked\r\n';
+  else if (typeof streamedBody === 'number') {
+    if (!Number.isSafeInteger(streamedBody) || streamedBody < 0) return invalid('invalid streamedBody length');
+    head += `content-length: ${streamedBody}\r\n`;
+  } else if (body !== undefined && (body.length > 0 || !BODYLESS_METHODS.has(request.method))) {
+    head += `content-length: ${body.length}\r\n`;
+  } else if (body === undefined && !BODYLESS_METHODS.has(request.method)) {
+    head += 'content-length: 0\r\n';
+  }
+  return `${head}\r\n`;
+}
