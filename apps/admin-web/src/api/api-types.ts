@@ -35,10 +35,7 @@ export type UserRole = SessionUser['role'];
 export type Pagination = AnswerOf<'/api/routes', 'get', 200>['pagination'];
 export type RouteListQuery = QueryOf<'/api/routes', 'get'>;
 
-export interface AuthMethods {
-  password: true;
-  sso: { enabled: boolean; initiateUrl?: string };
-}
+export type AuthMethods = DataOf<'/api/auth/methods', 'get'>;
 
 export interface RoutePage {
   routes: Route[];
@@ -147,13 +144,7 @@ export interface DataPlaneReport {
 }
 
 // Users, API keys, logs (docs/control-plane.md, docs/api-keys.md).
-export interface UserAccount {
-  id: string;
-  email: string;
-  role: UserRole;
-  createdAt: string;
-  disabled: boolean;
-}
+export type UserAccount = components['schemas']['UserResponseDto'];
 
 export interface NewUser {
   email: string;
@@ -163,6 +154,7 @@ export interface NewUser {
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
 
+// Written by hand while the API key DTO documents its nullable dates as empty objects.
 export interface ApiKey {
   id: string;
   name: string;
@@ -192,23 +184,9 @@ export interface Page<T> {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface LogLine {
-  time: string;
-  level: LogLevel;
-  plane: 'control' | 'data' | 'cli';
-  context: string | null;
-  correlationId: string | null;
-  message: string;
-  fields: Record<string, unknown>;
-  instance?: string;
-}
+export type LogLine = DataOf<'/api/logs', 'get'>[number];
 
 /** GET/PUT /api/settings: the document by section, secrets shown as '********' (or null when unset). */
 export type SettingsDocument = Record<string, Record<string, unknown>>;
 
-export interface SettingsView {
-  version: number;
-  changedAt: string | null;
-  actor: string | null;
-  settings: SettingsDocument;
-}
+export type SettingsView = DataOf<'/api/settings', 'get'>;
