@@ -5,7 +5,12 @@ import { binomialUpperTail, round, trendOf } from './stats';
 export interface BreakerCandidateState {
   /** Latest failure percentages per upstream (trend). */
   upstreams: Record<string, number[]>;
+  /** When each upstream's breaker was last seen OPEN or HALF_OPEN: a breaker that acts is no candidate. */
+  protectedAt: Record<string, number>;
 }
+
+/** A breaker seen acting within this long still protects its upstream while it is closed between trips. */
+export const BREAKER_PROTECTION_MS = 300_000;
 
 /** 1 - P(Binomial(n, failurePercent%) >= k). */
 export function breakerCandidateConfidence(n: number, k: number, failurePercent: number): number {
@@ -14,16 +19,17 @@ export function breakerCandidateConfidence(n: number, k: number, failurePercent:
 
 /**
  * CIRCUIT_BREAKER_CANDIDATE: an upstream failing badly while no breaker protects it (its breaker
- * CLOSED or absent): at least `failurePercent` of at least `minRequests` requests in one evaluation
+ * CLOSED or absent, and not seen OPEN or HALF_OPEN in the last 5 minutes): at least `failurePercent` of at least `minRequests` requests in one evaluation
  * failed (Envoy's failure-percentage rule, 85 % of 50 by default). confidence = 1 - P(Binomial(n,
  * failurePercent) >= k): how unlikely k failures in n requests would be at exactly that rate.
  */
 export const circuitBreakerCandidateDetector: Detector<BreakerCandidateState> = {
   kind: 'CIRCUIT_BREAKER_CANDIDATE',
-  initialState: () => ({ upstreams: {} }),
+  initialState: () => ({ upstreams: {}, protectedAt: {} }),
   restoreState(stored) {
     const upstreams = isRecord(stored) ? restoreRecord(stored['upstreams'], isNumberArray) : undefined;
-    return upstreams === undefined ? undefined : { upstreams };
+    const protectedAt = isRecord(stored) ? restoreRecord(stored['protectedAt'], (value): value is number => typeof value === 'number') : undefined;
+    return upstreams === undefined || protectedAt === undefined ? undefined : { upstreams, protectedAt };
   },
   evaluate(tick, state, context) {
     const settings = context.settings.breakerCandidate;
@@ -36,7 +42,9 @@ export const circuitBreakerCandidateDetector: Detector<BreakerCandidateState> = 
       pushBounded(recent, percent, TREND_POINTS);
       const ratio = percent / settings.failurePercent;
       const signal: Signal = { fingerprint: `CIRCUIT_BREAKER_CANDIDATE:upstream:${upstream.upstream}`, ratio };
-      const unprotected = upstream.breaker === undefined || upstream.breaker === 'CLOSED';
+      if (upstream.breaker === 'OPEN' || upstream.breaker === 'HALF_OPEN') state.protectedAt[upstream.upstream] = tick.start;
+      const lastProtected = state.protectedAt[upstream.upstream];
+      const unprotected = lastProtected === undefined || lastProtected < tick.start - BREAKER_PROTECTION_MS;
       if (unprotected && upstream.requests >= settings.minRequests && percent >= settings.failurePercent) {
         signal.event = {
           type: 'CIRCUIT_BREAKER_CANDIDATE',
@@ -50,6 +58,7 @@ export const circuitBreakerCandidateDetector: Detector<BreakerCandidateState> = 
       signals.push(signal);
     }
     for (const name of Object.keys(state.upstreams)) if (!seen.has(name)) delete state.upstreams[name];
+    for (const [name, at] of Object.entries(state.protectedAt)) if (at < tick.start - BREAKER_PROTECTION_MS) delete state.protectedAt[name];
     return signals;
   },
 };

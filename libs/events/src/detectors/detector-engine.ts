@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Detector, DetectorContext, OpenIncident, Signal } from './detector';
 import type { DetectorEvent, DetectorKind, EventSeverity } from './detector-event.types';
 import { isRecord, pushBounded } from './detector-state';
-import { EventSettingsResolver, type EventSettings } from './event-settings.types';
+import { RECOVERY_CALM_RATIO } from './recovery-signal.detector';
+import { durationMs, EventSettingsResolver, type EventSettings } from './event-settings.types';
 import type { TrafficTick } from './traffic-tick';
 
 /** A breaker OPEN on a route mutes these kinds on it (Alertmanager's inhibition): the cause is known. */
@@ -18,21 +19,24 @@ export interface EmittedEvent {
   /** Epoch ms: the end of the evaluated tick. */
   at: number;
   incidentId: string;
+  /** The incident's fingerprint (`<kind>:<subject>`). */
+  fingerprint: string;
   routeId?: string;
   /** Why it was emitted: an incident opened, escalated, or recovered. */
   reason: 'opened' | 'escalated' | 'recovered';
   event: DetectorEvent;
 }
 
-/** What the engine persists: each detector's state and the open incidents. */
+/** What the engine persists: each detector's state, the open incidents and when each route's breaker was last seen OPEN. */
 export interface EngineState {
   detectors: Record<string, unknown>;
   incidents: OpenIncident[];
+  breakerOpenAt: Record<string, number>;
 }
 
 export interface EvaluationInput {
-  /** Routes whose breaker is OPEN (from the tick or from circuit_breaker.opened events). */
-  mutedRoutes?: ReadonlySet<string>;
+  /** Routes whose breaker opened since the last evaluation (circuit_breaker.opened events), besides the tick's own breaker states. */
+  openedBreakerRoutes?: Iterable<string>;
   hostMemoryLimitBytes: number;
 }
 
@@ -55,6 +59,7 @@ function hashId(prefix: string, ...parts: Array<string | number>): string {
 export class DetectorEngine {
   private readonly states = new Map<DetectorKind, unknown>();
   private incidents = new Map<string, OpenIncident>();
+  private breakerOpenAt = new Map<string, number>();
   private resolver: EventSettingsResolver;
 
   constructor(
@@ -76,7 +81,7 @@ export class DetectorEngine {
   }
 
   snapshot(): EngineState {
-    return { detectors: Object.fromEntries(this.states), incidents: this.openIncidents() };
+    return { detectors: Object.fromEntries(this.states), incidents: this.openIncidents(), breakerOpenAt: Object.fromEntries(this.breakerOpenAt) };
   }
 
   /** Loads a persisted state; a detector whose stored state is unusable starts over (named in the answer). */
@@ -97,13 +102,15 @@ export class DetectorEngine {
     this.incidents = new Map();
     const incidents = isRecord(stored) && Array.isArray(stored['incidents']) ? stored['incidents'] : [];
     for (const incident of incidents) if (isIncident(incident)) this.incidents.set(incident.fingerprint, incident);
+    this.breakerOpenAt = new Map();
+    const openAt = isRecord(stored) && isRecord(stored['breakerOpenAt']) ? stored['breakerOpenAt'] : {};
+    for (const [routeId, at] of Object.entries(openAt)) if (typeof at === 'number') this.breakerOpenAt.set(routeId, at);
     return { restored, reset };
   }
 
   evaluate(tick: TrafficTick, input: EvaluationInput): EvaluationResult {
     const at = tick.start + tick.durationMs;
-    const muted = new Set(input.mutedRoutes ?? []);
-    for (const route of tick.routes) if (route.breaker === 'OPEN') muted.add(route.routeId);
+    const muted = this.mutedRoutes(tick, input, at);
     const context = (): DetectorContext => ({ settings: this.settings, resolver: this.resolver, incidents: this.openIncidents(), hostMemoryLimitBytes: input.hostMemoryLimitBytes });
 
     const events: EmittedEvent[] = [];
@@ -134,7 +141,7 @@ export class DetectorEngine {
         const incident = this.incidents.get(fingerprint);
         if (incident === undefined || signal.event === undefined) continue;
         this.incidents.delete(fingerprint);
-        events.push({ id: hashId('evt', incident.id, 'recovered'), at, incidentId: incident.id, ...routeOf(incident), reason: 'recovered', event: signal.event });
+        events.push({ id: hashId('evt', incident.id, 'recovered'), at, incidentId: incident.id, fingerprint: `RECOVERY_SIGNAL:${incident.fingerprint}`, ...routeOf(incident), reason: 'recovered', event: signal.event });
       }
     }
     // Incidents nothing recovers (a cost budget) close once quiet as long.
@@ -142,11 +149,24 @@ export class DetectorEngine {
     return { events, muted: mutedCount };
   }
 
+  /** Routes whose breaker was OPEN within `breakerMuteHold`: their error and latency events are muted. */
+  private mutedRoutes(tick: TrafficTick, input: EvaluationInput, at: number): Set<string> {
+    for (const route of tick.routes) if (route.breaker === 'OPEN') this.breakerOpenAt.set(route.routeId, at);
+    for (const routeId of input.openedBreakerRoutes ?? []) this.breakerOpenAt.set(routeId, at);
+    const holdFrom = at - durationMs(this.settings.breakerMuteHold, 120_000);
+    const muted = new Set<string>();
+    for (const [routeId, openAt] of this.breakerOpenAt) {
+      if (openAt >= holdFrom) muted.add(routeId);
+      else this.breakerOpenAt.delete(routeId);
+    }
+    return muted;
+  }
+
   private track(signal: Signal, at: number): EmittedEvent | undefined {
     const incident = this.incidents.get(signal.fingerprint);
     if (signal.event === undefined) {
       if (incident !== undefined) {
-        incident.quietWindows++;
+        incident.quietWindows = nextQuiet(incident.quietWindows, signal.ratio);
         pushBounded(incident.recentRatios, signal.ratio, RECENT_RATIOS);
       }
       return undefined;
@@ -158,7 +178,7 @@ export class DetectorEngine {
       const opened: OpenIncident = { id, fingerprint: signal.fingerprint, kind: event.type, ...routeOf(signal), openedAt: at, severity: event.severity, event, quietWindows: 0, recentRatios: [signal.ratio] };
       this.incidents.set(signal.fingerprint, opened);
       if (this.incidents.size > MAX_OPEN_INCIDENTS) this.incidents.delete(this.incidents.keys().next().value as string);
-      return { id: hashId('evt', id, 'opened'), at, incidentId: id, ...routeOf(signal), reason: 'opened', event };
+      return { id: hashId('evt', id, 'opened'), at, incidentId: id, fingerprint: signal.fingerprint, ...routeOf(signal), reason: 'opened', event };
     }
     incident.quietWindows = 0;
     pushBounded(incident.recentRatios, signal.ratio, RECENT_RATIOS);
@@ -166,8 +186,18 @@ export class DetectorEngine {
     event.context = { ...event.context, incident_id: incident.id, escalated_from: incident.severity };
     incident.severity = event.severity;
     incident.event = event;
-    return { id: hashId('evt', incident.id, 'escalated', event.severity), at, incidentId: incident.id, ...routeOf(signal), reason: 'escalated', event };
+    return { id: hashId('evt', incident.id, 'escalated', event.severity), at, incidentId: incident.id, fingerprint: signal.fingerprint, ...routeOf(signal), reason: 'escalated', event };
   }
+}
+
+/**
+ * Hysteresis: past the level (not confirmed this time: persistence, confidence) starts the count
+ * over; near it (80-100 %) holds it; only well inside the normal band counts as quiet, so a metric
+ * hovering at its threshold is one incident, not one per crossing.
+ */
+function nextQuiet(quiet: number, ratio: number): number {
+  if (ratio >= 1) return 0;
+  return ratio >= RECOVERY_CALM_RATIO ? quiet : quiet + 1;
 }
 
 function routeOf(source: { routeId?: string }): { routeId?: string } {

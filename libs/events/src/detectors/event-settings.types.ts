@@ -77,6 +77,8 @@ export interface EventSettings {
   evaluationInterval: string;
   /** circuit_breaker.opened from several data planes within this long is one event. */
   breakerGroupWindow: string;
+  /** A route's error and latency events stay muted this long after its breaker was last seen OPEN (Alertmanager's keep_firing_for). */
+  breakerMuteHold: string;
   errorRate: ErrorRateSettings;
   latency: LatencySettings;
   cost: CostSettings;
@@ -91,9 +93,10 @@ export function defaultEventSettings(): EventSettings {
     enabled: true,
     evaluationInterval: '10s',
     breakerGroupWindow: '30s',
-    errorRate: { threshold: 10, window: '5m', minSamples: 5, minConfidence: 0.9 },
-    latency: { quantile: 'p95', zThreshold: 3.5, minRatio: 1.5, minDeltaMs: 50, minSamples: 5, persistence: 2 },
-    cost: { threshold: 15, window: '1d', minSamples: 10, groupBy: 'route', pricePerRequestUsd: 0.0001, pricePerGbUsd: 0.09, budgets: { daily: null, monthly: null } },
+    breakerMuteHold: '5m',
+    errorRate: { threshold: 10, window: '5m', minSamples: 5, minConfidence: 0.99 },
+    latency: { quantile: 'p95', zThreshold: 3.5, minRatio: 2, minDeltaMs: 50, minSamples: 5, persistence: 2 },
+    cost: { threshold: 15, window: '1d', minSamples: 10, groupBy: 'route', pricePerRequestUsd: 0.000001, pricePerGbUsd: 0.09, budgets: { daily: null, monthly: null } },
     breakerCandidate: { failurePercent: 85, minRequests: 50 },
     capacity: { memoryPercent: 85, memoryLimitBytes: null, eventLoopLagMs: 200, maxConnections: 10_000, connectionsPercent: 80, persistence: 2 },
     recovery: { quietWindows: 5 },
