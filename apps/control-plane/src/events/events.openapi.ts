@@ -48,6 +48,7 @@ export const EventsDocs = {
       ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last frame received (when it was stored, epoch ms); events stored since are sent first (at most an hour back)' }),
       ApiProduces('text/event-stream'),
       ApiResponse({ status: 200, description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string', example: 'id: 1790000000000\nevent: ERROR_RATE_SPIKE\ndata: {"id":"evt_...","type":"ERROR_RATE_SPIKE","createdAt":"...","data":{...}}\n\n' } } } }),
+      Fails(400, 'a query parameter was given (it takes none)'),
       Fails(503, 'too many streams are open on this control-plane instance'),
     ),
 };
