@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { GATEWAY_EVENT_UPDATED, type AnyGatewayEvent } from './gateway-event';
@@ -22,9 +21,9 @@ interface Group {
  * `data.instanceIds` (every data plane has its own breaker for the same route). Reports of the same
  * breaker within the group window (settings `events.breakerGroupWindow`, the breaker's open timeout
  * by default 30 s) join the first one's group: those within BREAKER_GROUP_WAIT_MS are in the event
- * as delivered; later ones update the stored event only. The group's id is derived from the first
- * report's id, so every control-plane instance (each hears every report, in the bus's order)
- * raises the same event id and stores and webhooks dedupe it.
+ * as delivered; later ones update the stored event only. The group keeps the first report's id, so
+ * every control-plane instance (each hears every report, in the bus's order) raises the same event
+ * id, and the store and the webhook queue dedupe it.
  */
 @Injectable()
 export class BreakerOpeningGroups implements OnApplicationShutdown {
@@ -58,7 +57,7 @@ export class BreakerOpeningGroups implements OnApplicationShutdown {
     }
     if (group !== undefined) clearTimeout(group.timer);
     const created: Group = {
-      event: { ...report, id: `evt_${createHash('sha256').update(`circuit_breaker.opened\u0000${report.id}`).digest('hex').slice(0, 32)}` },
+      event: report,
       instanceIds: [instanceId],
       openedAt: now,
       sent: false,
