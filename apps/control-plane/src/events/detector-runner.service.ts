@@ -1,7 +1,5 @@
 import { hostname } from 'node:os';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { DETECTORS, DetectorEngine, defaultEventSettings, durationMs, type EmittedEvent, type EventSettings, type ProcessTick } from '@gateway/events';
 import { BreakerOpeningGroups } from '../gateway-events/breaker-opening-groups.service';
 import type { AnyGatewayEvent } from '../gateway-events/gateway-event';
@@ -11,7 +9,7 @@ import { LeasedInterval } from '../lease/leased-interval';
 import { Lease, type LeaseGrant } from '../lease/lease.service';
 import { TelemetryIngest } from '../monitoring/telemetry-ingest.service';
 import { LiveSettings } from '../settings/live-settings.service';
-import { DetectorStateEntity } from './detector-state.entity';
+import { DetectorStateStore } from './detector-state-store.service';
 import { EVENTS_SECTION_KEY } from './events-settings.section';
 import { ControlPlaneGauges, hostMemoryLimitBytes } from './host-gauges';
 import { TickCollector } from './tick-collector';
@@ -19,7 +17,6 @@ import { TickCollector } from './tick-collector';
 /** The lease under which one control-plane instance runs the detectors. */
 export const DETECTORS_LEASE = 'events.detectors';
 const LEASE_TTL_MS = 15_000;
-const STATE_ROW = 'engine';
 /** The state is written at most this often (and after every evaluation that raised an event). */
 const SAVE_EVERY_MS = 60_000;
 
@@ -52,8 +49,8 @@ export class DetectorRunner implements OnApplicationBootstrap, OnApplicationShut
     private readonly live: LiveSettings,
     private readonly publisher: GatewayEventPublisher,
     private readonly breakerOpenings: BreakerOpeningGroups,
-    private readonly lease: Lease,
-    @InjectRepository(DetectorStateEntity) private readonly states: Repository<DetectorStateEntity>,
+    lease: Lease,
+    private readonly stateStore: DetectorStateStore,
   ) {
     this.leased = new LeasedInterval(lease, { name: DETECTORS_LEASE, ttlMs: LEASE_TTL_MS, renewMs: 1000, intervalMs: 1000, job: (grant) => this.evaluateDue(grant) }, this.logger);
   }
@@ -112,29 +109,21 @@ export class DetectorRunner implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async load(grant: LeaseGrant): Promise<void> {
-    const row = await this.states.findOneBy({ name: STATE_ROW });
-    if (row !== null) {
-      let stored: unknown;
-      try {
-        stored = JSON.parse(row.state);
-      } catch {
-        stored = undefined;
-      }
-      const { reset } = this.engine.restore(stored);
+    const stored = await this.stateStore.load();
+    if (stored !== undefined) {
+      const { reset } = this.engine.restore(stored.state);
       if (reset.length > 0) this.logger.warn(`detector state unusable for ${reset.join(', ')}: those detectors learn again`);
-      this.evaluatedUntil = Math.max(this.evaluatedUntil, row.evaluatedUntilMs);
+      this.evaluatedUntil = Math.max(this.evaluatedUntil, stored.evaluatedUntilMs);
     }
     this.loadedUnder = grant.token;
   }
 
   /** False when the lease moved on: nothing is written and nothing raised. */
   private async save(grant: LeaseGrant): Promise<boolean> {
-    // Fenced: a holder that lost its lease (paused, then woke up) must not overwrite the new one's state.
-    if (!(await this.lease.isCurrent(grant))) {
+    if (!(await this.stateStore.save(grant, this.engine.snapshot(), this.evaluatedUntil))) {
       this.loadedUnder = undefined;
       return false;
     }
-    await this.states.save({ name: STATE_ROW, state: JSON.stringify(this.engine.snapshot()), evaluatedUntilMs: this.evaluatedUntil, leaseToken: grant.token });
     this.lastSave = Date.now();
     return true;
   }

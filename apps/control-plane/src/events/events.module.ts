@@ -7,6 +7,7 @@ import { MonitoringModule } from '../monitoring/monitoring.module';
 import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
 import { SettingsModule } from '../settings/settings.module';
 import { DetectorRunner } from './detector-runner.service';
+import { DetectorStateStore } from './detector-state-store.service';
 import { DetectorStateEntity } from './detector-state.entity';
 import { EventRecordEntity } from './event-record.entity';
 import { EventRecorder } from './event-recorder.service';
@@ -23,7 +24,7 @@ import { EVENTS_SETTINGS_SECTION } from './events-settings.section';
 @Module({
   imports: [TypeOrmModule.forFeature([EventRecordEntity, DetectorStateEntity]), AuthModule, GatewayEventsModule, LeaseModule, MonitoringModule, SettingsModule],
   controllers: [EventsController],
-  providers: [EventStore, EventRecorder, EventStreams, DetectorRunner],
+  providers: [EventStore, EventRecorder, EventStreams, DetectorStateStore, DetectorRunner],
 })
 export class EventsModule implements OnModuleInit {
   constructor(private readonly sections: SettingsSectionRegistry) {}
