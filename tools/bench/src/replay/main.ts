@@ -32,6 +32,23 @@ for (const score of scores) {
   falsePositives += fpTotal;
   days += score.days;
 }
+// Per detector: recall on its injected incidents, its false positives per simulated day over every scenario, its worst delay.
+const perKind = new Map<string, { injected: number; found: number; worstDelay: number; falsePositives: number }>();
+const kindRow = (kind: string) => perKind.get(kind) ?? perKind.set(kind, { injected: 0, found: 0, worstDelay: 0, falsePositives: 0 }).get(kind)!;
+for (const score of scores) {
+  for (const incident of score.incidents) {
+    const row = kindRow(incident.kind);
+    row.injected += 1;
+    if (incident.found) row.found += 1;
+    row.worstDelay = Math.max(row.worstDelay, incident.delayWindows ?? Number.POSITIVE_INFINITY);
+  }
+  for (const [kind, count] of Object.entries(score.falsePositives)) kindRow(kind).falsePositives += count ?? 0;
+}
+lines.push('');
+lines.push('| detector | recall | worst delay (evaluations) | false positives per simulated day |', '|---|---|---:|---:|');
+for (const [kind, row] of [...perKind].sort()) {
+  lines.push(`| ${kind} | ${row.injected === 0 ? 'no incident injected' : `${row.found}/${row.injected}`} | ${row.injected === 0 ? '-' : row.worstDelay} | ${(row.falsePositives / Math.max(1, days)).toFixed(2)} |`);
+}
 lines.push('');
 lines.push(`recall ${found}/${incidents}; worst detection delay ${worstDelay} evaluations (goal <= 2); false positives ${falsePositives} in ${days} simulated days = ${(falsePositives / Math.max(1, days)).toFixed(2)}/day (goal <= 1/day per scenario)`);
 process.stdout.write(`${lines.join('\n')}\n`);
