@@ -15,3 +15,5 @@ export * from './telemetry/telemetry-stream';
 export * from './telemetry/latency-sketch';
 export * from './telemetry/top-keys';
 export * from './telemetry/parse-telemetry-window';
+export * from './telemetry/telemetry-wire.types';
+export * from './telemetry/encode-telemetry-window';

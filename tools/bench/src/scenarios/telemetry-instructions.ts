@@ -1,0 +1,179 @@
+import http from 'node:http';
+import { makeTempDir } from '@gateway/testing';
+import { CallgrindProcess, callgrindWrapper, valgrindVersion } from '../harness/callgrind';
+import { formatGoal, formatNumber, markdownTable } from '../harness/report';
+import { median as medianOrUndefined } from '../harness/stats';
+import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
+import { prepareTelemetryBench, TELEMETRY_BENCH_PATH, telemetryFollower } from './telemetry';
+
+/** Requests a measured batch; two batches a process, so a batch's count is checked against the next. */
+const REQUESTS = Number(process.env['BENCH_CALLGRIND_REQUESTS'] ?? 2000);
+const BATCHES = 2;
+/** Fresh processes a variant (one a round); ignores --rounds (under valgrind a round takes minutes). */
+const ROUNDS = Number(process.env['BENCH_CALLGRIND_ROUNDS'] ?? 3);
+/** Uninstrumented requests first (V8 tiers functions up by call counts), then instrumented ones before the count. */
+const WARMUP_REQUESTS = 3000;
+const INSTRUMENTED_WARMUP_REQUESTS = 300;
+const CONNECTIONS = 4;
+/** Seconds without traffic, counted apart: the time-driven work (timers, the telemetry window a second). */
+const IDLE_SECONDS = 10;
+const START_UNDER_VALGRIND_MS = 300_000;
+/**
+ * The data plane's own deadlines, raised: under valgrind on a busy machine a request can take
+ * longer than the default 10 s for its headers (the data plane would answer 408).
+ */
+const SLOW_PROCESS_PROXY_YAML = 'version: "1.0.0"\nproxy:\n  headersTimeout: 600000\n  requestTimeout: 600000\n  keepAliveTimeout: 600000\nroutes: []\n';
+const REQUEST_TIMEOUT_MS = 60_000;
+const GOAL_AT_LEAST = 0.97;
+const VARIANTS = ['off', 'on'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+const median = (values: readonly number[]): number => medianOrUndefined(values) ?? Number.NaN;
+
+/** `count` GETs of the bench path over `CONNECTIONS` keep-alive connections; every answer must be 200. */
+async function sendRequests(origin: string, count: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const started = process.hrtime.bigint();
+  let next = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = http.get(origin + TELEMETRY_BENCH_PATH, { agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${origin}${TELEMETRY_BENCH_PATH} answered ${res.statusCode}`))));
+      });
+      req.on('timeout', () => req.destroy(new Error(`${origin}${TELEMETRY_BENCH_PATH} did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
+      req.on('error', reject);
+    });
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next += 1;
+      await one();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+interface Batch {
+  readonly instructions: number;
+  readonly seconds: number;
+}
+
+interface VariantRound {
+  readonly batches: readonly Batch[];
+  /** Instructions a second with no traffic (timers; with telemetry on, the window a second). */
+  readonly idlePerSecond: number;
+}
+
+const perRequest = (b: Batch): number => b.instructions / REQUESTS;
+/** A batch's instructions without the time-driven work of the seconds it took (idle rate of the same process). */
+const perRequestNet = (b: Batch, idlePerSecond: number): number => (b.instructions - idlePerSecond * b.seconds) / REQUESTS;
+
+async function measureVariant(ctx: HarnessContext, env: Awaited<ReturnType<typeof prepareTelemetryBench>>['env'], variant: Variant, round: number): Promise<VariantRound> {
+  const outDir = makeTempDir('gateway-bench-callgrind-');
+  const name = `dp-telemetry-${variant}-r${round}`;
+  try {
+    const dp = await telemetryFollower(env, ctx, name, variant, { wrapper: callgrindWrapper(outDir.path, name), startTimeoutMs: START_UNDER_VALGRIND_MS }, SLOW_PROCESS_PROXY_YAML);
+    const callgrind = new CallgrindProcess(dp.process.pid, outDir.path, name);
+    await sendRequests(dp.origin, WARMUP_REQUESTS);
+    callgrind.instrument();
+    await sendRequests(dp.origin, INSTRUMENTED_WARMUP_REQUESTS);
+    const batches: Batch[] = [];
+    for (let b = 0; b < BATCHES; b += 1) {
+      callgrind.zero();
+      const seconds = await sendRequests(dp.origin, REQUESTS);
+      batches.push({ instructions: callgrind.dump(), seconds });
+    }
+    callgrind.zero();
+    const idleStarted = process.hrtime.bigint();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const idle = callgrind.dump();
+    const idlePerSecond = idle / (Number(process.hrtime.bigint() - idleStarted) / 1e9);
+    await dp.process.process.stop();
+    ctx.log(`round ${round} ${variant}: ${batches.map((b) => `${formatNumber(perRequest(b))} Ir/request (${b.seconds.toFixed(1)} s)`).join(', ')}; idle ${formatNumber(idlePerSecond)} Ir/s`);
+    return { batches, idlePerSecond };
+  } finally {
+    outDir.remove();
+  }
+}
+
+/**
+ * Instructions a request with cluster telemetry on vs off (issue 12's goal: at most 3 % more),
+ * counted by valgrind's callgrind, which repeats within about 1 % where CPU time on a shared VM
+ * does not. Both data planes follow one control plane over Redis and run under callgrind at the
+ * same time, fresh processes each round; JIT warm-up runs uninstrumented, then each process counts
+ * two batches of REQUESTS requests (zeroed before, dumped after: no startup in the count).
+ */
+export const telemetryInstructionsScenario: Scenario = {
+  name: 'telemetry-instructions',
+  title: 'Cluster telemetry on vs off: instructions per request under callgrind',
+  description:
+    `Two data planes following one control plane over Redis (GATEWAY_TELEMETRY=off and on) run under valgrind --tool=callgrind, ` +
+    `${ROUNDS} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${WARMUP_REQUESTS} uninstrumented warm-up requests, then ${BATCHES} counted batches ` +
+    `of ${REQUESTS} GETs of 100 B (BENCH_CALLGRIND_REQUESTS) over ${CONNECTIONS} keep-alive connections, and ${IDLE_SECONDS} s without traffic counted ` +
+    `apart. Goal: off/on instructions per request >= ${GOAL_AT_LEAST} (at most 3 % more with telemetry on). Ignores --duration, --rounds and --connections; ` +
+    `run it beside --only telemetry --rounds 21 for the requests-per-CPU-second ratio.`,
+  variantNames: [...VARIANTS],
+  run: async (ctx: HarnessContext): Promise<ScenarioResult> => {
+    const valgrind = valgrindVersion();
+    if (!valgrind.available) {
+      const goal: GoalCheck = { description: 'telemetry instructions per request, off/on', value: undefined, atLeast: GOAL_AT_LEAST, met: undefined };
+      return { name: telemetryInstructionsScenario.name, title: telemetryInstructionsScenario.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals: [goal], data: { error: valgrind.reason } };
+    }
+    ctx.log(`${valgrind.version}; ${ROUNDS} rounds of ${BATCHES} x ${REQUESTS} requests per variant`);
+    const { env } = await prepareTelemetryBench(ctx);
+    const rounds: Array<Record<Variant, VariantRound>> = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const [off, on] = await Promise.all(VARIANTS.map((variant) => measureVariant(ctx, env, variant, round)));
+      rounds.push({ off: off as VariantRound, on: on as VariantRound });
+    }
+
+    const gross = (variant: Variant): number[] => rounds.flatMap((r) => r[variant].batches.map(perRequest));
+    const net = (variant: Variant): number[] => rounds.flatMap((r) => r[variant].batches.map((b) => perRequestNet(b, r[variant].idlePerSecond)));
+    // Ratio per round (same round's processes side by side), then the median of the rounds.
+    const roundRatios = (pick: (r: VariantRound, b: Batch) => number): number[] =>
+      rounds.map((r) => median(r.off.batches.map((b) => pick(r.off, b))) / median(r.on.batches.map((b) => pick(r.on, b))));
+    const grossRatios = roundRatios((_, b) => perRequest(b));
+    const netRatios = roundRatios((r, b) => perRequestNet(b, r.idlePerSecond));
+    const spread = (values: number[]): number => (Math.max(...values) - Math.min(...values)) / median(values);
+    const rows = VARIANTS.map((variant) => [
+      `telemetry ${variant}`,
+      formatNumber(median(gross(variant))),
+      `${(spread(gross(variant)) * 100).toFixed(2)} %`,
+      formatNumber(median(net(variant))),
+      formatNumber(median(rounds.map((r) => r[variant].idlePerSecond))),
+    ]);
+    const goal: GoalCheck = {
+      description: `telemetry instructions per request (callgrind, with the time-driven work), off/on`,
+      value: median(grossRatios),
+      atLeast: GOAL_AT_LEAST,
+      rounds: { low: Math.min(...grossRatios), high: Math.max(...grossRatios), used: grossRatios.length, total: grossRatios.length },
+      met: median(grossRatios) >= GOAL_AT_LEAST,
+    };
+    const markdown = [
+      markdownTable(['variant', 'Ir / request (median)', 'spread over batches', 'Ir / request without idle work', 'idle Ir / s'], rows),
+      '',
+      `${ROUNDS} rounds x ${BATCHES} batches of ${REQUESTS} requests per variant; ${valgrind.version}. Off/on per round: ` +
+        `${grossRatios.map((r) => r.toFixed(4)).join(', ')}; without the idle (time-driven) work: ${netRatios.map((r) => r.toFixed(4)).join(', ')}. ` +
+        'Under valgrind a request takes ~50x longer, so the once-a-second work weighs ~50x more per request than at full speed.',
+      '',
+      formatGoal(goal),
+      '',
+    ].join('\n');
+    const data: JsonValue = {
+      valgrind: valgrind.version,
+      requestsPerBatch: REQUESTS,
+      batches: BATCHES,
+      rounds: rounds.map((r) =>
+        Object.fromEntries(VARIANTS.map((v) => [v, { idlePerSecond: r[v].idlePerSecond, batches: r[v].batches.map((b) => ({ instructions: b.instructions, seconds: b.seconds })) }])),
+      ),
+      ratioOffOn: grossRatios,
+      ratioOffOnWithoutIdle: netRatios,
+    };
+    return { name: telemetryInstructionsScenario.name, title: telemetryInstructionsScenario.title, markdown, goals: [goal], data };
+  },
+};
