@@ -101,6 +101,31 @@ test('a data plane is stale after 3 missed windows', () => {
   assert.equal(series.dataPlanes()[0].status, 'live');
 });
 
+test('a second is settled once every live data plane reported it, or once sealed', () => {
+  const time = clock(T0 + 1000);
+  const series = new ClusterSeries(time.now);
+  assert.equal(series.settled(T0), true, 'no data plane: nothing to wait for');
+  series.ingest(windowOf('dp-a', T0, { r: [1] }));
+  series.ingest(windowOf('dp-b', T0, { r: [2] }));
+  assert.equal(series.settled(T0), true);
+  time.set(T0 + 2000);
+  series.ingest(windowOf('dp-a', T0 + 1000, { r: [1] }));
+  assert.equal(series.settled(T0 + 1000), false, 'dp-b has not reported it yet');
+  series.ingest(windowOf('dp-b', T0 + 1000, { r: [1] }));
+  assert.equal(series.settled(T0 + 1000), true);
+  // dp-b goes silent: its missing window holds the second back until dp-b turns stale.
+  time.set(T0 + 3000);
+  series.ingest(windowOf('dp-a', T0 + 2000, {}));
+  assert.equal(series.settled(T0 + 2000), false);
+  time.set(T0 + 2000 + 3000);
+  assert.equal(series.settled(T0 + 2000), false, 'dp-b is live for 3 s after its last window');
+  time.set(T0 + 2000 + 3001);
+  assert.equal(series.settled(T0 + 2000), true, 'dp-b is stale; dp-a reported');
+  time.set(T0 + 9000);
+  series.tick();
+  assert.equal(series.settled(T0 + 2000), true, 'sealed');
+});
+
 test('seconds roll up into their minute once its last second is sealed', () => {
   const time = clock(T0);
   const series = new ClusterSeries(time.now);

@@ -23,8 +23,9 @@ const IDLE_SECONDS = 10;
 const START_UNDER_VALGRIND_MS = 300_000;
 /**
  * The data plane's own deadlines, raised: under valgrind on a busy machine a request can take
- * longer than the default 10 s for its headers (the data plane would answer 408).
+ * longer than the default 10 s for its headers (408) or the route's upstream timeouts (504).
  */
+const SLOW_PROCESS_ROUTE = { timeout: { connect: 60_000, request: 60_000 } };
 const SLOW_PROCESS_PROXY_YAML = 'version: "1.0.0"\nproxy:\n  headersTimeout: 600000\n  requestTimeout: 600000\n  keepAliveTimeout: 600000\nroutes: []\n';
 const REQUEST_TIMEOUT_MS = 60_000;
 const GOAL_AT_LEAST = 0.97;
@@ -131,7 +132,7 @@ export const telemetryInstructionsScenario: Scenario = {
       return { name: telemetryInstructionsScenario.name, title: telemetryInstructionsScenario.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals: [goal], data: { error: valgrind.reason } };
     }
     ctx.log(`${valgrind.version}; ${ROUNDS} rounds of ${BATCHES} x ${REQUESTS} requests per variant`);
-    const { env } = await prepareTelemetryBench(ctx);
+    const { env } = await prepareTelemetryBench(ctx, SLOW_PROCESS_ROUTE);
     const rounds: Array<Record<Variant, VariantRound>> = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       const [off, on] = await Promise.all(VARIANTS.map((variant) => measureVariant(ctx, env, variant, round)));

@@ -27,10 +27,10 @@ function status(origin: string, path: string): Promise<number> {
 }
 
 /** The upstream and a control plane over Redis with route `tel` on /tel/* (both telemetry scenarios). */
-export async function prepareTelemetryBench(ctx: HarnessContext): Promise<{ env: TelemetryBenchEnv; observe: Record<string, number> }> {
+export async function prepareTelemetryBench(ctx: HarnessContext, routeExtra: Record<string, unknown> = {}): Promise<{ env: TelemetryBenchEnv; observe: Record<string, number> }> {
   const upstream = await startBenchServer(ctx.processes, 'upstream', 'upstream', [], ctx.options.profileDir);
   const controlPlane = await startBenchControlPlane(ctx, 'telemetry-control-plane', BENCH_REDIS_URL);
-  await controlPlane.api.expect(201, 'POST', '/api/routes', { id: 'tel', path: `${PREFIX}/*`, upstream: upstream.origin });
+  await controlPlane.api.expect(201, 'POST', '/api/routes', { id: 'tel', path: `${PREFIX}/*`, upstream: upstream.origin, ...routeExtra });
   return { env: { upstream, controlPlane }, observe: { upstream: upstream.pid, 'control plane': controlPlane.process.pid } };
 }
 
@@ -75,7 +75,7 @@ export const telemetryScenario = defineLoadComparison<TelemetryBenchEnv>({
   cases: CASES,
   baseline: 'off',
   goals: [{ variant: 'on', metric: 'instructionsPerRequest', atLeast: 0.97 }],
-  prepare: prepareTelemetryBench,
+  prepare: (ctx) => prepareTelemetryBench(ctx),
   variants: [
     { name: 'off', label: 'telemetry off', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-off', 'off') },
     { name: 'on', label: 'telemetry on', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-on', 'on') },
