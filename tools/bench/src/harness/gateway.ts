@@ -6,7 +6,8 @@ import { GATEWAY_BIN, GATEWAY_COMMAND, makeTempDir } from '@gateway/testing';
 import { profileFlags, type ServerProcess } from './processes';
 import type { HarnessContext } from './types';
 
-const START_TIMEOUT_MS = 20_000;
+/** Generous: on a machine busy with other work a control plane can take more than 20 s to start. */
+const START_TIMEOUT_MS = 60_000;
 
 /** A free port on 127.0.0.1 right now (bound, then released). */
 function freePort(): Promise<number> {
@@ -44,7 +45,7 @@ export function startDataPlane(ctx: HarnessContext, name: string, configYaml: st
 export interface GatewayLaunch {
   /** A command the node process runs under (`['valgrind', '--tool=callgrind', ...]`); its pid is node's. */
   readonly wrapper?: readonly string[];
-  /** How long it may take to answer GET /health/live (default 20 s; a process under valgrind needs more). */
+  /** How long it may take to answer GET /health/live (default 60 s; a process under valgrind needs more). */
   readonly startTimeoutMs?: number;
 }
 
