@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -65,4 +65,15 @@ export function totalInstructions(dump: string, file: string): number {
   const match = /^(?:totals|summary):\s+(\d+)/m.exec(dump);
   if (!match) throw new Error(`${file} has no totals line`);
   return Number(match[1]);
+}
+
+/** Runs `node <script> <args>` to its end under callgrind and returns its instructions (Ir), every thread summed. */
+export async function countInstructions(outDir: string, name: string, script: string, args: readonly string[]): Promise<number> {
+  const file = path.join(outDir, `${name}.out`);
+  await new Promise<void>((resolve, reject) => {
+    execFile(VALGRIND, ['--tool=callgrind', '--dump-instr=no', `--callgrind-out-file=${file}`, process.execPath, script, ...args], { timeout: 30 * 60_000 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`${name} under callgrind failed: ${error.message}\n${stderr.slice(-2000)}`)) : resolve(),
+    );
+  });
+  return totalInstructions(readFileSync(file, 'utf8'), file);
 }

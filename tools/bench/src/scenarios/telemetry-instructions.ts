@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { makeTempDir } from '@gateway/testing';
-import { CallgrindProcess, callgrindWrapper, valgrindVersion } from '../harness/callgrind';
+import path from 'node:path';
+import { CallgrindProcess, callgrindWrapper, countInstructions, valgrindVersion } from '../harness/callgrind';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { median as medianOrUndefined } from '../harness/stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
@@ -30,6 +31,26 @@ const SLOW_PROCESS_PROXY_YAML = 'version: "1.0.0"\nproxy:\n  headersTimeout: 600
 /** A process under valgrind on a busy machine can stall for a long time (instrumentation switched on, GC). */
 const REQUEST_TIMEOUT_MS = 300_000;
 const GOAL_AT_LEAST = 0.97;
+/** Calls of the telemetry hook alone in the short and the long run; their difference cancels node's start-up. */
+const HOOK_CALLS = [100_000, 1_100_000] as const;
+const HOOK_REPEATS = 2;
+
+/** Instructions of one call of the telemetry hook: (long run - short run) / calls between them, per repeat. */
+async function hookInstructions(ctx: HarnessContext): Promise<number[]> {
+  const script = path.join(__dirname, '..', 'servers', 'telemetry-hook-loop.js');
+  const outDir = makeTempDir('gateway-bench-callgrind-hook-');
+  try {
+    const perCall: number[] = [];
+    for (let r = 0; r < HOOK_REPEATS; r += 1) {
+      const [short, long] = await Promise.all(HOOK_CALLS.map((n) => countInstructions(outDir.path, `hook-${r}-${n}`, script, [String(n)])));
+      perCall.push(((long as number) - (short as number)) / (HOOK_CALLS[1] - HOOK_CALLS[0]));
+      ctx.log(`telemetry hook alone, repeat ${r + 1}: ${formatNumber(perCall.at(-1), 0)} Ir a call`);
+    }
+    return perCall;
+  } finally {
+    outDir.remove();
+  }
+}
 const VARIANTS = ['off', 'on'] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -123,7 +144,7 @@ export const telemetryInstructionsScenario: Scenario = {
     `Two data planes following one control plane over Redis (GATEWAY_TELEMETRY=off and on) run under valgrind --tool=callgrind, ` +
     `${ROUNDS} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${WARMUP_REQUESTS} uninstrumented warm-up requests, then ${BATCHES} counted batches ` +
     `of ${REQUESTS} GETs of 100 B (BENCH_CALLGRIND_REQUESTS) over ${CONNECTIONS} keep-alive connections, and ${IDLE_SECONDS} s without traffic whose rate ` +
-    `is taken off the batches (the once-a-second work, reported apart). Goal: off/on instructions per request >= ${GOAL_AT_LEAST} (at most 3 % more with telemetry on). Ignores --duration, --rounds and --connections; ` +
+    `is taken off the batches (the once-a-second work, reported apart). First, the telemetry hook alone is counted (a 1,100,000-call run less a 100,000-call one, twice). Goal: off/on instructions per request >= ${GOAL_AT_LEAST} (at most 3 % more with telemetry on). Ignores --duration, --rounds and --connections; ` +
     `run it beside --only telemetry --rounds 21 for the requests-per-CPU-second ratio.`,
   variantNames: [...VARIANTS],
   run: async (ctx: HarnessContext): Promise<ScenarioResult> => {
@@ -133,6 +154,7 @@ export const telemetryInstructionsScenario: Scenario = {
       return { name: telemetryInstructionsScenario.name, title: telemetryInstructionsScenario.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals: [goal], data: { error: valgrind.reason } };
     }
     ctx.log(`${valgrind.version}; ${ROUNDS} rounds of ${BATCHES} x ${REQUESTS} requests per variant`);
+    const hook = await hookInstructions(ctx);
     const { env } = await prepareTelemetryBench(ctx, SLOW_PROCESS_ROUTE);
     const rounds: Array<Record<Variant, VariantRound>> = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -175,6 +197,10 @@ export const telemetryInstructionsScenario: Scenario = {
         `Telemetry's once-a-second work (the window, the event-loop delay monitor): ${formatNumber(timeDriven)} Ir/s more idle with it on, ` +
         'which a process at full speed spreads over thousands of requests a second, and one under valgrind (~50x slower) over a few dozen.',
       '',
+      `The telemetry hook alone (the policy's onComplete on a finished 200 exchange, ${HOOK_CALLS[1] - HOOK_CALLS[0]} calls: a ${HOOK_CALLS[1]}-call run less a ` +
+        `${HOOK_CALLS[0]}-call one, so node's start-up cancels out): ${hook.map((n) => formatNumber(n)).join(', ')} Ir a call, ` +
+        `${((median(hook) / median(rounds.map((r) => net(r.off)))) * 100).toFixed(2)} % of a request of the data plane with telemetry off above.`,
+      '',
       formatGoal(goal),
       '',
     ].join('\n');
@@ -188,6 +214,7 @@ export const telemetryInstructionsScenario: Scenario = {
       ratioOffOn: netRatios,
       ratioOffOnWithIdleWork: grossRatios,
       timeDrivenInstructionsPerSecond: timeDriven,
+      hookInstructionsPerCall: hook,
     };
     return { name: telemetryInstructionsScenario.name, title: telemetryInstructionsScenario.title, markdown, goals: [goal], data };
   },
