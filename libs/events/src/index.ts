@@ -28,3 +28,5 @@ export * from './detectors/cost-alert.detector';
 export * from './detectors/circuit-breaker-candidate.detector';
 export * from './detectors/capacity-warning.detector';
 export * from './detectors/recovery-signal.detector';
+export * from './telemetry/telemetry-wire.types';
+export * from './telemetry/encode-telemetry-window';
