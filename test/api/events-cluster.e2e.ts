@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVENTS_CHANNEL, TELEMETRY_CHANNEL, type SignedBus, type TelemetryWindow } from '@gateway/events';
+import { encodeTelemetryWindow, EVENTS_CHANNEL, TELEMETRY_CHANNEL, type SignedBus, type TelemetryWindow } from '@gateway/events';
 import { createTestDatabase, makeTempDir, type TestDatabase } from '@gateway/testing';
 import { caller, managementToken } from './auth-fixtures';
 import { startClusterMember } from './cluster-member';
@@ -12,11 +12,10 @@ import { breakerOpened, createWebhook, REDIS_URL, until, WEBHOOKS_JWT_SECRET } f
 
 const SETTINGS_ENCRYPTION_KEY = randomBytes(48).toString('base64url');
 
-/** One data plane's window for the second that just ended: `requests` on `routeId`, all answered 500. */
+/** One data plane's window (object form; published encoded, as data planes do) for the second that just ended: `requests` on `routeId`, all answered 500. */
 function failingWindow(instanceId: string, routeId: string, requests: number): TelemetryWindow {
   const start = Math.floor(Date.now() / 1000) * 1000 - 1000;
   return {
-    v: 1,
     instanceId,
     start,
     durationMs: 1000,
@@ -72,8 +71,8 @@ describe('event layer with two control planes (each event delivered once)', () =
     const spikes = (): number => receiver.received.filter((r) => JSON.parse(r.body).type === 'ERROR_RATE_SPIKE').length;
     // 20 seconds of windows from two data planes; the spike is found within a few evaluations.
     for (let second = 0; second < 20; second++) {
-      await bus.publish(TELEMETRY_CHANNEL, failingWindow('dp-a', 'orders', 10));
-      await bus.publish(TELEMETRY_CHANNEL, failingWindow('dp-b', 'orders', 10));
+      await bus.publish(TELEMETRY_CHANNEL, encodeTelemetryWindow(failingWindow('dp-a', 'orders', 10)));
+      await bus.publish(TELEMETRY_CHANNEL, encodeTelemetryWindow(failingWindow('dp-b', 'orders', 10)));
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     await until('the ERROR_RATE_SPIKE delivery', () => (spikes() > 0 ? true : undefined), 30_000);

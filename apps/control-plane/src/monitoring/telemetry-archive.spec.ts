@@ -13,6 +13,7 @@ import { TelemetryArchive } from './telemetry-archive.service';
 import { ClusterSeries } from './cluster-series';
 import { TelemetryIntervalEntity } from './telemetry-interval.entity';
 
+const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 function window(start: number, latencies: number[]): TelemetryWire {
@@ -40,7 +41,9 @@ async function archiveRoundTrip(database: DatabaseConfig, dataDir: string, env: 
   try {
     const repository = source.getRepository(TelemetryIntervalEntity);
     const now = Math.floor(Date.now() / MINUTE) * MINUTE;
-    const minuteStart = now - 3 * MINUTE;
+    // A minute well inside the last 24 hours whose sealing never crosses an hour: crossing one would
+    // seal (and persist) an hour too, whatever the wall clock says when the test runs.
+    const minuteStart = Math.floor((now - 2 * HOUR) / HOUR) * HOUR + 10 * MINUTE;
     const instances = [0, 1].map(() => {
       let clock = minuteStart;
       const ingest = { series: new ClusterSeries(() => clock) };
