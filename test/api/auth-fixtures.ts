@@ -49,10 +49,10 @@ export async function eventually(check: () => Promise<boolean>, what: string, ti
  * An HS256 management token signed with `secret` (decision 20 claims), for suites that need a
  * role without creating the user first.
  */
-export function managementToken(secret: string, role: 'admin' | 'user', claims: { sub?: string; email?: string } = {}): string {
+export function managementToken(secret: string, role: 'admin' | 'user', claims: { sub?: string; email?: string; expiresInSeconds?: number } = {}): string {
   const encode = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
-  const payload = { sub: claims.sub ?? randomUUID(), email: claims.email ?? `${role}@example.com`, role, iat: now, exp: now + 3600, iss: 'gateway', jti: randomUUID() };
+  const payload = { sub: claims.sub ?? randomUUID(), email: claims.email ?? `${role}@example.com`, role, iat: now, exp: now + (claims.expiresInSeconds ?? 3600), iss: 'gateway', jti: randomUUID() };
   const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(payload)}`;
   return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }

@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { defaultEventSettings } from '@gateway/events';
 import { ADMIN, eventually, login, startAdminControlPlane, type AdminControlPlane, type Call } from './auth-fixtures';
 import type { ControlPlaneProcess } from './control-plane-process';
 
@@ -61,7 +62,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO } } });
+      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO, events: defaultEventSettings() } } });
     });
 
     test('admins only', async () => {

@@ -137,7 +137,8 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     const event = breakerOpened('deliver');
     await publishEvent(bus, event);
     const got = await until('the delivery', () => target.received[0]);
-    assert.deepEqual(JSON.parse(got.body), event);
+    // A breaker opening is grouped across data planes (docs/events.md): the first report, with instanceIds.
+    assert.deepEqual(JSON.parse(got.body), { ...event, data: { ...event.data, instanceIds: [event.data.instanceId] } });
     assert.deepEqual([got.gatewayVerified, got.standardVerified], [[true], [true]]);
     assert.equal(got.headers['webhook-id'], event.id);
     assert.match(String(got.headers['x-gateway-signature']), /^t=\d+,v1=[0-9a-f]{64}$/);
@@ -250,7 +251,8 @@ describe('webhooks (SQLite, one control plane; events from the bus over Redis)',
     // While one is pending (its schedule running), redelivering it would cut the schedule short: refused.
     target.answers = [...target.received.map(() => 200 as const), 500];
     await call('PATCH', `/api/webhooks/${hook.id}`, { token: admin, body: { enabled: true } });
-    await publishEvent(bus, breakerOpened('gone'));
+    // Another breaker: the same one opening again within its group window would join the first event.
+    await publishEvent(bus, breakerOpened('gone-again'));
     const pending = await until('a pending retry', async () => (await deliveriesOf(call, admin, hook.id)).find((d) => d.status === 'pending' && d.attempts >= 1));
     const refused = await call('POST', `/api/webhooks/${hook.id}/deliveries/${pending.id}/redeliver`, { token: admin });
     expectStatus(refused, 409, 'redeliver a pending delivery');

@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module';
 import type { ControlPlaneConfig } from './config/control-plane-config';
 import { DatabaseModule } from './database/database.module';
 import { EncryptionModule } from './encryption/encryption.module';
+import { EventsModule } from './events/events.module';
 import { dataSourceOptions } from './database/data-source-options';
 import { HealthModule } from './health/health.module';
 import type { LogRingBuffer } from '@gateway/logging';
@@ -51,6 +52,7 @@ export class AppModule {
         LogsModule.register(logs),
         MonitoringModule,
         WebhooksModule,
+        EventsModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

@@ -13,3 +13,4 @@ export * from './connection-refused';
 export * from './round-robin-balancer';
 export * from './server-sent-events';
 export * from './rebinding-resolver';
+export * from './collect-garbage';

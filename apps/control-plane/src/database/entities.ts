@@ -3,6 +3,8 @@ import { AuditLogEntity } from '../audit/audit-log.entity';
 import { RevokedTokenEntity } from '../auth/revoked-token.entity';
 import { ConfigRevisionEntity } from '../cluster/config-revision.entity';
 import { ProxyFileStateEntity } from '../cluster/proxy-file-state.entity';
+import { DetectorStateEntity } from '../events/detector-state.entity';
+import { EventRecordEntity } from '../events/event-record.entity';
 import { TelemetryIntervalEntity } from '../monitoring/telemetry-interval.entity';
 import { RouteEntity } from '../routes/route.entity';
 import { SamlAssertionEntity } from '../saml/saml-assertion.entity';
@@ -16,4 +18,4 @@ import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity, EventRecordEntity, DetectorStateEntity];

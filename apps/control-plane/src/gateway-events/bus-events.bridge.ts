@@ -3,6 +3,7 @@ import { EVENTS_CHANNEL, type MessageBus } from '@gateway/events';
 import { MESSAGE_BUS } from '../config/config.tokens';
 import { subscribeInBackground, type BackgroundSubscription } from '../common/background-subscription';
 import { asGatewayEvent } from './gateway-event';
+import { BreakerOpeningGroups } from './breaker-opening-groups.service';
 import { GatewayEventPublisher } from './gateway-event-publisher.service';
 
 /**
@@ -18,6 +19,7 @@ export class BusEventsBridge implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly publisher: GatewayEventPublisher,
+    private readonly breakerOpenings: BreakerOpeningGroups,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -27,6 +29,8 @@ export class BusEventsBridge implements OnApplicationBootstrap, OnApplicationShu
       (message) => {
         const event = asGatewayEvent(message);
         if (event === undefined) this.logger.warn('ignored a bus event without id, type, createdAt and data');
+        // Several data planes report the same opening: grouped into one event (data.instanceIds).
+        else if (event.type === 'circuit_breaker.opened') this.breakerOpenings.add(event);
         else this.publisher.forward(event);
       },
       this.logger,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { GATEWAY_EVENT, type AnyGatewayEvent } from './gateway-event';
+import { GATEWAY_EVENT, gatewayEventName, type AnyGatewayEvent } from './gateway-event';
 
 /** The one way control-plane code raises a gateway event (detectors, runbooks, webhooks themselves). */
 @Injectable()
@@ -17,5 +17,6 @@ export class GatewayEventPublisher {
   /** An event that already has its id (one heard on the bus): passed on unchanged, so consumers dedupe on it. */
   forward(event: AnyGatewayEvent): void {
     this.emitter.emit(GATEWAY_EVENT, event);
+    this.emitter.emit(gatewayEventName(event.type), event);
   }
 }

@@ -7,6 +7,14 @@ import type { GatewayEventEnvelope } from '@gateway/events';
  */
 export const GATEWAY_EVENT = 'gateway.event';
 
+/** Every gateway event is emitted a second time under this name plus its kind, for listeners of one kind (OnGatewayEvent). */
+export function gatewayEventName(kind: string): string {
+  return `${GATEWAY_EVENT}:${kind}`;
+}
+
+/** An event already delivered to listeners whose `data` grew afterwards (a grouped breaker opening's late instanceIds). */
+export const GATEWAY_EVENT_UPDATED = 'gateway.event-updated';
+
 export type AnyGatewayEvent = GatewayEventEnvelope<string, Record<string, unknown>>;
 
 /** An envelope from outside the process (the bus) with the fields a consumer relies on, or undefined. */

@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LatencySketch, type ClusterSecond, type RouteWindow, type TelemetryWindow } from '@gateway/events';
+import { encodeTelemetryWindow, LatencySketch, type ClusterSecond, type RouteWindow, type TelemetryWire } from '@gateway/events';
 import { ClusterSeries } from './cluster-series';
 
 const T0 = 1_789_999_980_000; // a minute boundary
 
 /** A data plane's window with one route's latencies (all 200s, proxied). */
-function windowOf(instanceId: string, start: number, routes: Record<string, number[]>, extra: Partial<RouteWindow> = {}): TelemetryWindow {
-  return {
-    v: 1,
+function windowOf(instanceId: string, start: number, routes: Record<string, number[]>, extra: Partial<RouteWindow> = {}): TelemetryWire {
+  return encodeTelemetryWindow({
     instanceId,
     start,
     durationMs: 1000,
@@ -33,7 +32,7 @@ function windowOf(instanceId: string, start: number, routes: Record<string, numb
     }),
     upstreams: [],
     process: { heapUsedBytes: 1, rssBytes: 2, eventLoopLagMs: 0.5, openConnections: 1 },
-  };
+  });
 }
 
 function clock(start: number): { now: () => number; set: (t: number) => void } {
@@ -84,7 +83,7 @@ test('a duplicate window is ignored; one up to 5 s late is merged; later ones ar
   assert.equal(series.ingest(windowOf('dp-c', T0, { r: [4] })), 'late', 'its second is sealed');
   time.set(T0 + 9000);
   assert.equal(series.ingest(windowOf('dp-c', T0 + 2000, { r: [4] })), 'late', 'more than 5 s after its end');
-  assert.equal(series.ingest({ v: 1, instanceId: 'x' }), 'invalid');
+  assert.equal(series.ingest({ v: 2, i: 'x' }), 'invalid');
   assert.deepEqual(series.dropped(), { duplicate: 1, late: 2, invalid: 1 });
   assert.match(series.lastInvalid ?? '', /durationMs/);
   assert.deepEqual(series.seconds(T0, T0 + 10_000).map((s) => [s.start, s.reporting, s.total.requests]), [[T0, 2, 3]]);
@@ -100,6 +99,31 @@ test('a data plane is stale after 3 missed windows', () => {
   assert.deepEqual(series.dataPlanes().map((p) => [p.instanceId, p.status]), [['dp-a', 'stale']]);
   series.ingest(windowOf('dp-a', T0 + 3000, { r: [1] }));
   assert.equal(series.dataPlanes()[0].status, 'live');
+});
+
+test('a second is settled once every live data plane reported it, or once sealed', () => {
+  const time = clock(T0 + 1000);
+  const series = new ClusterSeries(time.now);
+  assert.equal(series.settled(T0), true, 'no data plane: nothing to wait for');
+  series.ingest(windowOf('dp-a', T0, { r: [1] }));
+  series.ingest(windowOf('dp-b', T0, { r: [2] }));
+  assert.equal(series.settled(T0), true);
+  time.set(T0 + 2000);
+  series.ingest(windowOf('dp-a', T0 + 1000, { r: [1] }));
+  assert.equal(series.settled(T0 + 1000), false, 'dp-b has not reported it yet');
+  series.ingest(windowOf('dp-b', T0 + 1000, { r: [1] }));
+  assert.equal(series.settled(T0 + 1000), true);
+  // dp-b goes silent: its missing window holds the second back until dp-b turns stale.
+  time.set(T0 + 3000);
+  series.ingest(windowOf('dp-a', T0 + 2000, {}));
+  assert.equal(series.settled(T0 + 2000), false);
+  time.set(T0 + 2000 + 3000);
+  assert.equal(series.settled(T0 + 2000), false, 'dp-b is live for 3 s after its last window');
+  time.set(T0 + 2000 + 3001);
+  assert.equal(series.settled(T0 + 2000), true, 'dp-b is stale; dp-a reported');
+  time.set(T0 + 9000);
+  series.tick();
+  assert.equal(series.settled(T0 + 2000), true, 'sealed');
 });
 
 test('seconds roll up into their minute once its last second is sealed', () => {

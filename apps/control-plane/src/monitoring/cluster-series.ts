@@ -160,6 +160,19 @@ export class ClusterSeries implements TelemetryStream {
       .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   }
 
+  /**
+   * Whether second `start` is complete as far as can be known: sealed, or reported by every live
+   * data plane (each sends a window every second, with traffic or not). A data plane whose window
+   * got lost holds a second back until it turns stale or the second is sealed, at most 5 s.
+   */
+  settled(start: number): boolean {
+    if (start < this.sealedBefore) return true;
+    const reported = this.pending.get(start)?.instances;
+    const staleBefore = this.now() - TELEMETRY_STALE_AFTER_WINDOWS * SECOND_MS;
+    for (const [id, plane] of this.planes) if (plane.receivedAt >= staleBefore && reported?.has(id) !== true) return false;
+    return true;
+  }
+
   /** Start of the oldest second that is not sealed: sealed data covers everything before it. */
   get sealedUntil(): number {
     return this.sealedBefore;

@@ -7,6 +7,8 @@ import { DomainError } from '../common/domain-error';
 import { TelemetryIngest } from './telemetry-ingest.service';
 
 const SECOND_MS = 1000;
+/** How often an open stream looks for newly settled seconds. */
+const SEND_CHECK_MS = 200;
 /** A resume replays at most the 1-second series' reach. */
 const MAX_REPLAY_SECONDS = 900;
 /** How often an open stream checks that its token was not revoked (logout, deleted user). */
@@ -21,9 +23,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export type StreamEnd = 'token_expired' | 'token_revoked' | 'shutdown';
 
 /**
- * `GET /api/monitoring/stream`: Server-Sent Events, one frame a second, each the cluster's latest
- * full second (sealed or still open: late windows may still add to an open one) with its start as
- * the event id. A client that reconnects with `Last-Event-ID` gets the seconds it missed (at most
+ * `GET /api/monitoring/stream`: Server-Sent Events, one frame a second, each a second of the cluster
+ * once every live data plane has reported it (or it is sealed), with its start as the event id. A client that reconnects with `Last-Event-ID` gets the seconds it missed (at most
  * 15 minutes) before the live frames. The stream ends, with a final `end` event, when its token
  * expires or is revoked.
  */
@@ -62,32 +63,28 @@ export class MonitoringStreams implements OnModuleDestroy {
       for (const timer of timers) clearTimeout(timer);
     });
 
+    // A second goes out once it is settled (every live data plane reported it, or it is sealed), so
+    // a live frame carries the second's exact counts; checked a few times a second so it goes out
+    // soon after the last window arrives.
     const sendDue = (): void => {
       // The latest second that ended at least FRAME_DELAY_MS ago.
       const latest = Math.floor((Date.now() - FRAME_DELAY_MS) / SECOND_MS) * SECOND_MS - SECOND_MS;
       const from = Math.max(next ?? latest, latest - (MAX_REPLAY_SECONDS - 1) * SECOND_MS);
-      if (from > latest) return;
+      let until = from;
+      while (until <= latest && this.ingest.series.settled(until)) until += SECOND_MS;
+      next = until;
+      if (until === from) return;
       const known = new Map<number, ClusterSecond>();
-      for (const second of [...this.ingest.series.seconds(from, latest + SECOND_MS), ...this.ingest.series.openSeconds()]) known.set(second.start, second);
-      for (let start = from; start <= latest; start += SECOND_MS) {
+      for (const second of [...this.ingest.series.seconds(from, until), ...this.ingest.series.openSeconds()]) known.set(second.start, second);
+      for (let start = from; start < until; start += SECOND_MS) {
         // A second no data plane reported is a frame too: ids stay contiguous and a gap means loss.
         const second = known.get(start) ?? emptySecond(start);
         res.write(`id: ${start}\nevent: second\ndata: ${JSON.stringify(second)}\n\n`);
       }
-      next = latest + SECOND_MS;
     };
     sendDue();
-    // Frames go out FRAME_DELAY_MS after each wall-clock second, not at the phase the client happened
-    // to connect at: a data plane publishes its window as the second ends, and a frame sent a few ms
-    // after the boundary would carry that second before its windows crossed the bus, once, for good.
-    const schedule = (): void => {
-      timers[0] = setTimeout(() => {
-        if (!this.open.has(end)) return;
-        sendDue();
-        schedule();
-      }, SECOND_MS - ((Date.now() - FRAME_DELAY_MS) % SECOND_MS));
-    };
-    schedule();
+    const tick = setInterval(sendDue, SEND_CHECK_MS);
+    timers.push(tick);
 
     const armExpiry = (): void => {
       const left = user.expiresAt.getTime() - Date.now();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LatencySketch, type RouteWindow, type TelemetryWindow } from '@gateway/events';
+import { encodeTelemetryWindow, LatencySketch, type RouteWindow, type TelemetryWire } from '@gateway/events';
 import { ClusterSeries } from './cluster-series';
 import { seriesOf } from './monitoring-series';
 import { summarize } from './monitoring-summary';
@@ -13,8 +13,8 @@ function route(routeId: string, latencies: number[], statusClasses: RouteWindow[
   return { routeId, requests: latencies.length, statusClasses, outcomes, retries: 0, bytesIn: 0, bytesOut: 0, latency: sketch.toWire(), ...extra };
 }
 
-function window(instanceId: string, start: number, routes: RouteWindow[]): TelemetryWindow {
-  return { v: 1, instanceId, start, durationMs: 1000, address: 'a:1', version: '1', configRevision: 1, droppedWindows: 0, routes, upstreams: [], process: { heapUsedBytes: 0, rssBytes: 0, eventLoopLagMs: 0, openConnections: 0 } };
+function window(instanceId: string, start: number, routes: RouteWindow[]): TelemetryWire {
+  return encodeTelemetryWindow({ instanceId, start, durationMs: 1000, address: 'a:1', version: '1', configRevision: 1, droppedWindows: 0, routes, upstreams: [], process: { heapUsedBytes: 0, rssBytes: 0, eventLoopLagMs: 0, openConnections: 0 } });
 }
 
 test('the summary counts sealed and open seconds of every data plane in the window, with rates and ratios', () => {

@@ -71,6 +71,9 @@ export const MonitoringDocs = {
     applyDecorators(
       ApiOperation({
         summary: 'Server-Sent Events: one `second` event a second (id: the second\'s start, epoch ms; data: the merged second), resumable with Last-Event-ID (up to 15 minutes back); ends with an `end` event when the token expires or is revoked',
+        description:
+          'Authenticated by the Authorization: Bearer header (a fetch-based reader) or the admin UI\'s session cookie; never by a token in the URL. ' +
+          'A second is sent once every live data plane has reported it (or it is sealed), with exact counts. An open stream counts once against the admin rate-limit tier.',
       }),
       ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received; the missed seconds are sent first' }),
       ApiProduces('text/event-stream'),

@@ -1,13 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClusterSecond, RouteSecond } from '@gateway/events';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { CompactInterval, IntervalRing } from './interval-ring';
-
-// A real heap figure needs a collection before each reading; the runner starts node without --expose-gc.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
+import { collectGarbage } from '@gateway/testing';
 
 /**
  * The bound docs/telemetry.md states: the sealed series of 1,000 routes that all have traffic in
@@ -57,3 +52,4 @@ test('the full series of 1,000 busy routes and 20 upstreams take under 250 MB', 
   assert.equal(seconds.byteLength() + minutes.byteLength(), tables);
   assert.equal(seconds.range(0, 900_000).length, 0);
 });
+

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { LatencySketch, type ClusterSecond, type TelemetryWindow } from '@gateway/events';
+import { encodeTelemetryWindow, LatencySketch, type ClusterSecond, type TelemetryWire } from '@gateway/events';
 import { createTestDatabase, makeTempDir } from '@gateway/testing';
 import type { DatabaseConfig } from '../config/control-plane-config';
 import { dataSourceOptions } from '../database/data-source-options';
@@ -13,13 +13,13 @@ import { TelemetryArchive } from './telemetry-archive.service';
 import { ClusterSeries } from './cluster-series';
 import { TelemetryIntervalEntity } from './telemetry-interval.entity';
 
+const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-function window(start: number, latencies: number[]): TelemetryWindow {
+function window(start: number, latencies: number[]): TelemetryWire {
   const sketch = new LatencySketch();
   for (const ms of latencies) sketch.record(ms);
-  return {
-    v: 1,
+  return encodeTelemetryWindow({
     instanceId: 'dp-a',
     start,
     durationMs: 1000,
@@ -30,7 +30,7 @@ function window(start: number, latencies: number[]): TelemetryWindow {
     routes: [{ routeId: 'orders', requests: latencies.length, statusClasses: [latencies.length, 0, 0, 0], outcomes: [latencies.length, 0, 0, 0, 0, 0, 0], retries: 0, bytesIn: 7, bytesOut: 9, latency: sketch.toWire() }],
     upstreams: [],
     process: { heapUsedBytes: 0, rssBytes: 0, eventLoopLagMs: 0, openConnections: 0 },
-  };
+  });
 }
 
 /** Two archives over one database, as two control-plane instances: both seal the same minute. */
@@ -41,7 +41,9 @@ async function archiveRoundTrip(database: DatabaseConfig, dataDir: string, env: 
   try {
     const repository = source.getRepository(TelemetryIntervalEntity);
     const now = Math.floor(Date.now() / MINUTE) * MINUTE;
-    const minuteStart = now - 3 * MINUTE;
+    // A minute well inside the last 24 hours whose sealing never crosses an hour: crossing one would
+    // seal (and persist) an hour too, whatever the wall clock says when the test runs.
+    const minuteStart = Math.floor((now - 2 * HOUR) / HOUR) * HOUR + 10 * MINUTE;
     const instances = [0, 1].map(() => {
       let clock = minuteStart;
       const ingest = { series: new ClusterSeries(() => clock) };

@@ -51,7 +51,11 @@ const SSO_SCHEMA: SchemaObject = {
 export const SETTINGS_DOCUMENT_SCHEMA: SchemaObject = {
   type: 'object',
   description: 'One object per section. Secret fields read as "********"; send them left out or masked to keep them, null to remove them.',
-  properties: { general: GENERAL_SCHEMA, sso: SSO_SCHEMA },
+  properties: {
+    general: GENERAL_SCHEMA,
+    sso: SSO_SCHEMA,
+    events: { type: 'object', description: 'The detectors\' thresholds and prices, global with per-route overrides (`routes`); fields and bounds in docs/events.md' },
+  },
 };
 
 export const SETTINGS_VIEW_SCHEMA: SchemaObject = {

@@ -2,7 +2,6 @@ import { LATENCY_BUCKETS } from './latency-sketch';
 import {
   REQUEST_OUTCOMES,
   STATUS_CLASSES,
-  TELEMETRY_WIRE_VERSION,
   type LatencySketchWire,
   type ProcessGauges,
   type RouteWindow,
@@ -11,6 +10,7 @@ import {
   type TrafficCounts,
   type UpstreamWindow,
 } from './telemetry-window.types';
+import { ROW, ROW_NUMBERS, TELEMETRY_WIRE_VERSION, WIRE_BREAKER_STATES, WIRE_HEALTH } from './telemetry-wire.types';
 import type { BreakerState, HealthIndicator } from '../resilience-status.types';
 
 /** Bounds a window must respect: a signed but buggy or hostile sender must not make a receiver allocate without limit. */
@@ -19,10 +19,9 @@ export const TELEMETRY_WINDOW_LIMITS = {
   upstreams: 5_000,
   topKeys: 100,
   idLength: 512,
+  /** Strings in the table: every route id, upstream name and top key of the window at most once. */
+  strings: 20_000 + 5_000 + 100_000,
 } as const;
-
-const BREAKER_STATES: readonly BreakerState[] = ['CLOSED', 'OPEN', 'HALF_OPEN'];
-const HEALTH_INDICATORS: readonly HealthIndicator[] = ['Healthy', 'Degraded', 'Unhealthy', 'Unknown'];
 
 /** A window that does not have the wire shape; `field` names the first offending field. */
 export class TelemetryWindowError extends Error {
@@ -65,111 +64,138 @@ function list(value: unknown, field: string, max: number): unknown[] {
   return value;
 }
 
-function counts<T extends number[]>(value: unknown, field: string, names: readonly string[]): T {
-  const items = list(value, field, names.length);
-  if (items.length !== names.length) throw new TelemetryWindowError(field, `must have ${names.length} entries (${names.join(', ')})`);
-  return items.map((n, i) => count(n, `${field}[${i}]`)) as T;
-}
-
-function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) throw new TelemetryWindowError(field, `must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
-
-function latency(value: unknown, field: string): LatencySketchWire {
-  const o = object(value, field);
-  const buckets = list(o.buckets, `${field}.buckets`, LATENCY_BUCKETS * 2);
-  if (buckets.length % 2 !== 0) throw new TelemetryWindowError(`${field}.buckets`, 'must hold [gap, count] pairs');
-  let index = 0;
+/**
+ * Latency runs back into gap pairs (`[gap, count, ...]`), checking every item: indexes stay on the
+ * scale, counts are positive, a skip is followed by a count.
+ */
+function latency(runs: unknown, zeroValue: unknown, sumUs: unknown, field: string): LatencySketchWire {
+  const items = list(runs, `${field}.buckets`, LATENCY_BUCKETS * 2);
+  const buckets: number[] = [];
   let inBuckets = 0;
-  for (let i = 0; i < buckets.length; i += 2) {
-    const gap = count(buckets[i], `${field}.buckets[${i}]`);
-    index += gap;
-    if (gap === 0 || index >= LATENCY_BUCKETS) throw new TelemetryWindowError(`${field}.buckets[${i}]`, `must be a positive gap to a bucket index below ${LATENCY_BUCKETS}`);
-    const n = count(buckets[i + 1], `${field}.buckets[${i + 1}]`);
-    if (n === 0) throw new TelemetryWindowError(`${field}.buckets[${i + 1}]`, 'must be positive (only non-zero buckets are sent)');
-    inBuckets += n;
+  if (items.length === 1) throw new TelemetryWindowError(`${field}.buckets`, 'must be empty or a first bucket index followed by counts');
+  if (items.length > 0) {
+    let index = count(items[0], `${field}.buckets[0]`);
+    if (index === 0 || index >= LATENCY_BUCKETS) throw new TelemetryWindowError(`${field}.buckets[0]`, `must be a bucket index from 1 to ${LATENCY_BUCKETS - 1}`);
+    let previous = 0;
+    for (let i = 1; i < items.length; i += 1) {
+      const item = items[i];
+      const itemField = `${field}.buckets[${i}]`;
+      if (typeof item !== 'number' || !Number.isSafeInteger(item) || item === 0) throw new TelemetryWindowError(itemField, 'must be a non-zero integer (a count, or a negative skip)');
+      if (item < 0) {
+        if (i === items.length - 1 || (items[i + 1] as number) < 0) throw new TelemetryWindowError(itemField, 'must be followed by a count');
+        index -= item;
+        continue;
+      }
+      if (index >= LATENCY_BUCKETS) throw new TelemetryWindowError(itemField, `must count a bucket below ${LATENCY_BUCKETS}`);
+      buckets.push(index - previous, item);
+      inBuckets += item;
+      previous = index;
+      index += 1;
+    }
   }
-  const zero = count(o.zero, `${field}.zero`);
-  const total = count(o.count, `${field}.count`);
-  if (total !== zero + inBuckets) throw new TelemetryWindowError(`${field}.count`, 'must equal zero plus the bucket counts');
-  return { count: total, sumMs: amount(o.sumMs, `${field}.sumMs`), zero, buckets: buckets as number[] };
+  const zero = count(zeroValue, `${field}.zero`);
+  const total = zero + inBuckets;
+  if (!Number.isSafeInteger(total)) throw new TelemetryWindowError(`${field}.buckets`, 'must add up to a safe integer');
+  return { count: total, sumMs: count(sumUs, `${field}.sumUs`) / 1000, zero, buckets };
 }
 
-function traffic(o: Fields, field: string): TrafficCounts {
+function tuple<T extends number[]>(row: readonly unknown[], at: number, field: string, names: readonly string[]): T {
+  return names.map((_, i) => count(row[at + i], `${field}[${i}]`)) as T;
+}
+
+/** Resolves an index into the window's string table. */
+type StringAt = (value: unknown, field: string) => string;
+
+function resilience(code: number, field: string): { breaker?: BreakerState; health?: HealthIndicator } {
+  const breaker = code % 4;
+  const health = Math.floor(code / 4);
+  if (breaker > WIRE_BREAKER_STATES.length || health > WIRE_HEALTH.length) throw new TelemetryWindowError(`${field}.resilience`, 'must be a known breaker state and health code');
   return {
-    requests: count(o.requests, `${field}.requests`),
-    statusClasses: counts(o.statusClasses, `${field}.statusClasses`, STATUS_CLASSES),
-    outcomes: counts(o.outcomes, `${field}.outcomes`, REQUEST_OUTCOMES),
-    retries: count(o.retries, `${field}.retries`),
-    bytesIn: count(o.bytesIn, `${field}.bytesIn`),
-    bytesOut: count(o.bytesOut, `${field}.bytesOut`),
-    latency: latency(o.latency, `${field}.latency`),
+    ...(breaker === 0 ? {} : { breaker: WIRE_BREAKER_STATES[breaker - 1] }),
+    ...(health === 0 ? {} : { health: WIRE_HEALTH[health - 1] }),
   };
 }
 
-function topKey(value: unknown, field: string): TopKeyWire {
-  const o = object(value, field);
-  return {
-    key: text(o.key, `${field}.key`),
-    count: count(o.count, `${field}.count`),
-    rejections: count(o.rejections, `${field}.rejections`),
-    error: count(o.error, `${field}.error`),
+/** A row's name, counts, latency and resilience; `extra` is how many positions may follow the latency runs. */
+function row(value: unknown, field: string, stringAt: StringAt, extra: number): { name: string; traffic: TrafficCounts; state: ReturnType<typeof resilience>; items: unknown[] } {
+  const items = list(value, field, ROW_NUMBERS + 1 + extra);
+  if (items.length < ROW_NUMBERS + 1) throw new TelemetryWindowError(field, `must have at least ${ROW_NUMBERS + 1} entries`);
+  const traffic: TrafficCounts = {
+    requests: count(items[ROW.requests], `${field}.requests`),
+    statusClasses: tuple(items, ROW.statusClasses, `${field}.statusClasses`, STATUS_CLASSES),
+    outcomes: tuple(items, ROW.outcomes, `${field}.outcomes`, REQUEST_OUTCOMES),
+    retries: count(items[ROW.retries], `${field}.retries`),
+    bytesIn: count(items[ROW.bytesIn], `${field}.bytesIn`),
+    bytesOut: count(items[ROW.bytesOut], `${field}.bytesOut`),
+    latency: latency(items[ROW.latencyRuns], items[ROW.latencyZero], items[ROW.latencySumUs], `${field}.latency`),
   };
+  return { name: stringAt(items[ROW.name], `${field}.name`), traffic, state: resilience(count(items[ROW.resilience], `${field}.resilience`), field), items };
 }
 
-/** The optional breaker state and health of a route or upstream, present only when sent. */
-function resilience(o: Fields, field: string): { breaker?: BreakerState; health?: HealthIndicator } {
-  const breaker = oneOf(o.breaker, `${field}.breaker`, BREAKER_STATES);
-  const health = oneOf(o.health, `${field}.health`, HEALTH_INDICATORS);
-  return { ...(breaker === undefined ? {} : { breaker }), ...(health === undefined ? {} : { health }) };
+function topKeys(value: unknown, field: string, stringAt: StringAt): TopKeyWire[] {
+  const items = list(value, field, TELEMETRY_WINDOW_LIMITS.topKeys * 4);
+  if (items.length % 4 !== 0) throw new TelemetryWindowError(field, 'must hold [key, count, rejections, error] quadruples');
+  const keys: TopKeyWire[] = [];
+  for (let i = 0; i < items.length; i += 4) {
+    const at = `${field}[${i / 4}]`;
+    keys.push({ key: stringAt(items[i], `${at}.key`), count: count(items[i + 1], `${at}.count`), rejections: count(items[i + 2], `${at}.rejections`), error: count(items[i + 3], `${at}.error`) });
+  }
+  return keys;
 }
 
-function routeWindow(value: unknown, field: string): RouteWindow {
-  const o = object(value, field);
-  const route: RouteWindow = { routeId: text(o.routeId, `${field}.routeId`), ...traffic(o, field), ...resilience(o, field) };
-  if (o.topKeys !== undefined) route.topKeys = list(o.topKeys, `${field}.topKeys`, TELEMETRY_WINDOW_LIMITS.topKeys).map((k, i) => topKey(k, `${field}.topKeys[${i}]`));
+function routeWindow(value: unknown, field: string, stringAt: StringAt): RouteWindow {
+  const { name, traffic, state, items } = row(value, field, stringAt, 1);
+  const route: RouteWindow = { routeId: name, ...traffic, ...state };
+  if (items.length > ROW.topKeys) route.topKeys = topKeys(items[ROW.topKeys], `${field}.topKeys`, stringAt);
   return route;
 }
 
-function upstreamWindow(value: unknown, field: string): UpstreamWindow {
-  const o = object(value, field);
-  return { upstream: text(o.upstream, `${field}.upstream`), ...traffic(o, field), ...resilience(o, field) };
+function upstreamWindow(value: unknown, field: string, stringAt: StringAt): UpstreamWindow {
+  const { name, traffic, state } = row(value, field, stringAt, 0);
+  return { upstream: name, ...traffic, ...state };
 }
 
 function gauges(value: unknown, field: string): ProcessGauges {
-  const o = object(value, field);
+  const items = list(value, field, 4);
+  if (items.length !== 4) throw new TelemetryWindowError(field, 'must have 4 entries (heapUsedBytes, rssBytes, eventLoopLagMs, openConnections)');
   return {
-    heapUsedBytes: count(o.heapUsedBytes, `${field}.heapUsedBytes`),
-    rssBytes: count(o.rssBytes, `${field}.rssBytes`),
-    eventLoopLagMs: amount(o.eventLoopLagMs, `${field}.eventLoopLagMs`),
-    openConnections: count(o.openConnections, `${field}.openConnections`),
+    heapUsedBytes: count(items[0], `${field}.heapUsedBytes`),
+    rssBytes: count(items[1], `${field}.rssBytes`),
+    eventLoopLagMs: amount(items[2], `${field}.eventLoopLagMs`),
+    openConnections: count(items[3], `${field}.openConnections`),
   };
 }
 
 /**
- * Checks a window received from the bus field by field and returns a typed copy; throws
- * TelemetryWindowError naming the first bad field. Unknown fields are not copied.
+ * Checks a window received from the bus (wire version 2, TelemetryWire) entry by entry and returns
+ * it as a TelemetryWindow; throws TelemetryWindowError naming the first bad field by its meaning
+ * (`routes[3].latency.buckets[4]`). Unknown fields are ignored. Never throws anything else, whatever
+ * the input: a forged or buggy sender costs the receiver one counted, logged window.
  */
 export function parseTelemetryWindow(value: unknown): TelemetryWindow {
   const o = object(value, 'window');
   if (o.v !== TELEMETRY_WIRE_VERSION) throw new TelemetryWindowError('v', `must be ${TELEMETRY_WIRE_VERSION}`);
-  const durationMs = count(o.durationMs, 'durationMs');
+  const durationMs = count(o.d, 'durationMs');
   if (durationMs === 0) throw new TelemetryWindowError('durationMs', 'must be positive');
-  const start = count(o.start, 'start');
+  const start = count(o.s, 'start');
   if (start % durationMs !== 0) throw new TelemetryWindowError('start', 'must be a multiple of durationMs');
+  const strings = list(o.k, 'strings', TELEMETRY_WINDOW_LIMITS.strings);
+  const stringAt: StringAt = (index, field) => {
+    if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0 || index >= strings.length) {
+      throw new TelemetryWindowError(field, `must be an index into the string table (0 to ${strings.length - 1})`);
+    }
+    return text(strings[index], `strings[${index}]`);
+  };
   return {
-    v: TELEMETRY_WIRE_VERSION,
-    instanceId: text(o.instanceId, 'instanceId'),
+    instanceId: text(o.i, 'instanceId'),
     start,
     durationMs,
-    address: text(o.address, 'address'),
-    version: text(o.version, 'version'),
-    configRevision: count(o.configRevision, 'configRevision'),
-    droppedWindows: count(o.droppedWindows, 'droppedWindows'),
-    routes: list(o.routes, 'routes', TELEMETRY_WINDOW_LIMITS.routes).map((r, i) => routeWindow(r, `routes[${i}]`)),
-    upstreams: list(o.upstreams, 'upstreams', TELEMETRY_WINDOW_LIMITS.upstreams).map((u, i) => upstreamWindow(u, `upstreams[${i}]`)),
-    process: gauges(o.process, 'process'),
+    address: text(o.a, 'address'),
+    version: text(o.n, 'version'),
+    configRevision: count(o.c, 'configRevision'),
+    droppedWindows: count(o.x, 'droppedWindows'),
+    routes: list(o.r, 'routes', TELEMETRY_WINDOW_LIMITS.routes).map((r, i) => routeWindow(r, `routes[${i}]`, stringAt)),
+    upstreams: list(o.u, 'upstreams', TELEMETRY_WINDOW_LIMITS.upstreams).map((u, i) => upstreamWindow(u, `upstreams[${i}]`, stringAt)),
+    process: gauges(o.p, 'process'),
   };
 }

@@ -1,16 +1,12 @@
 /*
  * The telemetry window: what each data plane publishes once a second on TELEMETRY_CHANNEL and what
- * the control plane merges into the cluster series (docs/telemetry.md). Counts travel as tuples in
- * the order of the constants below, and only routes and upstreams that had traffic are listed, so
- * the message stays small at 1,000 busy routes.
+ * the control plane merges into the cluster series (docs/telemetry.md). Counts are tuples in the
+ * order of the constants below, and only routes and upstreams that had traffic are listed.
  */
 import type { BreakerState, HealthIndicator } from '../resilience-status.types';
 
 /** Bus channel of the windows. */
 export const TELEMETRY_CHANNEL = 'gateway:telemetry';
-
-/** Bumped when the wire shape changes; a receiver drops windows of another version (counted). */
-export const TELEMETRY_WIRE_VERSION = 1;
 
 /** Status classes counted, in the order of `TrafficCounts.statusClasses`. */
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
@@ -21,9 +17,9 @@ export const REQUEST_OUTCOMES = ['proxied', 'rate_limited', 'breaker_rejected', 
 export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 /**
- * A latency sketch on the wire (LatencySketch in this folder): only its non-zero buckets, as
+ * A latency sketch in sparse form (LatencySketch in this folder): only its non-zero buckets, as
  * `[gap, count, gap, count, ...]` where each bucket index is the previous one (0 at first) plus its
- * gap, so indexes ascend and neighbours cost one digit. Bucket `i` holds the latencies in
+ * gap, so indexes ascend (on the bus these become runs, telemetry-wire.types.ts). Bucket `i` holds the latencies in
  * (MIN·γ^(i-1), MIN·γ^i] ms of the fixed log scale shared by every process, so sketches merge by
  * adding counts.
  */
@@ -88,9 +84,12 @@ export interface ProcessGauges {
   openConnections: number;
 }
 
-/** One data plane's window. Keyed by (instanceId, start) on the receiving side. */
+/**
+ * One data plane's window, as the data plane builds it and the control plane reads it; on the bus
+ * it travels in the compact TelemetryWire form (telemetry-wire.types.ts). Keyed by (instanceId,
+ * start) on the receiving side.
+ */
 export interface TelemetryWindow {
-  v: typeof TELEMETRY_WIRE_VERSION;
   instanceId: string;
   /** Epoch ms of the window's start, a multiple of `durationMs`. */
   start: number;

@@ -6,7 +6,8 @@ import { GATEWAY_BIN, GATEWAY_COMMAND, makeTempDir } from '@gateway/testing';
 import { profileFlags, type ServerProcess } from './processes';
 import type { HarnessContext } from './types';
 
-const START_TIMEOUT_MS = 20_000;
+/** Generous: on a machine busy with other work a control plane can take more than 20 s to start. */
+const START_TIMEOUT_MS = 60_000;
 
 /** A free port on 127.0.0.1 right now (bound, then released). */
 function freePort(): Promise<number> {
@@ -40,11 +41,27 @@ export function startDataPlane(ctx: HarnessContext, name: string, configYaml: st
   return startGateway(ctx, name, 'data-plane', configYaml, env);
 }
 
+/** How the gateway process is started, beyond its role, config and environment. */
+export interface GatewayLaunch {
+  /** A command the node process runs under (`['valgrind', '--tool=callgrind', ...]`); its pid is node's. */
+  readonly wrapper?: readonly string[];
+  /** How long it may take to answer GET /health/live (default 60 s; a process under valgrind needs more). */
+  readonly startTimeoutMs?: number;
+}
+
 /**
  * `gateway start --role <role>` the same way; the control-plane role serves GET /health/live too.
  * `env` is laid over the harness's environment (an `undefined` value removes a variable).
  */
-export async function startGateway(ctx: HarnessContext, name: string, role: 'data-plane' | 'control-plane', configYaml: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export async function startGateway(
+  ctx: HarnessContext,
+  name: string,
+  role: 'data-plane' | 'control-plane',
+  configYaml: string,
+  env: NodeJS.ProcessEnv = {},
+  launch: GatewayLaunch = {},
+): Promise<ServerProcess> {
+  const startTimeoutMs = launch.startTimeoutMs ?? START_TIMEOUT_MS;
   if (!existsSync(GATEWAY_BIN)) {
     throw new Error(`the gateway is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
   }
@@ -52,8 +69,10 @@ export async function startGateway(ctx: HarnessContext, name: string, role: 'dat
   const configPath = path.join(dir.path, 'proxy.yml');
   writeFileSync(configPath, configYaml);
   const port = await freePort();
-  const managed = ctx.processes.spawn(name, process.execPath, {
+  const wrapper = launch.wrapper ?? [];
+  const managed = ctx.processes.spawn(name, wrapper[0] ?? process.execPath, {
     args: [
+      ...(wrapper.length > 0 ? [...wrapper.slice(1), process.execPath] : []),
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
       ...GATEWAY_COMMAND, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
@@ -64,17 +83,17 @@ export async function startGateway(ctx: HarnessContext, name: string, role: 'dat
   });
 
   let settled = false;
-  const fromLine = managed.waitForLine((line) => line.includes('gateway listening'), START_TIMEOUT_MS).then((line) => {
+  const fromLine = managed.waitForLine((line) => line.includes('gateway listening'), startTimeoutMs).then((line) => {
     const announced = (JSON.parse(line) as { port?: number }).port;
     return typeof announced === 'number' ? announced : port;
   });
   const fromHealth = (async (): Promise<number> => {
-    const deadline = Date.now() + START_TIMEOUT_MS;
+    const deadline = Date.now() + startTimeoutMs;
     while (!settled && !managed.hasExited() && Date.now() < deadline) {
       if (await healthy(port)) return port;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`${name} did not answer GET /health/live on port ${port} within ${START_TIMEOUT_MS} ms; output:\n${managed.output.join('\n')}`);
+    throw new Error(`${name} did not answer GET /health/live on port ${port} within ${startTimeoutMs} ms; output:\n${managed.output.join('\n')}`);
   })();
   try {
     const listening = await Promise.race([fromLine, fromHealth]);

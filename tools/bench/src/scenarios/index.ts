@@ -7,10 +7,11 @@ import { proxyScenario } from './proxy';
 import { refusalsScenario } from './refusals';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
+import { telemetryInstructionsScenario } from './telemetry-instructions';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, propagationScenario, apiThroughputScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InProcessBus, latencyBucket, TELEMETRY_CHANNEL, type MessageBus, type TelemetryWindow } from '@gateway/events';
+import { InProcessBus, latencyBucket, parseTelemetryWindow, TELEMETRY_CHANNEL, type MessageBus, type TelemetryWindow } from '@gateway/events';
 import { RedisBus } from '@gateway/events/redis-bus';
 import { startRedisServer } from '@gateway/testing';
 import Redis from 'ioredis';
@@ -68,7 +68,7 @@ test('a window that finds the previous publish still pending (Redis busy) is dro
 test('with a bus that answers, every window goes out once, named by its second', async () => {
   const bus = new InProcessBus();
   const seen: TelemetryWindow[] = [];
-  await bus.subscribe<TelemetryWindow>(TELEMETRY_CHANNEL, (w) => seen.push(w));
+  await bus.subscribe<unknown>(TELEMETRY_CHANNEL, (w) => seen.push(parseTelemetryWindow(w)));
   const registry = new TelemetryRegistry();
   const telemetry = publisher(bus, registry);
   registry.forRoute('r').record(503, 5, 1, 10, 20, 3, latencyBucket(3));

@@ -1,6 +1,6 @@
 import {
+  encodeTelemetryWindow,
   TELEMETRY_CHANNEL,
-  TELEMETRY_WIRE_VERSION,
   type BreakerState,
   type BreakerStatus,
   type HealthCheckStatus,
@@ -70,7 +70,7 @@ export class TelemetryPublisher {
       return;
     }
     this.inFlight = true;
-    this.deps.bus.publish(TELEMETRY_CHANNEL, window).then(
+    this.deps.bus.publish(TELEMETRY_CHANNEL, encodeTelemetryWindow(window)).then(
       () => {
         this.inFlight = false;
       },
@@ -129,7 +129,6 @@ export class TelemetryPublisher {
       }
     }
     return {
-      v: TELEMETRY_WIRE_VERSION,
       instanceId: sources.instanceId,
       start,
       durationMs: this.windowMs,
