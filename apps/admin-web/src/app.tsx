@@ -9,6 +9,8 @@ import { SignInPage } from './session/sign-in.page';
 
 // Pages past the list load on demand: the sign-in and list pages stay inside their size budget.
 const RouteDetailPage = lazy(() => import('./routes/route-detail.page'));
+const RouteEditorPage = lazy(() => import('./routes/editor/route-editor.page'));
+const DeletedRoutesPage = lazy(() => import('./routes/deleted-routes.page'));
 const MonitoringPage = lazy(() => import('./monitoring/monitoring.page'));
 const UsersPage = lazy(() => import('./users/users.page'));
 const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
@@ -48,6 +50,9 @@ function SessionGate() {
           <Route path={base} component={RedirectToRoutes} />
           <Route path={`${base}routes`} component={RoutesListPage} />
           <Route path={`${base}routes/:id`} component={RouteDetailPage} />
+          <Route path={`${base}routes/:id/edit`} component={RouteEditorPage} />
+          <Route path={`${base}new-route`} component={RouteEditorPage} />
+          <Route path={`${base}deleted-routes`} component={DeletedRoutesPage} />
           <Route path={`${base}monitoring`} component={MonitoringPage} />
           <Route path={`${base}users`} component={UsersPage} />
           <Route path={`${base}api-keys`} component={ApiKeysPage} />

@@ -15,6 +15,8 @@ interface SpecBase {
   readonly doc: string;
   /** Missing (or null) is an error. */
   readonly required?: boolean;
+  /** Set by the server; a client may send it back but it is ignored (JSON Schema readOnly). */
+  readonly readOnly?: boolean;
 }
 
 export interface StringSpec extends SpecBase {

@@ -22,6 +22,7 @@ export { rewriteUpstreamPath } from './upstream-path';
 export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
 export { routeNumberBounds } from './route-field-bounds';
+export { ROUTE_JSON_SCHEMA, ROUTE_INPUT_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema, type JsonSchemaForm } from './route-json-schema';
 export { compileCorsOrigins } from './cors-origin';
 export { MAX_ACCESS_LIST_ENTRIES } from './cross-field-rules';
 export { CONFIG_POLICY_FIELDS, DEFAULTED_POLICY_FIELDS, POLICY_ROUTE_FIELDS, UPSTREAM_POLICY_FIELDS, type PolicyRouteField } from './policy-fields';

@@ -2,6 +2,7 @@ import { ApiError } from './api-error';
 import type {
   ApiKey,
   AuthMethods,
+  BreakerStatus,
   CreatedApiKey,
   DataPlaneReport,
   LogLevel,
@@ -11,7 +12,12 @@ import type {
   NewUser,
   Page,
   Pagination,
+  ProbeAnswer,
+  ProbeRequest,
+  RateLimitUsage,
   Route,
+  RouteHealth,
+  RouteInput,
   RouteListQuery,
   RoutePage,
   SeriesMetric,
@@ -93,12 +99,52 @@ export class ApiClient {
     if (query.search !== undefined && query.search !== '') params.set('search', query.search);
     if (query.enabled !== undefined) params.set('enabled', String(query.enabled));
     if (query.tag !== undefined && query.tag !== '') params.set('tag', query.tag);
+    if (query.deleted === true) params.set('deleted', 'true');
     const page = await this.list<Route>(`routes?${params.toString()}`);
     return { routes: page.items, pagination: page.pagination };
   }
 
   async getRoute(id: string): Promise<Route> {
-    return this.request<Route>('GET', `routes/${encodeURIComponent(id)}`);
+    return this.request<Route>('GET', routePath(id));
+  }
+
+  async createRoute(route: RouteInput): Promise<Route> {
+    return this.request<Route>('POST', 'routes', route);
+  }
+
+  async replaceRoute(id: string, route: RouteInput): Promise<Route> {
+    return this.request<Route>('PUT', routePath(id), route);
+  }
+
+  /** toggle, clone, restore: one POST on the route that answers the route. */
+  async routeAction(id: string, action: 'toggle' | 'clone' | 'restore'): Promise<Route> {
+    return this.request<Route>('POST', `${routePath(id)}/${action}`);
+  }
+
+  /** Soft delete (restorable for 30 days), or for good. */
+  async deleteRoute(id: string, permanent = false): Promise<void> {
+    await this.send('DELETE', `${routePath(id)}${permanent ? '?permanent=true' : ''}`);
+  }
+
+  async breaker(id: string, action?: 'trip' | 'reset'): Promise<BreakerStatus> {
+    const path = `${routePath(id)}/circuit-breaker`;
+    return action === undefined ? this.request<BreakerStatus>('GET', path) : this.request<BreakerStatus>('POST', `${path}/${action}`);
+  }
+
+  async routeHealth(id: string): Promise<RouteHealth> {
+    return this.request<RouteHealth>('GET', `${routePath(id)}/health`);
+  }
+
+  async rateLimitUsage(id: string): Promise<RateLimitUsage> {
+    return this.request<RateLimitUsage>('GET', `${routePath(id)}/rate-limit`);
+  }
+
+  async testRoute(id: string, probe: ProbeRequest): Promise<ProbeAnswer> {
+    return this.request<ProbeAnswer>('POST', `${routePath(id)}/test`, probe);
+  }
+
+  async purgeCache(id: string): Promise<void> {
+    await this.send('DELETE', `${routePath(id)}/cache`);
   }
 
   /** Cluster totals and one row per route with traffic over `window` (e.g. `5m`). */
@@ -206,6 +252,10 @@ export class ApiClient {
     if (response.status === 401 && options.signingIn !== true) this.onUnauthorized(error);
     throw error;
   }
+}
+
+function routePath(id: string): string {
+  return `routes/${encodeURIComponent(id)}`;
 }
 
 function readCookie(name: string): string | undefined {

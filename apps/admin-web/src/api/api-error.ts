@@ -18,6 +18,12 @@ export class ApiError extends Error {
   }
 }
 
+/** Any failure as one line for the page: the API's message and code, with the fields it names. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof ApiError)) return String(error);
+  return [`${error.message} (${error.code})`, ...error.fields.map((f) => `${f.field}: ${f.message}`)].join('; ');
+}
+
 function isErrorBody(body: unknown): body is ErrorBody {
   return typeof body === 'object' && body !== null && (body as ErrorBody).success === false && typeof (body as ErrorBody).code === 'string';
 }

@@ -1,55 +1,56 @@
-// The shapes of the REST API (decision 1's envelopes) that the UI reads. Routes are the route
-// model's own type: the API answers canonical routes (docs/routes-api.md).
-import type { FieldError, Route } from '@gateway/route-model';
+// The shapes of the REST API the UI reads, all taken from the types openapi-typescript generates
+// (in the build) from apps/control-plane/openapi.json, the document a running control plane
+// serves. An API change that breaks the UI therefore breaks `npm run build`.
+import type { Route as ModelRoute } from '@gateway/route-model';
+import type { components, paths } from './openapi.generated';
 
-export type { Route, FieldError };
+type Operation<P extends keyof paths, M extends keyof paths[P]> = NonNullable<paths[P][M]>;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body an operation answers with a status. */
+export type AnswerOf<P extends keyof paths, M extends keyof paths[P], S extends number> =
+  Operation<P, M> extends { responses: infer Rs } ? (S extends keyof Rs ? JsonOf<Rs[S]> : never) : never;
+/** The `data` of a success envelope. */
+export type DataOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = AnswerOf<P, M, S> extends { data: infer D } ? D : never;
+/** The query parameters an operation declares. */
+export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The JSON body an operation takes. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = Operation<P, M> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
 
-export type UserRole = 'admin' | 'user';
+/** The canonical route as the API answers it (the route model's JSON Schema). */
+export type Route = components['schemas']['Route'];
+/** A POST / PUT body: the same fields, only path and upstream required. */
+export type RouteInput = components['schemas']['RouteInput'];
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  role: UserRole;
-}
+/**
+ * What the API documents as a route is a route of the model: the editor hands an answer to the
+ * model's validator (validateRoute / normalizeRoute). Fails the type check when they part.
+ */
+type Agrees<A, B> = [A] extends [B] ? true : false;
+export const ROUTE_TYPES_AGREE: Agrees<Route, ModelRoute & { deletedAt?: string }> = true;
 
-export interface SessionCheck {
-  valid: true;
-  user: SessionUser;
-  expiresAt: string;
-}
+export type SessionCheck = DataOf<'/api/auth/session', 'get'>;
+export type SessionUser = SessionCheck['user'];
+export type UserRole = SessionUser['role'];
 
-export interface AuthMethods {
-  password: true;
-  sso: { enabled: boolean; initiateUrl?: string };
-}
+export type Pagination = AnswerOf<'/api/routes', 'get', 200>['pagination'];
+export type RouteListQuery = QueryOf<'/api/routes', 'get'>;
 
-export interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
+export type AuthMethods = DataOf<'/api/auth/methods', 'get'>;
 
 export interface RoutePage {
   routes: Route[];
   pagination: Pagination;
 }
 
-export interface RouteListQuery {
-  limit: number;
-  offset: number;
-  search?: string;
-  enabled?: boolean;
-  /** Only routes carrying exactly this tag. */
-  tag?: string;
-}
+export type ErrorBody = components['schemas']['ErrorEnvelope'];
+export type FieldError = NonNullable<NonNullable<ErrorBody['details']>['fields']>[number];
 
-export interface ErrorBody {
-  success: false;
-  error: string;
-  code: string;
-  details?: { fields?: FieldError[] } & Record<string, unknown>;
-}
+export type BreakerStatus = DataOf<'/api/routes/{id}/circuit-breaker', 'get'>;
+export type RouteHealth = DataOf<'/api/routes/{id}/health', 'get'>;
+export type RateLimitUsage = DataOf<'/api/routes/{id}/rate-limit', 'get'>;
+export type ProbeRequest = BodyOf<'/api/routes/{id}/test', 'post'>;
+export type ProbeAnswer = DataOf<'/api/routes/{id}/test', 'post'>;
+
 
 // Monitoring (docs/telemetry.md). Restated from @gateway/events, which the browser build cannot
 // import (it pulls ioredis); the generated client types replace these.
@@ -143,13 +144,7 @@ export interface DataPlaneReport {
 }
 
 // Users, API keys, logs (docs/control-plane.md, docs/api-keys.md).
-export interface UserAccount {
-  id: string;
-  email: string;
-  role: UserRole;
-  createdAt: string;
-  disabled: boolean;
-}
+export type UserAccount = components['schemas']['UserResponseDto'];
 
 export interface NewUser {
   email: string;
@@ -159,6 +154,7 @@ export interface NewUser {
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
 
+// Written by hand while the API key DTO documents its nullable dates as empty objects.
 export interface ApiKey {
   id: string;
   name: string;
@@ -188,23 +184,9 @@ export interface Page<T> {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface LogLine {
-  time: string;
-  level: LogLevel;
-  plane: 'control' | 'data' | 'cli';
-  context: string | null;
-  correlationId: string | null;
-  message: string;
-  fields: Record<string, unknown>;
-  instance?: string;
-}
+export type LogLine = DataOf<'/api/logs', 'get'>[number];
 
 /** GET/PUT /api/settings: the document by section, secrets shown as '********' (or null when unset). */
 export type SettingsDocument = Record<string, Record<string, unknown>>;
 
-export interface SettingsView {
-  version: number;
-  changedAt: string | null;
-  actor: string | null;
-  settings: SettingsDocument;
-}
+export type SettingsView = DataOf<'/api/settings', 'get'>;

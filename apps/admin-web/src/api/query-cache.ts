@@ -17,11 +17,21 @@ export interface QueryState<T> {
   loading: boolean;
 }
 
+export interface Query<T> extends QueryState<T> {
+  /** Forgets the answer and asks again (after a change made on this page). */
+  reload: () => void;
+}
+
 /**
  * Server state for components: one request per key, answers kept for FRESH_FOR_MS so a page the
  * admin returns to renders at once. Server data lives here, never copied into stores.
  */
-export function useQuery<T>(key: string, load: () => Promise<T>): QueryState<T> {
+export function useQuery<T>(key: string, load: () => Promise<T>): Query<T> {
+  const [generation, setGeneration] = useState(0);
+  const reload = () => {
+    entries.delete(key);
+    setGeneration((n) => n + 1);
+  };
   const cached = fresh(key);
   const [state, setState] = useState<QueryState<T> & { key: string }>({
     key,
@@ -51,8 +61,13 @@ export function useQuery<T>(key: string, load: () => Promise<T>): QueryState<T> 
       current = false;
     };
     // `load` is a fresh closure each render; the key alone names what it loads.
-  }, [key]);
-  return state.key === key ? state : { data: undefined, error: undefined, loading: true };
+  }, [key, generation]);
+  return state.key === key ? { ...state, reload } : { data: undefined, error: undefined, loading: true, reload };
+}
+
+/** Forgets the answers whose key starts with one of the prefixes: after a change they are stale. */
+export function invalidateQueries(...prefixes: string[]): void {
+  for (const key of [...entries.keys()]) if (prefixes.some((prefix) => key.startsWith(prefix))) entries.delete(key);
 }
 
 /** Forgets every answer: after sign-out nothing of the previous user's data may show. */

@@ -41,6 +41,7 @@ export function RoutesListPage() {
       <h1 ref={heading} tabIndex={-1}>
         Routes
       </h1>
+      <p class="page-actions"><a class="button" href={`${appBase.pathname}new-route`}>New route</a> <a href={`${appBase.pathname}deleted-routes`}>Deleted routes</a></p>
       <form class="filters" role="search" onSubmit={applyFilters} key={location.url}>
         {/* Each label stays with its control when the row wraps on a narrow screen. */}
         <span class="field">

@@ -1,4 +1,5 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import { ROUTE_INPUT_JSON_SCHEMA, ROUTE_JSON_SCHEMA } from '@gateway/route-model';
 
 /**
  * The decisions' envelope (decision 1) as OpenAPI schemas, shared by every controller's
@@ -26,10 +27,40 @@ export const ERROR_ENVELOPE_SCHEMA: SchemaObject = {
       type: 'object',
       description: 'Validation failures list every failing field (query parameters included) in fields; other codes add their context (path, id, tier, answered/missing data planes, ...)',
       additionalProperties: true,
-      properties: { fields: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } } } } },
+      properties: { fields: { type: 'array', items: { type: 'object', required: ['field', 'message', 'code'], properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } } } } },
     },
   },
 };
+
+/**
+ * The route as the API answers it: the route model's own JSON Schema (emitted from its field table,
+ * so descriptions, defaults and bounds are never restated here), plus the trash view's deletedAt.
+ */
+export const ROUTE_SCHEMA_NAME = 'Route';
+/** A POST or PUT body: the same fields, only path and upstream required. */
+export const ROUTE_INPUT_SCHEMA_NAME = 'RouteInput';
+const ROUTE_ANSWER_SCHEMA: SchemaObject = {
+  ...(ROUTE_JSON_SCHEMA as SchemaObject),
+  properties: {
+    ...(ROUTE_JSON_SCHEMA.properties as Record<string, SchemaObject>),
+    deletedAt: { type: 'string', format: 'date-time', readOnly: true, description: 'Only on soft-deleted routes (?deleted=true)' },
+  },
+};
+const ROUTE_INPUT_SCHEMA: SchemaObject = {
+  ...(ROUTE_INPUT_JSON_SCHEMA as SchemaObject),
+  description:
+    'The route (id is generated when omitted; server-set fields may be sent back and are ignored), or variant B (target, numeric timeout, retryAttempts, rateLimiting; decision 6); unknown fields are refused',
+};
+
+/** Named schemas every document carries (openapi.ts adds them to components.schemas). */
+export const SHARED_SCHEMAS: Readonly<Record<string, SchemaObject>> = {
+  [ERROR_ENVELOPE_NAME]: ERROR_ENVELOPE_SCHEMA,
+  [ROUTE_SCHEMA_NAME]: ROUTE_ANSWER_SCHEMA,
+  [ROUTE_INPUT_SCHEMA_NAME]: ROUTE_INPUT_SCHEMA,
+};
+
+/** A reference to one of SHARED_SCHEMAS. */
+export const schemaRef = (name: keyof typeof SHARED_SCHEMAS): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
 /** `{success:true, data}`. */
 export function envelopeOf(data: Schema): SchemaObject {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject, type OperationObject, type ResponseObject } from '@nestjs/swagger';
 import { OPENAPI_PUBLIC, OPENAPI_ROLES } from '../auth/auth.decorators';
-import { ERROR_ENVELOPE_NAME, ERROR_ENVELOPE_SCHEMA } from './openapi-schemas';
+import { ERROR_ENVELOPE_NAME, SHARED_SCHEMAS } from './openapi-schemas';
 
 export const OPENAPI_UI_PATH = 'api/docs';
 export const OPENAPI_JSON_PATH = 'api/docs-json';
@@ -45,7 +45,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
  * operation can be throttled (decision 21), and its errors carry the error envelope.
  */
 function applyAccessRules(document: OpenAPIObject): OpenAPIObject {
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, [ERROR_ENVELOPE_NAME]: ERROR_ENVELOPE_SCHEMA } };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...SHARED_SCHEMAS } };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];

@@ -1,98 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
-import { HTTP_METHODS, MAX_ACCESS_LIST_ENTRIES } from '@gateway/route-model';
-import { Fails, NoContent, Ok, OkList } from '../openapi/openapi-schemas';
+import { HTTP_METHODS } from '@gateway/route-model';
+import { Fails, NoContent, Ok, OkList, ROUTE_INPUT_SCHEMA_NAME, ROUTE_SCHEMA_NAME, schemaRef } from '../openapi/openapi-schemas';
 import { ROUTE_LIST_PARAMETERS } from './route-list-query';
 import { PROBE_LIMITS } from './route-probe-input';
 
 /**
  * OpenAPI descriptions of the routes endpoints. Documentation only: bodies are validated by
- * libs/route-model (normalizeRoute / validateRoute), never by these schemas. The field list is
- * the canonical route (spec 2.1, variant A); variant B fields (target, retryAttempts, rateLimiting,
- * numeric timeout) are accepted too and normalized (decision 6). docs/routes-api.md has every rule.
+ * libs/route-model (normalizeRoute / validateRoute), never by these schemas. The route's schema is
+ * the route model's own (ROUTE_JSON_SCHEMA, emitted from the field table: descriptions, defaults,
+ * bounds), registered once as the components `Route` and `RouteInput` (openapi-schemas.ts).
+ * Variant B fields (target, retryAttempts, rateLimiting, numeric timeout) are accepted too and
+ * normalized (decision 6); docs/routes-api.md has every rule.
  */
-const ROUTE_PROPERTIES: Record<string, SchemaObject> = {
-  id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Generated when omitted (decision 12)' },
-  path: { type: 'string', example: '/users/*', description: '"/prefix/*", "/exact/path" or "/a/*/b" (decision 8); in one process not under /api, /admin or /internal' },
-  upstream: { type: 'string', format: 'uri', example: 'http://users.internal:8080' },
-  methods: { type: 'array', items: { type: 'string', enum: [...HTTP_METHODS] } },
-  enabled: { type: 'boolean', default: true },
-  description: { type: 'string', default: '' },
-  priority: { type: 'integer', default: 50 },
-  tags: { type: 'array', items: { type: 'string' } },
-  stripPath: { type: 'boolean', default: true },
-  timeout: { type: 'object', properties: { connect: { type: 'integer' }, request: { type: 'integer', default: 5000 }, keepAlive: { type: 'integer' }, idle: { type: 'integer', description: 'ms between two chunks of a response body; unset: request' } } },
-  retry: { type: 'object', description: 'enabled, attempts (0..10), backoff, initialDelay, maxDelay, multiplier, jitter, methods' },
-  rateLimit: { type: 'object', description: 'enabled, max, windowMs, strategy, scope, keyExpression, skip*, response' },
-  circuitBreaker: { type: 'object', description: 'enabled, threshold (percent), timeout, resetTimeout, volumeThreshold, errorStatuses, fallback' },
-  healthCheck: { type: 'object', description: 'enabled, url, interval, timeout, unhealthyThreshold, healthyThreshold, expectedStatus, expectedBody' },
-  headers: { type: 'object', description: 'request / response: { set, remove }; values may use ${requestId} and the other variables' },
-  transform: { type: 'object', description: 'request.query, request.headers.add/remove, response.body.exclude' },
-  cache: { type: 'object', description: 'enabled, ttl, varyBy, cacheableStatuses, cacheAuthorized' },
-  websocket: {
-    description: 'WebSocket proxying; a boolean is the shorthand for enabled',
-    oneOf: [
-      { type: 'boolean' },
-      {
-        type: 'object',
-        properties: {
-          enabled: { type: 'boolean', default: true },
-          idleTimeout: { type: 'integer', default: 60000, minimum: 1000, maximum: 86400000 },
-          maxConnections: { type: 'integer', default: 1000, minimum: 1, maximum: 100000 },
-        },
-      },
-    ],
-  },
-  auth: { type: 'object', description: 'enabled, type (jwt, apiKey, basic), jwt.{secretEnv, algorithms, issuer, validateIssuer, validateExpiration}' },
-  ipRestriction: {
-    type: 'object',
-    description: 'IP allow/deny lists on the client address through proxy.trustedProxies; deny wins; a refused address gets 403 (docs/access-rules.md)',
-    properties: {
-      enabled: { type: 'boolean', default: true },
-      allow: { type: 'array', items: { type: 'string', example: '10.0.0.0/8' }, maxItems: MAX_ACCESS_LIST_ENTRIES, description: 'IPs or CIDRs, IPv4 or IPv6; when given, every other address is refused' },
-      deny: { type: 'array', items: { type: 'string', example: '2001:db8::/32' }, maxItems: MAX_ACCESS_LIST_ENTRIES },
-    },
-  },
-  cors: {
-    type: 'object',
-    description: 'CORS answered by the gateway; preflights never reach the upstream; every response says Vary: Origin (docs/access-rules.md)',
-    required: ['origins'],
-    properties: {
-      enabled: { type: 'boolean', default: true },
-      origins: { type: 'array', minItems: 1, maxItems: MAX_ACCESS_LIST_ENTRIES, items: { type: 'string', example: 'https://*.example.com' }, description: '*, exact origins or https://*.example.com patterns' },
-      methods: { type: 'array', items: { type: 'string', enum: [...HTTP_METHODS] }, description: "Omitted: the route's methods" },
-      headers: { type: 'array', items: { type: 'string' }, description: 'Request headers a preflight allows; omitted: those it asks for' },
-      exposedHeaders: { type: 'array', items: { type: 'string' } },
-      credentials: { type: 'boolean', default: false, description: 'Not with origin *' },
-      maxAge: { type: 'integer', minimum: 0, maximum: 86400, description: 'Seconds a browser may cache a preflight answer' },
-    },
-  },
-};
-const SERVER_SET: Record<string, SchemaObject> = {
-  source: { type: 'string', enum: ['api', 'file'], readOnly: true },
-  createdAt: { type: 'string', format: 'date-time', readOnly: true },
-  updatedAt: { type: 'string', format: 'date-time', readOnly: true },
-  deletedAt: { type: 'string', format: 'date-time', readOnly: true, description: 'Only on soft-deleted routes (?deleted=true)' },
-};
 
 /** An answer: the canonical route with every default filled. */
-const ROUTE: SchemaObject = {
-  type: 'object',
-  required: ['id', 'path', 'upstream', 'enabled', 'description', 'priority', 'tags', 'stripPath', 'timeout', 'source', 'createdAt', 'updatedAt'],
-  properties: { ...ROUTE_PROPERTIES, ...SERVER_SET, upstreamName: { type: 'string', readOnly: true, description: 'proxy.yml routes: the name of the upstream they declare' } },
-};
-/** A POST or PUT body (server-set fields may be sent back; they are ignored). */
-const ROUTE_BODY: SchemaObject = {
-  type: 'object',
-  required: ['path', 'upstream'],
-  description: 'Variant A (below) or variant B (target, numeric timeout, retryAttempts, rateLimiting); unknown fields are refused',
-  properties: { ...ROUTE_PROPERTIES, ...SERVER_SET },
-};
+const ROUTE = schemaRef(ROUTE_SCHEMA_NAME);
+const ROUTE_BODY = schemaRef(ROUTE_INPUT_SCHEMA_NAME);
 const ROUTE_PATCH: SchemaObject = {
   type: 'object',
-  description: 'A JSON merge patch (RFC 7396) over the stored route: objects merge, arrays and scalars replace, null resets a field to its default',
-  properties: ROUTE_PROPERTIES,
+  description: 'A JSON merge patch (RFC 7396) over the stored route (see the Route schema): objects merge, arrays and scalars replace, null resets a field to its default',
+  additionalProperties: true,
 };
 
 const PROBE_REQUEST: SchemaObject = {
