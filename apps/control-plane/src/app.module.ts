@@ -23,6 +23,7 @@ import { SamlModule } from './saml/saml.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { RunbooksModule } from './runbooks/runbooks.module';
 
 @Module({})
 export class AppModule {
@@ -51,6 +52,7 @@ export class AppModule {
         LogsModule.register(logs),
         MonitoringModule,
         WebhooksModule,
+        RunbooksModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

@@ -14,10 +14,12 @@ import { TelemetryIntervalsPostgres1763830000000 } from './migrations/1763830000
 import { TelemetryIntervalsSqlite1763830000000 } from './migrations/1763830000000-telemetry-intervals.sqlite';
 import { LeasesAndWebhooksPostgres1763850000000 } from './migrations/1763850000000-leases-and-webhooks.postgres';
 import { LeasesAndWebhooksSqlite1763850000000 } from './migrations/1763850000000-leases-and-webhooks.sqlite';
+import { RunbooksAndAiPostgres1763890000000 } from './migrations/1763890000000-runbooks-and-ai.postgres';
+import { RunbooksAndAiSqlite1763890000000 } from './migrations/1763890000000-runbooks-and-ai.sqlite';
 
 /**
  * Migrations per dialect, oldest first. Each schema change adds one class to BOTH lists
  * (`<timestamp>-<name>.sqlite.ts` and `.postgres.ts`); `synchronize` is never used.
  */
-export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000, UserDisabledSqlite1763810000000, SettingsSqlite1763820000000, TelemetryIntervalsSqlite1763830000000, SamlSqlite1763840000000, LeasesAndWebhooksSqlite1763850000000];
-export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000, UserDisabledPostgres1763810000000, SettingsPostgres1763820000000, TelemetryIntervalsPostgres1763830000000, SamlPostgres1763840000000, LeasesAndWebhooksPostgres1763850000000];
+export const SQLITE_MIGRATIONS = [InitialSchemaSqlite1763780000000, ProxyFileStateSqlite1763790000000, ApiKeysSqlite1763800000000, UserDisabledSqlite1763810000000, SettingsSqlite1763820000000, TelemetryIntervalsSqlite1763830000000, SamlSqlite1763840000000, LeasesAndWebhooksSqlite1763850000000, RunbooksAndAiSqlite1763890000000];
+export const POSTGRES_MIGRATIONS = [InitialSchemaPostgres1763780000000, ProxyFileStatePostgres1763790000000, ApiKeysPostgres1763800000000, UserDisabledPostgres1763810000000, SettingsPostgres1763820000000, TelemetryIntervalsPostgres1763830000000, SamlPostgres1763840000000, LeasesAndWebhooksPostgres1763850000000, RunbooksAndAiPostgres1763890000000];
