@@ -24,6 +24,7 @@ import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { RunbooksModule } from './runbooks/runbooks.module';
+import { AiIncidentsModule } from './ai-incidents/ai-incidents.module';
 
 @Module({})
 export class AppModule {
@@ -53,6 +54,7 @@ export class AppModule {
         MonitoringModule,
         WebhooksModule,
         RunbooksModule,
+        AiIncidentsModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],
