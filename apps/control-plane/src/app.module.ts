@@ -25,6 +25,7 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { RunbooksModule } from './runbooks/runbooks.module';
 import { AiIncidentsModule } from './ai-incidents/ai-incidents.module';
+import { AiModule } from './ai/ai.module';
 
 @Module({})
 export class AppModule {
@@ -55,6 +56,7 @@ export class AppModule {
         WebhooksModule,
         RunbooksModule,
         AiIncidentsModule,
+        AiModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],
