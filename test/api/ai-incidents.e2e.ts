@@ -74,7 +74,7 @@ describe('AI incidents (real control plane, real Redis)', () => {
     assert.equal((await api<Incident>('GET', `/api/ai-incidents/${second.id}`)).json.data.status, 'open');
   });
 
-  test('people open, edit, note, close and delete incidents; validation names every bad field; a user reads but cannot write', async () => {
+  test('people open, edit, note, close and delete incidents; validation names every bad field; a user can do none of it', async () => {
     const bad = await api('POST', '/api/ai-incidents', { title: '', severity: 'HUGE', status: 'gone', routes: 'users', colour: 1 });
     assert.equal(bad.status, 400);
     assert.deepEqual((bad.json.details?.fields ?? []).map((f) => f.field).sort(), ['colour', 'routes', 'severity', 'status', 'title']);
@@ -90,7 +90,8 @@ describe('AI incidents (real control plane, real Redis)', () => {
     assert.equal(closed.json.data.status, 'resolved');
     assert.ok(closed.json.data.resolvedAt !== null);
 
-    assert.equal((await api('GET', `/api/ai-incidents/${id}`, undefined, userToken)).status, 200);
+    assert.equal((await api('GET', `/api/ai-incidents/${id}`, undefined, userToken)).status, 403);
+    assert.equal((await api('GET', '/api/ai-incidents', undefined, userToken)).status, 403);
     assert.equal((await api('PUT', `/api/ai-incidents/${id}`, { status: 'open' }, userToken)).status, 403);
     assert.equal((await api('DELETE', `/api/ai-incidents/${id}`, undefined, userToken)).status, 403);
     assert.equal((await api('DELETE', `/api/ai-incidents/${id}`)).status, 204);

@@ -20,6 +20,13 @@ const DEFAULT_GENERAL = {
   webhookDeliveryRetentionDays: 30,
 };
 
+/** The sections features register (runbooks, AI: docs/runbooks.md, docs/ai.md), at their defaults. */
+const FEATURE_SECTIONS = {
+  runbooks: { enabled: true, dryRun: false, maxExecutionsPerHour: 10, approvalExpirySeconds: 300 },
+  ai: { baseUrl: null, model: 'gpt-4o-mini', apiKey: null, timeoutMs: 20_000, maxTokens: 1500, monthlyBudgetUsd: 20, inputUsdPerMillionTokens: 0.15, outputUsdPerMillionTokens: 0.6, includeClientAddresses: false },
+  assistant: { temperature: 0.2, extraInstructions: '' },
+};
+
 // The same suite on the embedded SQLite and on PostgreSQL (an unreachable PostgreSQL fails it).
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`settings API (${dialect})`, () => {
@@ -39,7 +46,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL } } });
+      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, ...FEATURE_SECTIONS } } });
     });
 
     test('admins only', async () => {

@@ -14,7 +14,7 @@ const ID = ApiParam({ name: 'id', description: 'Incident id' });
 const NOT_FOUND = Fails(404, 'AI_INCIDENT_NOT_FOUND: "AI incident not found"');
 const INVALID = Fails(400, 'VALIDATION_ERROR: details.fields names every bad field (title, status, severity, routes, upstreams, hypothesis)');
 
-/** Incidents (docs/ai.md): everyone signed in reads them; admins open, edit, note, close and delete. */
+/** Incidents (docs/ai.md): admins only, like the route operations they lead to. */
 @ApiTags('ai')
 @Roles('admin')
 @Controller('api/ai-incidents')
@@ -22,7 +22,6 @@ export class AiIncidentsController {
   constructor(private readonly incidents: AiIncidents) {}
 
   @Get()
-  @Roles('admin', 'user')
   @ApiOperation({ summary: 'Incidents, most recent activity first; filter by status' })
   @OkList(INCIDENT_SCHEMA)
   @Fails(400, 'VALIDATION_ERROR: an unknown or bad query parameter (details.fields)')
@@ -33,7 +32,6 @@ export class AiIncidentsController {
   }
 
   @Get(':id')
-  @Roles('admin', 'user')
   @ApiOperation({ summary: 'One incident with its timeline' })
   @ID
   @Ok(200, INCIDENT_SCHEMA)

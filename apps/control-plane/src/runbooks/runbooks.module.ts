@@ -4,6 +4,7 @@ import { GatewayEventsModule } from '../gateway-events/gateway-events.module';
 import { LeaseModule } from '../lease/lease.module';
 import { RouteOperationsModule } from '../route-operations/route-operations.module';
 import { SettingsModule } from '../settings/settings.module';
+import { documentSettingsSection } from '../settings/settings-openapi';
 import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
 import { CircuitBreakerAction } from './actions/circuit-breaker.action';
 import { ExecutionApprovals } from './execution-approvals.service';
@@ -21,6 +22,9 @@ import { RunbookEntity } from './runbook.entity';
 import { RunbooksController } from './runbooks.controller';
 import { RUNBOOKS_SETTINGS_SECTION } from './runbooks-settings.section';
 import { RunbooksSettingsReader } from './runbooks-settings.reader';
+import { RUNBOOKS_SETTINGS_SCHEMA } from './runbooks.openapi';
+
+documentSettingsSection(RUNBOOKS_SETTINGS_SECTION.key, RUNBOOKS_SETTINGS_SCHEMA);
 
 /** The action types: a new one is a provider here and an entry in the list, nothing else. */
 const ACTION_UNITS = [CircuitBreakerAction];

@@ -87,3 +87,14 @@ export const EXECUTION_SCHEMA: SchemaObject = {
     updatedAt: { type: 'string' },
   },
 };
+
+/** The `runbooks` section of /api/settings. */
+export const RUNBOOKS_SETTINGS_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: true, description: 'The kill switch: false records every match as skipped' },
+    dryRun: { type: 'boolean', default: false, description: 'Every runbook only records what it would do' },
+    maxExecutionsPerHour: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'The global limit over all runbooks (spec 8)' },
+    approvalExpirySeconds: { type: 'integer', minimum: 5, maximum: 86400, default: 300 },
+  },
+};
