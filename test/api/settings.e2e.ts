@@ -22,7 +22,13 @@ const DEFAULT_GENERAL = {
 
 /** The sections features register (runbooks, AI: docs/runbooks.md, docs/ai.md), at their defaults. */
 const FEATURE_SECTIONS = {
-  runbooks: { enabled: true, dryRun: false, maxExecutionsPerHour: 10, approvalExpirySeconds: 300 },
+  runbooks: {
+    enabled: true,
+    dryRun: false,
+    maxExecutionsPerHour: 10,
+    approvalExpirySeconds: 300,
+    kubernetes: { kubeconfig: null, namespace: 'default', deployment: 'gateway-data-plane', hpa: 'gateway-data-plane', podSelector: 'app.kubernetes.io/name=gateway,app.kubernetes.io/component=data-plane', minReplicas: 1, maxReplicas: 20 },
+  },
   ai: { baseUrl: null, model: 'gpt-4o-mini', apiKey: null, timeoutMs: 20_000, maxTokens: 1500, monthlyBudgetUsd: 20, inputUsdPerMillionTokens: 0.15, outputUsdPerMillionTokens: 0.6, includeClientAddresses: false },
   assistant: { temperature: 0.2, extraInstructions: '' },
 };

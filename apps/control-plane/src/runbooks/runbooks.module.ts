@@ -7,6 +7,9 @@ import { SettingsModule } from '../settings/settings.module';
 import { documentSettingsSection } from '../settings/settings-openapi';
 import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
 import { CircuitBreakerAction } from './actions/circuit-breaker.action';
+import { RestartPodAction } from './actions/restart-pod.action';
+import { ScaleResourceAction } from './actions/scale-resource.action';
+import { KubernetesClusterAdapter } from './kubernetes/kubernetes-cluster.adapter';
 import { ExecutionApprovals } from './execution-approvals.service';
 import { ExecutionLimits } from './execution-limits.service';
 import { ExecutionRunner } from './execution-runner.service';
@@ -27,7 +30,7 @@ import { RUNBOOKS_SETTINGS_SCHEMA } from './runbooks.openapi';
 documentSettingsSection(RUNBOOKS_SETTINGS_SECTION.key, RUNBOOKS_SETTINGS_SCHEMA);
 
 /** The action types: a new one is a provider here and an entry in the list, nothing else. */
-const ACTION_UNITS = [CircuitBreakerAction];
+const ACTION_UNITS = [CircuitBreakerAction, ScaleResourceAction, RestartPodAction];
 
 /** Recovery runbooks (docs/runbooks.md): CRUD, the engine that matches events, approvals, limits, rollback. */
 @Module({
@@ -37,6 +40,7 @@ const ACTION_UNITS = [CircuitBreakerAction];
     ...ACTION_UNITS,
     { provide: RUNBOOK_ACTION_UNITS, useFactory: (...units: RunbookAction[]) => units, inject: ACTION_UNITS },
     RunbookActionRegistry,
+    KubernetesClusterAdapter,
     RunbooksSettingsReader,
     ExecutionLimits,
     ExecutionRunner,

@@ -9,6 +9,10 @@ const ACTION: SchemaObject = {
     operation: { type: 'string', enum: ['OPEN'], description: 'CIRCUIT_BREAKER' },
     duration: { type: 'integer', minimum: 1, maximum: 86400, description: 'CIRCUIT_BREAKER: seconds held OPEN' },
     routeId: { type: 'string', description: "CIRCUIT_BREAKER: the route (default: the event's route)" },
+    replicas: { type: 'integer', minimum: 0, description: 'SCALE_RESOURCE: the count (or delta)' },
+    delta: { type: 'integer', description: 'SCALE_RESOURCE: added to the current count' },
+    graceful: { type: 'boolean', default: true, description: 'RESTART_POD: wait for each replacement' },
+    drainTimeout: { type: 'integer', minimum: 1, maximum: 3600, default: 120, description: 'RESTART_POD: seconds' },
   },
   additionalProperties: true,
 };
@@ -96,5 +100,18 @@ export const RUNBOOKS_SETTINGS_SCHEMA: SchemaObject = {
     dryRun: { type: 'boolean', default: false, description: 'Every runbook only records what it would do' },
     maxExecutionsPerHour: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'The global limit over all runbooks (spec 8)' },
     approvalExpirySeconds: { type: 'integer', minimum: 5, maximum: 86400, default: 300 },
+    kubernetes: {
+      type: 'object',
+      description: 'What SCALE_RESOURCE and RESTART_POD work on',
+      properties: {
+        kubeconfig: { type: 'string', nullable: true, default: null, description: 'A kubeconfig file; null: the in-cluster service account' },
+        namespace: { type: 'string', default: 'default' },
+        deployment: { type: 'string', default: 'gateway-data-plane' },
+        hpa: { type: 'string', nullable: true, default: 'gateway-data-plane' },
+        podSelector: { type: 'string', default: 'app.kubernetes.io/name=gateway,app.kubernetes.io/component=data-plane' },
+        minReplicas: { type: 'integer', minimum: 0, maximum: 1000, default: 1 },
+        maxReplicas: { type: 'integer', minimum: 1, maximum: 1000, default: 20 },
+      },
+    },
   },
 };
