@@ -28,8 +28,7 @@ export class AiIncidents {
     return toIncidentResponse(await this.existing(id));
   }
 
-  /** The entity, for the analysis of one incident. */
-  async existing(id: string): Promise<AiIncidentEntity> {
+  private async existing(id: string): Promise<AiIncidentEntity> {
     const found = await this.incidents.findOneBy({ id });
     if (found === null) throw new DomainError('AI_INCIDENT_NOT_FOUND');
     return found;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AiIncidents } from '../ai-incidents/ai-incidents.service';
-import type { AiIncidentEntity } from '../ai-incidents/ai-incident.entity';
+import type { IncidentResponse } from '../ai-incidents/ai-incident.mapper';
 import { AuditLogService } from '../audit/audit-log.service';
 import { MAX_CHANGES, MAX_EVENTS, type AnalysisContext } from './analysis-context';
 
@@ -22,9 +22,9 @@ export class AnalysisContextBuilder {
   ) {}
 
   async forIncident(id: string): Promise<AnalysisContext> {
-    const incident = await this.incidents.existing(id);
-    const from = new Date(incident.createdAt.getTime());
-    const to = incident.resolvedAt ?? new Date();
+    const incident = await this.incidents.get(id);
+    const from = new Date(incident.createdAt);
+    const to = incident.resolvedAt === null ? new Date() : new Date(incident.resolvedAt);
     return {
       window: { from: from.toISOString(), to: to.toISOString() },
       incident: { id: incident.id, title: incident.title, status: incident.status, severity: incident.severity, routes: incident.routes, upstreams: incident.upstreams, hypothesis: incident.hypothesis },
@@ -35,7 +35,7 @@ export class AnalysisContextBuilder {
 
   async forWindow(from: Date, to: Date): Promise<AnalysisContext> {
     const { items } = await this.incidents.list({}, { limit: 100, offset: 0 });
-    const active = await Promise.all(items.filter((i) => Date.parse(i.lastEventAt) >= from.getTime() && Date.parse(i.createdAt) <= to.getTime()).map((i) => this.incidents.existing(i.id)));
+    const active = items.filter((i) => Date.parse(i.lastEventAt) >= from.getTime() && Date.parse(i.createdAt) <= to.getTime());
     return { window: { from: from.toISOString(), to: to.toISOString() }, incident: null, events: eventsOf(active, from, to), configChanges: await this.changes(from, to) };
   }
 
@@ -50,7 +50,7 @@ export class AnalysisContextBuilder {
   }
 }
 
-function eventsOf(incidents: AiIncidentEntity[], from: Date, to: Date): AnalysisContext['events'] {
+function eventsOf(incidents: IncidentResponse[], from: Date, to: Date): AnalysisContext['events'] {
   const events = incidents
     .flatMap((i) => i.timeline)
     .filter((t) => t.kind === 'event' && t.eventId !== undefined && Date.parse(t.at) >= from.getTime() - HOUR_MS && Date.parse(t.at) <= to.getTime())
