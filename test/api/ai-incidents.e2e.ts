@@ -74,6 +74,18 @@ describe('AI incidents (real control plane, real Redis)', () => {
     assert.equal((await api<Incident>('GET', `/api/ai-incidents/${second.id}`)).json.data.status, 'open');
   });
 
+  test("a runbook's run on an incident's event joins the incident's timeline", async () => {
+    assert.equal((await api('POST', '/api/routes', { id: 'pay', path: '/pay/*', upstream: 'http://127.0.0.1:9', circuitBreaker: { enabled: true } })).status, 201);
+    const runbook = await api('POST', '/api/runbooks', { name: 'pay-breaker', trigger: { eventType: 'ERROR_RATE_SPIKE', conditions: { routeId: 'pay' } }, actions: [{ type: 'CIRCUIT_BREAKER', operation: 'OPEN', duration: 30 }], safety: { requiresApproval: false } });
+    assert.equal(runbook.status, 201, JSON.stringify(runbook.json));
+    const eventId = await emit('ERROR_RATE_SPIKE', 'CRITICAL', { route: 'pay' });
+    const incident = await incidentWith(eventId, (i) => i.timeline.some((t) => t.kind === 'execution'));
+    const entry = incident.timeline.find((t) => t.kind === 'execution');
+    assert.equal(entry?.eventId, eventId);
+    // No data plane follows this control plane: the action fails and the entry says so.
+    assert.match(entry?.text ?? '', /^Runbook "pay-breaker" failed: no breaker held: pay DATA_PLANES_UNAVAILABLE/);
+  });
+
   test('people open, edit, note, close and delete incidents; validation names every bad field; a user can do none of it', async () => {
     const bad = await api('POST', '/api/ai-incidents', { title: '', severity: 'HUGE', status: 'gone', routes: 'users', colour: 1 });
     assert.equal(bad.status, 400);

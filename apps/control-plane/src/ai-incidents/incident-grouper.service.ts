@@ -13,6 +13,12 @@ import { appendEntry, mergeTargets, sharesTarget, worse } from './incident-timel
 export const GROUPING_WINDOW_MS = 30 * 60_000;
 export const RECOVERY_SIGNAL = 'RECOVERY_SIGNAL';
 const EVENT_LEASE_MS = 60_000;
+/** Runbook events (runbooks publish them) and the timeline entry each becomes. */
+const RUNBOOK_ENTRIES: Record<string, 'approval' | 'execution' | undefined> = {
+  'runbook.approval_requested': 'approval',
+  'runbook.approval_decided': 'approval',
+  'runbook.execution_finished': 'execution',
+};
 
 /**
  * Groups gateway events into incidents: an event about a route or upstream of an active incident
@@ -33,9 +39,10 @@ export class IncidentGrouper {
   async onGatewayEvent(event: AnyGatewayEvent): Promise<void> {
     try {
       const facts = eventFacts(event);
-      if (facts.routeIds.length === 0 && facts.upstreams.length === 0 && event.type !== 'runbook.approval_requested') return;
+      const runbookEntry = RUNBOOK_ENTRIES[event.type];
+      if (facts.routeIds.length === 0 && facts.upstreams.length === 0 && runbookEntry === undefined) return;
       if ((await this.lease.acquire(`incident-event:${event.id}`, EVENT_LEASE_MS)) === undefined) return;
-      if (event.type === 'runbook.approval_requested') await this.noteApproval(event);
+      if (runbookEntry !== undefined) await this.noteRunbook(event, runbookEntry);
       else await this.group(facts, new Date());
     } catch (error) {
       this.logger.error(`cannot group event ${event.id} (${event.type}) into incidents: ${(error as Error).message}`);
@@ -80,14 +87,15 @@ export class IncidentGrouper {
     return this.incidents.save(opened);
   }
 
-  /** An approval request joins the incident that holds its event. */
-  private async noteApproval(event: AnyGatewayEvent): Promise<void> {
-    const { eventId, executionId, runbookName } = event.data as Record<string, unknown>;
+  /** A runbook's approval request, decision or run joins the incident that holds its triggering event. */
+  private async noteRunbook(event: AnyGatewayEvent, kind: 'approval' | 'execution'): Promise<void> {
+    const { eventId, executionId, summary } = event.data as Record<string, unknown>;
     if (typeof eventId !== 'string') return;
     const active = await this.incidents.find({ where: { status: Not('resolved') }, order: { lastEventAt: 'DESC' }, take: 200 });
-    const incident = active.find((i) => i.timeline.some((t) => t.eventId === eventId));
+    const incident = active.find((i) => i.timeline.some((t) => t.eventId === eventId && t.kind === 'event'));
     if (incident === undefined) return;
-    appendEntry(incident, { at: new Date().toISOString(), kind: 'approval', by: 'system', text: `runbook ${String(runbookName)} waits for approval`, refId: String(executionId), eventId });
+    const text = typeof summary === 'string' ? summary.slice(0, 500) : event.type;
+    appendEntry(incident, { at: new Date().toISOString(), kind, by: 'system', text, refId: String(executionId), eventId });
     await this.incidents.save(incident);
   }
 }

@@ -4,12 +4,16 @@ import { MoreThan, type Repository } from 'typeorm';
 import type { AuditActor } from '../audit/audit-actor';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
+import { GatewayEventPublisher } from '../gateway-events/gateway-event-publisher.service';
 import { ExecutionLimits } from './execution-limits.service';
 import { ExecutionRunner } from './execution-runner.service';
 import { RunbookExecutionEntity } from './runbook-execution.entity';
 import { toExecutionResponse, type ExecutionResponse } from './runbook.mapper';
 import { RunbookEntity } from './runbook.entity';
 import { RunbooksSettingsReader } from './runbooks-settings.reader';
+
+/** The gateway event (webhook kind) of an approval decision. */
+export const APPROVAL_DECIDED = 'runbook.approval_decided';
 
 /**
  * Approve or reject a pending execution. The decision is a compare-and-set on the row (pending
@@ -25,6 +29,7 @@ export class ExecutionApprovals {
     private readonly runner: ExecutionRunner,
     private readonly settings: RunbooksSettingsReader,
     private readonly audit: AuditLogService,
+    private readonly publisher: GatewayEventPublisher,
   ) {}
 
   async approve(id: string, actor: AuditActor): Promise<ExecutionResponse> {
@@ -62,6 +67,16 @@ export class ExecutionApprovals {
       const state = current.status === 'pending_approval' ? 'expired' : current.status;
       throw new DomainError('CONFLICT', `The execution is no longer waiting for approval: it is ${state}`, { status: state });
     }
+    this.publisher.publish(APPROVAL_DECIDED, {
+      severity: 'INFO',
+      summary: `Runbook "${execution.runbookName}" ${to === 'running' ? 'approved' : 'rejected'} by ${actor.email}`,
+      executionId: execution.id,
+      runbookId: execution.runbookId,
+      runbookName: execution.runbookName,
+      eventId: execution.eventId,
+      decision: to === 'running' ? 'approved' : 'rejected',
+      decidedBy: actor.email,
+    });
     return Object.assign(execution, { status: to, decidedBy: actor.email, decidedAt: now, nextDueAt: null, updatedAt: now });
   }
 }

@@ -1,10 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { GatewayEventPublisher } from '../gateway-events/gateway-event-publisher.service';
 import type { ActionContext, ActionOutcome } from './runbook-action';
 import { RunbookActionRegistry } from './runbook-action.registry';
 import { nextDueAt } from './execution-schedule';
 import { RunbookExecutionEntity, type ActionResult } from './runbook-execution.entity';
+
+/** The gateway event (webhook kind) of an execution that ran. */
+export const EXECUTION_FINISHED = 'runbook.execution_finished';
 
 /**
  * Runs an execution's actions in order and records each one's outcome, then does what comes
@@ -19,6 +23,7 @@ export class ExecutionRunner {
   constructor(
     private readonly registry: RunbookActionRegistry,
     @InjectRepository(RunbookExecutionEntity) private readonly executions: Repository<RunbookExecutionEntity>,
+    private readonly publisher: GatewayEventPublisher,
   ) {}
 
   async run(execution: RunbookExecutionEntity, rollbackAfterMinutes: number | null): Promise<RunbookExecutionEntity> {
@@ -43,6 +48,16 @@ export class ExecutionRunner {
     execution.updatedAt = now;
     await this.executions.save(execution);
     this.logger.log(`runbook ${execution.runbookName} ran for event ${execution.eventId}: ${execution.status}`);
+    // The event stream (webhooks, incident timelines) learns what ran and how it went.
+    this.publisher.publish(EXECUTION_FINISHED, {
+      severity: execution.status === 'succeeded' ? 'INFO' : 'WARNING',
+      summary: `Runbook "${execution.runbookName}" ${execution.status}: ${actions.map((a) => a.outcome?.message ?? a.type).join('; ')}`.slice(0, 500),
+      executionId: execution.id,
+      runbookId: execution.runbookId,
+      runbookName: execution.runbookName,
+      eventId: execution.eventId,
+      status: execution.status,
+    });
     return execution;
   }
 
