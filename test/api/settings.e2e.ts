@@ -43,6 +43,19 @@ const DEFAULT_SSO = {
   spPrivateKey: null,
 };
 
+/** The sections features register (runbooks, AI: docs/runbooks.md, docs/ai.md), at their defaults. */
+const FEATURE_SECTIONS = {
+  runbooks: {
+    enabled: true,
+    dryRun: false,
+    maxExecutionsPerHour: 10,
+    approvalExpirySeconds: 300,
+    kubernetes: { kubeconfig: null, namespace: 'default', deployment: 'gateway-data-plane', hpa: 'gateway-data-plane', podSelector: 'app.kubernetes.io/name=gateway,app.kubernetes.io/component=data-plane', minReplicas: 1, maxReplicas: 20 },
+  },
+  ai: { baseUrl: null, model: 'gpt-4o-mini', apiKey: null, timeoutMs: 20_000, maxTokens: 1500, monthlyBudgetUsd: 20, inputUsdPerMillionTokens: 0.15, outputUsdPerMillionTokens: 0.6, includeClientAddresses: false },
+  assistant: { temperature: 0.2, extraInstructions: '' },
+};
+
 // The same suite on the embedded SQLite and on PostgreSQL (an unreachable PostgreSQL fails it).
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe(`settings API (${dialect})`, () => {
@@ -62,7 +75,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO, events: defaultEventSettings() } } });
+      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO, events: defaultEventSettings(), ...FEATURE_SECTIONS } } });
     });
 
     test('admins only', async () => {

@@ -24,6 +24,9 @@ import { SamlModule } from './saml/saml.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { RunbooksModule } from './runbooks/runbooks.module';
+import { AiIncidentsModule } from './ai-incidents/ai-incidents.module';
+import { AiModule } from './ai/ai.module';
 
 @Module({})
 export class AppModule {
@@ -53,6 +56,9 @@ export class AppModule {
         MonitoringModule,
         WebhooksModule,
         EventsModule,
+        RunbooksModule,
+        AiIncidentsModule,
+        AiModule,
         // Last: its catch-all `/api/*` must be matched after every real controller.
         ApiFallbackModule,
       ],

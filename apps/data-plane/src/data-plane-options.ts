@@ -113,7 +113,7 @@ export interface DataPlaneOptions {
 export interface ResilienceControls {
   breakers: {
     /** Manual Trip; undefined when the route has no breaker (or is unknown). */
-    trip(routeId: string): RouteBreakerView | undefined;
+    trip(routeId: string, holdUntilMs?: number): RouteBreakerView | undefined;
     reset(routeId: string): RouteBreakerView | undefined;
     /** The spec 2.7 status record of the route's breaker (its own, else its upstream's), with its name and kind. */
     status(routeId: string): RouteBreakerView | undefined;

@@ -203,6 +203,10 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       factories: POLICY_FACTORIES,
       logger,
       snapshotPath,
+      // Holds are applied after the snapshot's routes compiled, so their breakers exist.
+      applyBreakerHolds: (holds) => {
+        for (const hold of holds) state.get(BREAKERS).trip(hold.routeId, hold.untilMs);
+      },
     });
     await follower.start();
   }
@@ -234,7 +238,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const usage = state.get(RATE_LIMIT_USAGE);
   const resilience: ResilienceControls = {
     breakers: {
-      trip: (routeId) => breakers.trip(routeId),
+      trip: (routeId, holdUntilMs) => breakers.trip(routeId, holdUntilMs),
       reset: (routeId) => breakers.reset(routeId),
       status: (routeId) => breakers.status(routeId),
       all: () => breakers.all(),

@@ -37,6 +37,17 @@ export interface RouteSnapshot {
   apiKeys?: ApiKeyDigest[];
   /** apiKeySecretFingerprint(API_KEY_SECRET) of the control plane, when it has the secret. */
   apiKeySecretFingerprint?: string;
+  /**
+   * Breakers held OPEN until `until` (ISO 8601) by a runbook: a data plane that starts, or fetches
+   * a snapshot, while a hold lasts holds the route's breaker too. Absent from older control planes.
+   */
+  breakerHolds?: BreakerHold[];
+}
+
+/** A route breaker held OPEN (no HALF_OPEN test) until `until`, ISO 8601. */
+export interface BreakerHold {
+  routeId: string;
+  until: string;
 }
 
 export const ROUTE_CHANGES_CHANNEL = 'gateway:route-changes';

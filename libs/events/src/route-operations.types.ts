@@ -13,8 +13,12 @@ export type StatusSubject = 'circuit-breaker' | 'health' | 'rate-limit';
 
 /** Commands the control plane sends to every data plane. `id` is unique per command (replies name it). */
 export type CommandMessage =
-  /** Manual Trip (any -> OPEN) or Reset (any -> CLOSED) of the route's breaker (spec 3.1). */
-  | { kind: 'circuit-breaker'; id: string; routeId: string; action: 'trip' | 'reset' }
+  /**
+   * Manual Trip (any -> OPEN) or Reset (any -> CLOSED) of the route's breaker (spec 3.1). A trip
+   * with `holdUntil` (ISO 8601, a runbook's CIRCUIT_BREAKER action) stays OPEN with no HALF_OPEN
+   * test until then; a reset ends any hold.
+   */
+  | { kind: 'circuit-breaker'; id: string; routeId: string; action: 'trip' | 'reset'; holdUntil?: string }
   /** Drop the route's response-cache entries. */
   | { kind: 'cache-purge'; id: string; routeId: string }
   /** Read-only: this data plane's status of the route. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { MoreThan } from 'typeorm';
 import { apiKeySecretFingerprint, type RouteSnapshot } from '@gateway/events';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { whereStatus } from '../api-keys/api-key-status';
@@ -10,6 +11,7 @@ import { RouteEntity } from '../routes/route.entity';
 import { toCanonicalRoute } from '../routes/route.mapper';
 import { ConfigRevisionService } from './config-revision.service';
 import { ProxyFileStateEntity } from './proxy-file-state.entity';
+import { BreakerHoldEntity } from '../route-operations/breaker-hold.entity';
 
 /**
  * The whole route set at one revision (contracts: RouteSnapshot): enabled, not deleted routes,
@@ -45,6 +47,8 @@ export class RouteSnapshotBuilder {
       };
       if (state?.authentication) snapshot.authentication = state.authentication;
       snapshot.apiKeys = keys.map(toApiKeyDigest);
+      const holds = await tx.getRepository(BreakerHoldEntity).find({ where: { until: MoreThan(now) }, order: { routeId: 'ASC' } });
+      if (holds.length > 0) snapshot.breakerHolds = holds.map((h) => ({ routeId: h.routeId, until: h.until.toISOString() }));
       if (this.fingerprint !== undefined) snapshot.apiKeySecretFingerprint = this.fingerprint;
       return snapshot;
     }, 'REPEATABLE READ');

@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   'WEBHOOK_NOT_FOUND',
   'WEBHOOK_DELIVERY_NOT_FOUND',
   'SETTINGS_VERSION_NOT_FOUND',
+  'RUNBOOK_NOT_FOUND',
+  'RUNBOOK_EXECUTION_NOT_FOUND',
+  'AI_INCIDENT_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
@@ -66,6 +69,9 @@ export function statusOf(code: ErrorCode): number {
     case 'WEBHOOK_NOT_FOUND':
     case 'WEBHOOK_DELIVERY_NOT_FOUND':
     case 'SETTINGS_VERSION_NOT_FOUND':
+    case 'RUNBOOK_NOT_FOUND':
+    case 'RUNBOOK_EXECUTION_NOT_FOUND':
+    case 'AI_INCIDENT_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
@@ -172,6 +178,12 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Webhook delivery not found', fixed: true };
     case 'SETTINGS_VERSION_NOT_FOUND':
       return { text: 'Settings version not found', fixed: true };
+    case 'RUNBOOK_NOT_FOUND':
+      return { text: 'Runbook not found', fixed: true };
+    case 'RUNBOOK_EXECUTION_NOT_FOUND':
+      return { text: 'Runbook execution not found', fixed: true };
+    case 'AI_INCIDENT_NOT_FOUND':
+      return { text: 'AI incident not found', fixed: true };
     case 'API_KEYS_NOT_CONFIGURED':
       return { text: 'API keys are not configured: set API_KEY_SECRET (at least 32 characters) on the control plane and every data plane', fixed: true };
     default: {

@@ -16,6 +16,11 @@ import { UserEntity } from '../users/user.entity';
 import { WebhookAttemptEntity } from '../webhooks/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
+import { BreakerHoldEntity } from '../route-operations/breaker-hold.entity';
+import { RunbookEntity } from '../runbooks/runbook.entity';
+import { RunbookExecutionEntity } from '../runbooks/runbook-execution.entity';
+import { AiIncidentEntity } from '../ai-incidents/ai-incident.entity';
+import { AiUsageEntity } from '../ai/ai-usage.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity, EventRecordEntity, DetectorStateEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity, EventRecordEntity, DetectorStateEntity, BreakerHoldEntity, RunbookEntity, RunbookExecutionEntity, AiIncidentEntity, AiUsageEntity];

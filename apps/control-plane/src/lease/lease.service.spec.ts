@@ -74,5 +74,19 @@ for (const dialect of DIALECTS) {
         assert.equal(holders.size, 1, `round ${round}: ${[...holders].join(', ')}`);
       }
     });
+
+    test('forgetExpired deletes only the expired leases of its prefix, after the grace', async () => {
+      const live = await first.acquire('forget:live', 60_000);
+      const gone = await first.acquire('forget:gone', 1);
+      const other = await first.acquire('keep:gone', 1);
+      assert.ok(live !== undefined && gone !== undefined && other !== undefined);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const names = async (): Promise<string[]> =>
+        ((await (sources[0] as DataSource).query(`SELECT "name" FROM "leases" WHERE "name" LIKE 'forget:%' OR "name" LIKE 'keep:%' ORDER BY "name"`)) as Array<{ name: string }>).map((r) => r.name);
+      await first.forgetExpired('forget:', 60_000);
+      assert.deepEqual(await names(), ['forget:gone', 'forget:live', 'keep:gone'], 'within the grace nothing goes');
+      await first.forgetExpired('forget:', 0);
+      assert.deepEqual(await names(), ['forget:live', 'keep:gone']);
+    });
   });
 }

@@ -63,6 +63,14 @@ export class Lease {
     return rows.length > 0;
   }
 
+  /**
+   * Deletes the leases named `${prefix}...` that expired over `graceMs` ago: one-shot leases (one
+   * per event) would otherwise pile up. A name that is taken again later simply starts afresh.
+   */
+  async forgetExpired(prefix: string, graceMs: number): Promise<void> {
+    await queryRows(this.dataSource, `DELETE FROM "leases" WHERE "name" LIKE $1 AND "expires_at_ms" < ${this.now} - $2`, [`${prefix.replace(/[%_\\]/g, '')}%`, Math.max(0, Math.round(graceMs))]);
+  }
+
   /** Gives the lease up so another instance can take it at once; a no-op when it moved on already. */
   async release(grant: LeaseGrant): Promise<void> {
     await queryRows(this.dataSource, `UPDATE "leases" SET "expires_at_ms" = 0 WHERE "name" = $1 AND "holder" = $2 AND "token" = $3`, [

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
 import type { AuditActor } from '../audit/audit-actor';
 import { RouteReads } from '../routes/route-reads.service';
+import { BreakerHoldEntity } from './breaker-hold.entity';
 import { actionAuditEntry, requireEveryAnswer } from './action-outcome';
 import { CommandDispatcher } from './command-dispatcher.service';
 import { toCircuitBreakerResponse, type CircuitBreakerResponse } from './route-operation.mapper';
@@ -14,6 +17,7 @@ export class CircuitBreakerOperations {
     private readonly routes: RouteReads,
     private readonly dispatcher: CommandDispatcher,
     private readonly audit: AuditLogService,
+    @InjectRepository(BreakerHoldEntity) private readonly holds: Repository<BreakerHoldEntity>,
   ) {}
 
   async status(routeId: string): Promise<CircuitBreakerResponse> {
@@ -24,6 +28,8 @@ export class CircuitBreakerOperations {
 
   async apply(routeId: string, action: 'trip' | 'reset', actor: AuditActor): Promise<CircuitBreakerResponse> {
     await this.routes.get(routeId);
+    // A manual reset ends a runbook's hold too: an operator's decision wins over the automation.
+    if (action === 'reset') await this.holds.delete({ routeId });
     const dispatched = await this.dispatcher.dispatch({ kind: 'circuit-breaker', routeId, action }, 'circuit-breaker');
     const response = toCircuitBreakerResponse(routeId, dispatched);
     await this.audit.record(actionAuditEntry(actor, `route.circuit-breaker.${action}`, routeId, dispatched, { state: response.state }));

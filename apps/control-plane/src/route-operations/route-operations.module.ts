@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BreakerHoldEntity } from './breaker-hold.entity';
+import { BreakerHolds } from './breaker-holds.service';
 import { RoutesModule } from '../routes/routes.module';
 import { CachePurge } from './cache-purge.service';
 import { CircuitBreakerOperations } from './circuit-breaker-operations.service';
@@ -13,10 +16,11 @@ import { RouteOperationsController } from './route-operations.controller';
  * breaker trip/reset/status, rate-limit usage, health, cache purge.
  */
 @Module({
-  imports: [RoutesModule],
+  imports: [RoutesModule, TypeOrmModule.forFeature([BreakerHoldEntity])],
   controllers: [RouteOperationsController],
-  providers: [DataPlaneDirectory, CommandDispatcher, CircuitBreakerOperations, RouteHealth, RateLimitUsageReport, CachePurge],
+  providers: [DataPlaneDirectory, CommandDispatcher, CircuitBreakerOperations, RouteHealth, RateLimitUsageReport, CachePurge, BreakerHolds],
   // GET /api/logs asks the data planes for their recent lines through the same request/reply.
-  exports: [DataPlaneDirectory, CommandDispatcher],
+  // Runbooks hold breakers OPEN through BreakerHolds.
+  exports: [DataPlaneDirectory, CommandDispatcher, BreakerHolds],
 })
 export class RouteOperationsModule {}

@@ -58,6 +58,14 @@ export const SETTINGS_DOCUMENT_SCHEMA: SchemaObject = {
   },
 };
 
+/**
+ * A feature documents its own section here when its module loads (before the document is built),
+ * so settings never imports the features above it.
+ */
+export function documentSettingsSection(key: string, schema: SchemaObject): void {
+  (SETTINGS_DOCUMENT_SCHEMA.properties as Record<string, SchemaObject>)[key] = schema;
+}
+
 export const SETTINGS_VIEW_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['version', 'changedAt', 'actor', 'settings'],

@@ -17,6 +17,7 @@ import { SettingsVersionEntity } from './settings-version.entity';
   imports: [TypeOrmModule.forFeature([SettingsVersionEntity])],
   controllers: [SettingsController],
   providers: [SettingsSectionRegistry, SettingsStore, SettingsSecrets, SettingsReads, SettingsWrites, LiveSettings],
-  exports: [LiveSettings, SettingsSectionRegistry],
+  // SettingsReads/Writes: a feature's own section endpoint (/api/settings/ai) reads and saves through them.
+  exports: [LiveSettings, SettingsSectionRegistry, SettingsReads, SettingsWrites],
 })
 export class SettingsModule {}

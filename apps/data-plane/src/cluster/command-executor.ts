@@ -26,7 +26,7 @@ export function executeCommand(command: CommandMessage, operations: RouteOperati
   switch (command.kind) {
     case 'circuit-breaker': {
       const breakers = operations.resilience.breakers;
-      const breaker = command.action === 'trip' ? breakers.trip(routeId) : breakers.reset(routeId);
+      const breaker = command.action === 'trip' ? breakers.trip(routeId, command.holdUntil === undefined ? undefined : Date.parse(command.holdUntil)) : breakers.reset(routeId);
       return { subject: 'circuit-breaker', breaker: breaker ?? null };
     }
     case 'cache-purge':

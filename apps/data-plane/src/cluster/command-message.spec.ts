@@ -53,3 +53,19 @@ test('a logs query names no route; its limit, level and since are bounded like G
   ];
   for (const [raw, reason] of refused) assert.deepEqual(readCommandMessage(raw), { ok: false, reason }, JSON.stringify(raw));
 });
+
+test('a trip may carry holdUntil (an ISO instant); anything else there is refused', () => {
+  const until = '2030-01-01T00:00:00.000Z';
+  assert.deepEqual(readCommandMessage({ kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'trip', holdUntil: until }), {
+    ok: true,
+    command: { kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'trip', holdUntil: until },
+  });
+  for (const raw of [
+    { kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'reset', holdUntil: until },
+    { kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'trip', holdUntil: 'soon' },
+    { kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'trip', holdUntil: 5 },
+    { kind: 'circuit-breaker', id: 'h', routeId: 'r', action: 'trip', holdUntil: 'x'.repeat(65) },
+  ]) {
+    assert.deepEqual(readCommandMessage(raw), { ok: false, reason: 'holdUntil must be an ISO 8601 timestamp on a trip' }, JSON.stringify(raw));
+  }
+});

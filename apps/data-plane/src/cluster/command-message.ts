@@ -28,7 +28,10 @@ export function readCommandMessage(raw: unknown): CommandRead {
     case 'circuit-breaker': {
       const action = m['action'];
       if (action !== 'trip' && action !== 'reset') return { ok: false, reason: 'action must be trip or reset' };
-      return { ok: true, command: { kind, id, routeId, action } };
+      const holdUntil = m['holdUntil'];
+      if (holdUntil === undefined) return { ok: true, command: { kind, id, routeId, action } };
+      if (action !== 'trip' || !boundedString(holdUntil, 64) || Number.isNaN(Date.parse(holdUntil))) return { ok: false, reason: 'holdUntil must be an ISO 8601 timestamp on a trip' };
+      return { ok: true, command: { kind, id, routeId, action, holdUntil } };
     }
     case 'cache-purge':
       return { ok: true, command: { kind, id, routeId } };

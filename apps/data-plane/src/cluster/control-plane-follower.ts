@@ -34,6 +34,8 @@ export interface ControlPlaneFollowerDeps {
   /** routes.snapshot.json: where the data plane starts from when the control plane does not answer. */
   snapshotPath: string;
   timing?: Partial<FollowerTiming>;
+  /** Breakers a runbook holds OPEN (snapshot `breakerHolds`), still running, applied after every fetched snapshot. */
+  applyBreakerHolds?: (holds: ReadonlyArray<{ routeId: string; untilMs: number }>) => void;
 }
 
 type FetchResult = { ok: true; snapshot: RouteSnapshot } | { ok: false; reason: string };
@@ -252,6 +254,25 @@ export class ControlPlaneFollower {
   }
 
   private applySnapshot(snapshot: RouteSnapshot, appliedInPlaceBefore: number): ReloadOutcome {
+    const outcome = this.applySnapshotRoutes(snapshot, appliedInPlaceBefore);
+    this.applyHolds(snapshot.breakerHolds);
+    return outcome;
+  }
+
+  /** The snapshot is untrusted input like any message: a malformed hold is skipped, an ended one ignored. */
+  private applyHolds(holds: unknown): void {
+    if (this.deps.applyBreakerHolds === undefined || !Array.isArray(holds)) return;
+    const now = Date.now();
+    const live: Array<{ routeId: string; untilMs: number }> = [];
+    for (const hold of holds.slice(0, 10_000) as unknown[]) {
+      const { routeId, until } = (typeof hold === 'object' && hold !== null ? hold : {}) as Record<string, unknown>;
+      const untilMs = typeof until === 'string' ? Date.parse(until) : Number.NaN;
+      if (typeof routeId === 'string' && routeId.length > 0 && untilMs > now) live.push({ routeId, untilMs });
+    }
+    if (live.length > 0) this.deps.applyBreakerHolds(live);
+  }
+
+  private applySnapshotRoutes(snapshot: RouteSnapshot, appliedInPlaceBefore: number): ReloadOutcome {
     const current = this.version;
     if (this.config !== undefined && current !== undefined) {
       if (snapshot.version === current) return this.unchanged();

@@ -1,4 +1,4 @@
-import type { ApiKeyDigest, RouteSnapshot } from '@gateway/events';
+import type { ApiKeyDigest, BreakerHold, RouteSnapshot } from '@gateway/events';
 import {
   CONFIG_SCHEMA_VERSION,
   PROXY_DEFAULTS,
@@ -122,6 +122,8 @@ export function readRouteSnapshot(value: unknown): { ok: true; snapshot: RouteSn
       // Checked entry by entry when applied (readApiKeySet).
       ...(raw['apiKeys'] === undefined ? {} : { apiKeys: raw['apiKeys'] as ApiKeyDigest[] }),
       ...(raw['apiKeySecretFingerprint'] === undefined ? {} : { apiKeySecretFingerprint: raw['apiKeySecretFingerprint'] as string }),
+      // Checked entry by entry when applied (ControlPlaneFollower.applyHolds).
+      ...(Array.isArray(raw['breakerHolds']) ? { breakerHolds: raw['breakerHolds'] as BreakerHold[] } : {}),
     },
   };
 }

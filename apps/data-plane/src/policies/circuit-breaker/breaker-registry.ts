@@ -43,9 +43,9 @@ export class BreakerRegistry implements BreakerListener {
     this.routes.set(routeId, names);
   }
 
-  /** Manual Trip (spec 3.1, any state -> OPEN). Undefined when the route has no breaker. */
-  trip(routeId: string): RouteBreakerView | undefined {
-    this.primary(routeId)?.trip();
+  /** Manual Trip (spec 3.1, any state -> OPEN), held until `holdUntilMs` when set. Undefined when the route has no breaker. */
+  trip(routeId: string, holdUntilMs?: number): RouteBreakerView | undefined {
+    this.primary(routeId)?.trip(holdUntilMs);
     return this.status(routeId);
   }
 

@@ -116,3 +116,34 @@ test('manual trip and reset from any state', () => {
   assert.deepEqual(changes, ['CLOSED->OPEN:manual', 'OPEN->CLOSED']);
   assert.equal(breaker.status().lastFailureTime, null);
 });
+
+test('a held trip stays OPEN past openMs until the hold ends (no HALF_OPEN test), then tests as usual', () => {
+  const { breaker, clock, changes } = make({});
+  breaker.trip(clock.now + 5000);
+  clock.now += 1500;
+  assert.equal(breaker.observedState(), 'OPEN');
+  assert.equal(outcome(breaker, false), false);
+  assert.equal(breaker.retryAfterSeconds(), 4);
+  clock.now += 3500;
+  assert.equal(breaker.observedState(), 'HALF_OPEN');
+  assert.equal(outcome(breaker, false), true);
+  assert.deepEqual(changes, ['CLOSED->OPEN:manual', 'OPEN->HALF_OPEN']);
+});
+
+test('a reset ends a hold; a later trip without one follows openMs again', () => {
+  const { breaker, clock } = make({});
+  breaker.trip(clock.now + 60_000);
+  breaker.reset();
+  assert.equal(breaker.observedState(), 'CLOSED');
+  breaker.trip();
+  clock.now += 1000;
+  assert.equal(breaker.observedState(), 'HALF_OPEN');
+});
+
+test('of two holds the later end wins', () => {
+  const { breaker, clock } = make({});
+  breaker.trip(clock.now + 10_000);
+  breaker.trip(clock.now + 2000);
+  clock.now += 5000;
+  assert.equal(breaker.observedState(), 'OPEN');
+});

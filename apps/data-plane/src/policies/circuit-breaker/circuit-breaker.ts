@@ -41,6 +41,8 @@ const BUCKETS = 10;
 export class CircuitBreaker {
   state: BreakerState = 'CLOSED';
   private openedAt = 0;
+  /** A held trip (runbook action): OPEN with no HALF_OPEN test before this instant. */
+  private heldUntil = 0;
   private lastFailureAt: number | undefined;
   /** Consecutive failures (upstream kind). */
   private consecutiveFailures = 0;
@@ -64,7 +66,7 @@ export class CircuitBreaker {
   admit(exchange: Exchange): boolean {
     if (this.state === 'CLOSED') return true;
     if (this.state === 'OPEN') {
-      if (this.now() - this.openedAt < this.settings.openMs) return false;
+      if (this.openLasts(this.now())) return false;
       this.transition('HALF_OPEN', 'failures');
     }
     if (this.trials.size >= this.settings.halfOpenRequests) return false;
@@ -74,7 +76,7 @@ export class CircuitBreaker {
 
   /** Seconds until OPEN lets a test request through (spec 7.3 `retryAfter`), at least 1. */
   retryAfterSeconds(): number {
-    const left = this.state === 'OPEN' ? this.openedAt + this.settings.openMs - this.now() : 0;
+    const left = this.state === 'OPEN' ? Math.max(this.openedAt + this.settings.openMs, this.heldUntil) - this.now() : 0;
     return Math.max(1, Math.ceil(left / 1000));
   }
 
@@ -111,12 +113,20 @@ export class CircuitBreaker {
     this.trials.delete(exchange);
   }
 
-  trip(): void {
+  /** Manual Trip; with `holdUntilMs` no HALF_OPEN test happens before that instant (a later hold wins). */
+  trip(holdUntilMs?: number): void {
+    if (holdUntilMs !== undefined) this.heldUntil = Math.max(this.heldUntil, holdUntilMs);
     this.open(this.now(), 'manual');
   }
 
   reset(): void {
+    this.heldUntil = 0;
     this.close();
+  }
+
+  /** Whether OPEN still rejects at `now`: its timeout has not run out, or a hold lasts. */
+  private openLasts(now: number): boolean {
+    return now - this.openedAt < this.settings.openMs || now < this.heldUntil;
   }
 
   /**
@@ -124,7 +134,7 @@ export class CircuitBreaker {
    * request will find it (the transition itself waits for that request: no timer per breaker).
    */
   observedState(): BreakerState {
-    return this.state === 'OPEN' && this.now() - this.openedAt >= this.settings.openMs ? 'HALF_OPEN' : this.state;
+    return this.state === 'OPEN' && !this.openLasts(this.now()) ? 'HALF_OPEN' : this.state;
   }
 
   status(): BreakerStatus {
