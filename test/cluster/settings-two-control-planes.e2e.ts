@@ -74,6 +74,20 @@ describe('settings on two control planes (PostgreSQL + Redis)', () => {
     assert.deepEqual(versions, [1, 1]);
   });
 
+  test('route defaults changed on one control plane: routes created through the other start from them', async () => {
+    const general = (await callFirst('GET', '/api/settings', { token })).json<{ data: { settings: { general: Record<string, unknown> } } }>().data.settings.general;
+    assert.equal((await callFirst('PUT', '/api/settings', { token, body: { general: { ...general, routeDefaults: { requestTimeoutMs: 12000, retryAttempts: 1 } } } })).status, 200);
+    let attempt = 0;
+    await eventually(async () => {
+      attempt += 1;
+      const created = await callSecond('POST', '/api/routes', { token, body: { id: `pair-defaults-${attempt}`, path: `/pair-defaults-${attempt}`, upstream: 'http://127.0.0.1:9' } });
+      assert.equal(created.status, 201, created.text);
+      const route = created.json<{ data: { timeout: { request: number }; retry: { attempts: number } } }>().data;
+      return route.timeout.request === 12000 && route.retry.attempts === 1;
+    }, 'the route defaults on the second control plane');
+    assert.equal((await callFirst('PUT', '/api/settings', { token, body: { general } })).status, 200);
+  });
+
   test('a restore on the second applies on the first', async () => {
     assert.equal((await callSecond('PUT', '/api/settings', { token, body: { general: { tokenLifetimeSeconds: 1200 } } })).status, 200);
     await eventually(async () => (await expiresIn(callFirst)) === 1200, 'the second change on the first control plane');
