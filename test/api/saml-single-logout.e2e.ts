@@ -125,6 +125,23 @@ describe('SAML single logout', () => {
     test('a LogoutResponse to no request of ours', async () => {
       await refused(signedRedirect(SP_SLO_URL, 'SAMLResponse', idp.logoutResponse('_never-sent'), 'forged-relay', idp.signing.key), 'RelayState unknown, used or expired');
     });
+    test('a LogoutResponse with a non-Success status to our request: refused and recorded; the local session stays ended; the request is spent', async () => {
+      const alan = await ssoLogin('alan@example.com');
+      const out = await request(`${cp.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${alan.token}` } });
+      assert.equal(out.status, 200, out.text);
+      const sloUrl = out.json<{ data: { sloUrl: string } }>().data.sloUrl;
+      const relayState = new URL(sloUrl).searchParams.get('RelayState') ?? undefined;
+      assert.ok(relayState !== undefined, 'the LogoutRequest carries a RelayState');
+      const atIdp = await request(sloUrl);
+      assert.equal(atIdp.status, 302, atIdp.text);
+      const seen = idp.logoutRequests.at(-1);
+      assert.equal(seen?.nameId, 'alan@example.com');
+      const failed = idp.logoutResponse(seen?.id ?? '', 'urn:oasis:names:tc:SAML:2.0:status:Responder');
+      await refused(signedRedirect(SP_SLO_URL, 'SAMLResponse', failed, relayState, idp.signing.key), 'status is not Success');
+      assert.equal(await sessionStatus(alan.token), 401, 'the gateway session ended at logout, whatever the IdP answers');
+      // The request answers once: the IdP's Success response after it finds it spent.
+      assert.equal((await atGateway(String(atIdp.headers.location))).status, 401);
+    });
     test('a DOCTYPE, a message that is not deflated, and no message', async () => {
       await refused(signedRedirect(SP_SLO_URL, 'SAMLRequest', '<!DOCTYPE x [<!ENTITY e "e">]><x/>', undefined, idp.signing.key), 'message holds a DOCTYPE or entity declaration');
       await refused(`${SP_SLO_URL}?SAMLRequest=${encodeURIComponent(Buffer.from('<x/>').toString('base64'))}`, 'message is not deflated or too large');

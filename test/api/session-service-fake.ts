@@ -13,12 +13,16 @@ export interface StoredSession {
 /**
  * A loopback fake of the external session service, speaking the control plane's part of the
  * contract in docs/edge-policies.md: POST /sessions, GET /sessions/{id}, DELETE /sessions/{id}.
- * `mode` makes it answer normally, refuse connections (down) or hold every request (slow).
+ * `mode` makes it answer normally, refuse connections (down) or hold every request (slow);
+ * `apiKey` makes it require the control plane's credential.
  */
 export class FakeSessionService {
   readonly sessions = new Map<string, StoredSession>();
   readonly calls: string[] = [];
   readonly tenants: Array<string | undefined> = [];
+  readonly authorizations: Array<string | undefined> = [];
+  /** When set, every call must carry `Authorization: Bearer <apiKey>`; others are answered 401. */
+  apiKey: string | undefined;
   mode: 'up' | 'down' | 'slow' = 'up';
   private readonly held: http.ServerResponse[] = [];
   private readonly server = http.createServer((req, res) => this.handle(req, res));
@@ -43,7 +47,9 @@ export class FakeSessionService {
     req.on('end', () => {
       this.calls.push(`${req.method} ${req.url}`);
       this.tenants.push(req.headers['x-tenant-id'] as string | undefined);
+      this.authorizations.push(req.headers.authorization);
       const json = (status: number, body?: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+      if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) return json(401, { error: 'bad credential' });
       const id = /^\/api\/sessions\/([^/]+)$/.exec(req.url ?? '')?.[1];
       if (req.method === 'POST' && req.url === '/api/sessions') {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<StoredSession, 'revoked'>;

@@ -155,6 +155,31 @@ describe('SSO settings section (/api/settings, one control plane)', () => {
     assert.equal((await initiate(cp.url)).res.status, 200);
   });
 
+  test('PUT replaces only the sections it sends: a PUT of general alone leaves SSO (and its key) on, and the reverse', async () => {
+    const before = (await call('GET', '/api/settings', { token })).json<{ data: { version: number; settings: Record<string, Record<string, unknown>> } }>().data;
+    assert.equal(before.settings['sso']?.['enabled'], true);
+    const general = await call('PUT', '/api/settings', { token, body: { general: { ...before.settings['general'], instanceName: 'Partial PUT' } } });
+    assert.equal(general.status, 200, general.text);
+    const after = general.json<{ data: { version: number; settings: Record<string, Record<string, unknown>> } }>().data;
+    assert.equal(after.version, before.version + 1);
+    assert.equal(after.settings['general']?.['instanceName'], 'Partial PUT');
+    assert.deepEqual(after.settings['sso'], before.settings['sso'], 'sso kept as stored, key still set');
+    assert.deepEqual(after.settings['events'], before.settings['events']);
+    assert.deepEqual(after.settings['sessionService'], before.settings['sessionService']);
+    const started = await initiate(cp.url);
+    assert.equal(started.res.status, 200, 'SSO still on');
+    assert.ok(new URL(started.redirectUrl).searchParams.has('Signature'), 'the sealed key still signs');
+    // The audit diff names only what changed.
+    const audit = await call('GET', '/api/audit-log?limit=5', { token });
+    const update = audit.json<{ data: Array<{ action: string; details: { version: number; changes: Array<{ field: string }> } }> }>().data.find((e) => e.action === 'settings.update' && e.details.version === after.version);
+    assert.deepEqual(update?.details.changes.map((c) => c.field), ['general.instanceName']);
+    // And the reverse: an sso-only PUT keeps general.
+    const { spPrivateKey: _masked, ...rest } = after.settings['sso'] ?? {};
+    const sso = await put({ ...rest, clockSkewSeconds: 45 });
+    assert.equal(sso.status, 200, sso.text);
+    assert.equal(sso.json<{ data: { settings: { general: { instanceName: string } } } }>().data.settings.general.instanceName, 'Partial PUT');
+  });
+
   test('restore: an earlier settings version brings the earlier SSO configuration back', async () => {
     const versions = (await call('GET', '/api/settings/versions', { token })).json<{ data: Array<{ version: number }> }>().data;
     const first = Math.min(...versions.map((v) => v.version));

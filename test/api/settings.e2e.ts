@@ -42,6 +42,7 @@ const DEFAULT_SSO = {
   allowIdpInitiated: false,
   spPrivateKey: null,
 };
+const DEFAULT_SESSION_SERVICE = { enabled: false, provider: null, apiUrl: null, tenantId: null, cacheTtlSeconds: 300, timeoutMs: 2000, apiKey: null };
 
 /** The sections features register (runbooks, AI: docs/runbooks.md, docs/ai.md), at their defaults. */
 const FEATURE_SECTIONS = {
@@ -75,7 +76,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     test('GET /api/settings before any change: version 0 with the defaults', async () => {
       const res = await call('GET', '/api/settings', { token: adminToken });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO, events: defaultEventSettings(), ...FEATURE_SECTIONS } } });
+      assert.deepEqual(res.json(), { success: true, data: { version: 0, changedAt: null, actor: null, settings: { general: DEFAULT_GENERAL, sso: DEFAULT_SSO, events: defaultEventSettings(), sessionService: DEFAULT_SESSION_SERVICE, ...FEATURE_SECTIONS } } });
     });
 
     test('admins only', async () => {

@@ -7,6 +7,16 @@ import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/contr
 import { idpMetadataXml } from '../api/idp-metadata-fixture';
 import { ACS_URL, encoded, initiate, postCallback, SP_ENTITY_ID, startLogin } from '../api/saml-fixtures';
 import { TestIdp } from '../api/saml-test-idp';
+import { FakeSessionService } from '../api/session-service-fake';
+
+/** Polls slowly: each try spends credential-tier requests (decision 21). */
+async function slowly(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; tries < 30; tries++) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 
 /**
  * Two control planes on one PostgreSQL database and one Redis (issue 14): a settings change made
@@ -64,6 +74,20 @@ describe('settings on two control planes (PostgreSQL + Redis)', () => {
     assert.deepEqual(versions, [1, 1]);
   });
 
+  test('route defaults changed on one control plane: routes created through the other start from them', async () => {
+    const general = (await callFirst('GET', '/api/settings', { token })).json<{ data: { settings: { general: Record<string, unknown> } } }>().data.settings.general;
+    assert.equal((await callFirst('PUT', '/api/settings', { token, body: { general: { ...general, routeDefaults: { requestTimeoutMs: 12000, retryAttempts: 1 } } } })).status, 200);
+    let attempt = 0;
+    await eventually(async () => {
+      attempt += 1;
+      const created = await callSecond('POST', '/api/routes', { token, body: { id: `pair-defaults-${attempt}`, path: `/pair-defaults-${attempt}`, upstream: 'http://127.0.0.1:9' } });
+      assert.equal(created.status, 201, created.text);
+      const route = created.json<{ data: { timeout: { request: number }; retry: { attempts: number } } }>().data;
+      return route.timeout.request === 12000 && route.retry.attempts === 1;
+    }, 'the route defaults on the second control plane');
+    assert.equal((await callFirst('PUT', '/api/settings', { token, body: { general } })).status, 200);
+  });
+
   test('a restore on the second applies on the first', async () => {
     assert.equal((await callSecond('PUT', '/api/settings', { token, body: { general: { tokenLifetimeSeconds: 1200 } } })).status, 200);
     await eventually(async () => (await expiresIn(callFirst)) === 1200, 'the second change on the first control plane');
@@ -89,6 +113,37 @@ describe('settings on two control planes (PostgreSQL + Redis)', () => {
       assert.equal((await callFirst('PUT', '/api/settings', { token, body: { sso: { ...sso, allowIdpInitiated: true } } })).status, 200);
       await eventually(async () => (await postCallback(second.url, unsolicited())).status === 200, 'IdP-initiated login allowed on the second control plane');
     } finally {
+      await idp.stop();
+    }
+  });
+
+  test('the session service configured through one control plane: the other creates, checks and ends its sessions there, with the API key', async () => {
+    const idp = await TestIdp.start();
+    idp.spEntityId = SP_ENTITY_ID;
+    const service = new FakeSessionService();
+    await service.start();
+    service.apiKey = `pair-key-${randomBytes(16).toString('hex')}`;
+    try {
+      assert.equal((await callFirst('PUT', '/api/settings', { token, body: { sso: { enabled: true, idpMetadataXml: idpMetadataXml(idp), acsUrl: ACS_URL } } })).status, 200);
+      await slowly(async () => (await initiate(second.url)).redirectUrl.startsWith(idp.ssoUrl), 'the new IdP on the second control plane');
+      const sessionService = { enabled: true, provider: 'sessions', apiUrl: service.url, apiKey: service.apiKey, cacheTtlSeconds: 0 };
+      assert.equal((await callFirst('PUT', '/api/settings', { token, body: { sessionService } })).status, 200);
+      let sso = { token: '', sessionId: '' };
+      await slowly(async () => {
+        const res = await postCallback(second.url, (await startLogin(second.url, idp)).form);
+        if (res.status !== 200) return false;
+        sso = res.json<{ data: typeof sso }>().data;
+        return service.sessions.has(sso.sessionId);
+      }, 'sessions at the service from the second control plane');
+      const check = await callSecond('GET', '/api/auth/session', { token: sso.token });
+      assert.equal(check.status, 200, check.text);
+      assert.equal((await callFirst('POST', '/api/auth/logout', { token: sso.token })).status, 200);
+      assert.equal(service.sessions.get(sso.sessionId)?.revoked, true);
+      assert.equal((await callSecond('GET', '/api/auth/session', { token: sso.token })).status, 401);
+      assert.ok(service.authorizations.length >= 4);
+      assert.ok(service.authorizations.every((a) => a === `Bearer ${service.apiKey}`), 'the key on every call of both control planes');
+    } finally {
+      await service.close();
       await idp.stop();
     }
   });

@@ -9,8 +9,8 @@ import { EVENTS_SETTINGS_SECTION } from './events-settings.section';
 
 const sections = [GENERAL_SETTINGS_SECTION, EVENTS_SETTINGS_SECTION] as unknown as SettingsSection[];
 
-test('the defaults are valid and are what a document without the section gets', () => {
-  const result = validateSettingsDocument({}, sections);
+test('the defaults are valid and are what an empty section gets', () => {
+  const result = validateSettingsDocument({ events: {} }, sections);
   assert.ok(result.ok);
   assert.deepEqual(result.document['events'], defaultEventSettings());
 });

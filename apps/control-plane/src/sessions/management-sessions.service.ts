@@ -10,10 +10,10 @@ import { SessionServiceConfigSource } from './session-service-config';
 const MAX_CACHED = 10_000;
 
 /**
- * Management sessions (decision 23). With `authentication.provider` and `apiUrl` in proxy.yml,
- * the external session service creates, validates and revokes them (the local row is a mirror
- * for single logout); without, the local row is the session. A valid answer is reused for at most
- * `sessionValidation.cacheTTL` seconds and never past the session's expiry; a revocation here
+ * Management sessions (decision 23). With a session service (the `sessionService` settings
+ * section when enabled, else `authentication.provider` and `apiUrl` in proxy.yml), the service
+ * creates, validates and revokes them (the local row is a mirror for single logout); without, the
+ * local row is the session. A valid answer is reused for at most the configured cache TTL seconds and never past the session's expiry; a revocation here
  * drops it at once (other instances: within that TTL). Service trouble is AUTH_SERVICE_UNAVAILABLE.
  */
 @Injectable()

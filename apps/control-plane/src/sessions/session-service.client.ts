@@ -1,7 +1,6 @@
 import { DomainError } from '../common/domain-error';
+import type { SessionServiceEndpoint } from './session-service-config';
 
-/** Longest wait for the session service, as on the data plane (docs/edge-policies.md). */
-const TIMEOUT_MS = 2_000;
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface NewSession {
@@ -25,11 +24,11 @@ function unavailable(reason: string): DomainError {
 
 /**
  * The control plane's calls to the external session service (decision 23; the contract is in
- * docs/edge-policies.md): create, validate by id, revoke. Each call has a 2 s deadline and a
- * bounded answer.
+ * docs/edge-policies.md): create, validate by id, revoke. Each call has a deadline (2 s unless
+ * settings say otherwise), a bounded answer, and the service's API key when one is configured.
  */
 export class SessionServiceClient {
-  constructor(private readonly service: { apiUrl: string; tenantId?: string }) {}
+  constructor(private readonly service: SessionServiceEndpoint) {}
 
   async create(session: NewSession): Promise<{ sessionId: string; expiresAt: Date }> {
     const { status, body } = await this.call('POST', 'sessions', {
@@ -67,9 +66,10 @@ export class SessionServiceClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     if (this.service.tenantId !== undefined) headers['x-tenant-id'] = this.service.tenantId;
+    if (this.service.apiKey !== undefined) headers['authorization'] = `Bearer ${this.service.apiKey}`;
     let response: Response;
     try {
-      response = await fetch(new URL(path, base), { method, headers, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS), ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+      response = await fetch(new URL(path, base), { method, headers, redirect: 'error', signal: AbortSignal.timeout(this.service.timeoutMs), ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
     } catch (error) {
       throw unavailable((error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable');
     }

@@ -15,9 +15,11 @@ export type SettingsValidation = { ok: true; document: SettingsDocument } | { ok
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * PUT replaces the whole document: a section or field left out takes its default (nested objects
- * field by field). Secret fields are checked for type only here; SettingsSecrets decides what a
- * masked or missing secret means.
+ * The sections present in a PUT, validated: each replaces its stored section, a field left out
+ * taking its default (nested objects field by field). Sections left out are not in the result:
+ * the caller keeps their stored values (a client that edits `general` does not turn SSO off).
+ * Secret fields are checked for type only here; SettingsSecrets decides what a masked or missing
+ * secret means.
  */
 export function validateSettingsDocument(raw: unknown, sections: readonly SettingsSection[]): SettingsValidation {
   if (!isPlainObject(raw)) return { ok: false, errors: [{ field: 'body', message: 'settings must be a JSON object of sections', code: 'VALIDATION_ERROR' }] };
@@ -28,7 +30,8 @@ export function validateSettingsDocument(raw: unknown, sections: readonly Settin
   }
   const document: SettingsDocument = {};
   for (const section of sections) {
-    const given = raw[section.key] ?? {};
+    if (!(section.key in raw)) continue;
+    const given = raw[section.key];
     if (!isPlainObject(given)) {
       errors.push({ field: section.key, message: `${section.key} must be an object`, code: 'VALIDATION_ERROR' });
       continue;

@@ -48,12 +48,28 @@ const SSO_SCHEMA: SchemaObject = {
   },
 };
 
+/** The sessionService section, owned and validated by the sessions module (sessions/session-service-settings.section.ts). */
+const SESSION_SERVICE_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: false, description: "true: replaces proxy.yml's authentication block for management sessions; requires provider and apiUrl" },
+    provider: nullableString('1-64 characters'),
+    apiUrl: nullableString('http(s) URL of the session service'),
+    tenantId: nullableString('sent as X-Tenant-Id'),
+    apiKey: { type: 'string', nullable: true, description: 'secret, write-only: sent as Authorization: Bearer; reads "********" when set' },
+    cacheTtlSeconds: { type: 'integer', minimum: 0, maximum: 86400, default: 300 },
+    timeoutMs: { type: 'integer', minimum: 100, maximum: 30000, default: 2000 },
+  },
+};
+
 export const SETTINGS_DOCUMENT_SCHEMA: SchemaObject = {
   type: 'object',
-  description: 'One object per section. Secret fields read as "********"; send them left out or masked to keep them, null to remove them.',
+  description:
+    'One object per section. A PUT replaces the sections it sends and keeps the others. Secret fields read as "********"; send them left out or masked to keep them, null to remove them.',
   properties: {
     general: GENERAL_SCHEMA,
     sso: SSO_SCHEMA,
+    sessionService: SESSION_SERVICE_SCHEMA,
     events: { type: 'object', description: 'The detectors\' thresholds and prices, global with per-route overrides (`routes`); fields and bounds in docs/events.md' },
   },
 };

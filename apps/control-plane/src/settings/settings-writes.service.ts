@@ -10,7 +10,7 @@ import { SettingsSectionRegistry } from './settings-sections.registry';
 import { SettingsStore } from './settings-store.service';
 import type { SettingsView } from './settings-view';
 
-/** PUT (replace) and restore: each saves a new version, audited with what changed, and applied everywhere. */
+/** PUT (replaces the sections it sends) and restore: each saves a new version, audited with what changed, and applied everywhere. */
 @Injectable()
 export class SettingsWrites {
   private readonly logger = new Logger('Settings');
@@ -27,7 +27,8 @@ export class SettingsWrites {
     const validation = validateSettingsDocument(raw, this.sections.all());
     if (!validation.ok) throw new DomainError('VALIDATION_ERROR', validation.errors[0]?.message, { fields: validation.errors });
     const current = await this.store.current();
-    const next = this.secrets.seal(validation.document, current.document);
+    // Sections the body leaves out keep their stored values (secrets still sealed).
+    const next = { ...current.document, ...this.secrets.seal(validation.document, current.document) };
     const changes = diffSettings(current.document, next, (section, field) => this.secrets.isSecret(section, field));
     // Nothing changed: no new version, nothing to audit or apply.
     if (changes.length === 0) return this.reads.view();
