@@ -44,7 +44,7 @@ describe('API limits (decision 21, in memory)', () => {
     return { cp, call: caller(cp) };
   };
 
-  test('credentials tier: login and register share 3 per window per client; session and logout stay in the general tier', async () => {
+  test('credentials tier: login, register and the SAML POSTs share 3 per window per client; session, logout and SAML metadata stay in the general tier', async () => {
     const { call } = await startLimited();
     const token = await login(call, ADMIN);
     const first = await call('POST', '/api/auth/login', { body: { email: ADMIN.email, password: 'wrong password!!' } });
@@ -55,6 +55,13 @@ describe('API limits (decision 21, in memory)', () => {
     assertRateLimited(await call('POST', '/api/auth/login', { body: ADMIN }), 3, 'credentials');
     assertRateLimited(await call('POST', '/api/auth/register', { body: {} }), 3, 'credentials');
     assertRateLimited(await call('POST', '/api/auth/saml/callback', { body: {} }), 3, 'credentials');
+    // Every POST under /api/auth/saml/ is a credential call (issue 14), the code exchange too.
+    assertRateLimited(await call('POST', '/api/auth/saml/initiate', { body: { returnUrl: '/admin/' } }), 3, 'credentials');
+    assertRateLimited(await call('POST', '/api/auth/saml/exchange', { body: { code: 'x' } }), 3, 'credentials');
+    // The SP metadata is public and identity providers fetch it: the general tier only.
+    const metadata = await call('GET', '/api/auth/saml/metadata');
+    assert.notEqual(metadata.status, 429, metadata.text);
+    assert.equal(metadata.headers['x-ratelimit-limit'], '12');
 
     const session = await call('GET', '/api/auth/session', { token });
     assert.equal(session.status, 200);
