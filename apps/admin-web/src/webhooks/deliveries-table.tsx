@@ -3,19 +3,22 @@ import { api, appBase } from '../api/api-client';
 import type { WebhookDelivery } from '../api/api-types';
 import { useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
+import { useLastDefined } from '../api/use-last-defined';
 import { PaginationNav } from '../routes/pagination-nav';
+import { deliveriesRevision } from './webhooks-revision';
 
 const DELIVERIES_PER_PAGE = 20;
 
 /**
  * A webhook's deliveries, newest first, each with its last attempt (status, latency, response
  * excerpt, error) and the whole attempt log on demand; redelivery of one. No polling: Refresh, or
- * any action on the page, asks again (`revision`).
+ * any action on the page, asks again (`deliveriesRevision`).
  */
-export function DeliveriesTable({ webhookId, page, revision, onRefresh }: { webhookId: string; page: number; revision: number; onRefresh: () => void }) {
-  const result = useQuery(`webhook-deliveries:${webhookId}:${page}:${revision}`, () => api.listWebhookDeliveries(webhookId, DELIVERIES_PER_PAGE, (page - 1) * DELIVERIES_PER_PAGE));
+export function DeliveriesTable({ webhookId, page, onRefresh }: { webhookId: string; page: number; onRefresh: () => void }) {
+  const result = useQuery(`webhook-deliveries:${webhookId}:${page}:${deliveriesRevision.value}`, () => api.listWebhookDeliveries(webhookId, DELIVERIES_PER_PAGE, (page - 1) * DELIVERIES_PER_PAGE));
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const total = result.data?.pagination.total ?? 0;
+  const data = useLastDefined(result.data);
+  const total = data?.pagination.total ?? 0;
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
@@ -32,8 +35,8 @@ export function DeliveriesTable({ webhookId, page, revision, onRefresh }: { webh
           The deliveries could not be loaded: {result.error.message}
         </p>
       )}
-      {result.data !== undefined && result.data.items.length === 0 && <p>No delivery yet.</p>}
-      {result.data !== undefined && result.data.items.length > 0 && (
+      {data !== undefined && data.items.length === 0 && <p>No delivery yet.</p>}
+      {data !== undefined && data.items.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-title">
           <table class="grid deliveries">
             <thead>
@@ -53,7 +56,7 @@ export function DeliveriesTable({ webhookId, page, revision, onRefresh }: { webh
               </tr>
             </thead>
             <tbody>
-              {result.data.items.map((delivery) => (
+              {data.items.map((delivery) => (
                 <DeliveryRow
                   key={delivery.id}
                   delivery={delivery}

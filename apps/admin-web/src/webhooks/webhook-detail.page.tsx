@@ -4,11 +4,13 @@ import { api, appBase } from '../api/api-client';
 import type { WebhookDelivery, WebhookWithSecret } from '../api/api-types';
 import { useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
+import { useLastDefined } from '../api/use-last-defined';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { DeliveriesTable } from './deliveries-table';
 import { RotateSecretForm } from './rotate-secret-form';
 import { SecretOnce } from './secret-once';
 import { WebhookForm } from './webhook-form';
+import { deliveriesChanged, webhooksChanged, webhooksRevision } from './webhooks-revision';
 import { severityText, WebhookStatus } from './webhook-status';
 
 /** /admin/webhooks/:id: edit, send a test ping, rotate the secret (shown once), deliveries and redelivery. */
@@ -17,8 +19,8 @@ export default function WebhookDetailPage() {
   const id = params['id'] ?? '';
   const location = useLocation();
   const deliveriesPage = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const [revision, setRevision] = useState(0);
-  const result = useQuery(`webhook:${id}:${revision}`, () => api.getWebhook(id));
+  // The webhook is asked again after a change of it; the deliveries after any action or Refresh.
+  const result = useQuery(`webhook:${id}:${webhooksRevision.value}`, () => api.getWebhook(id));
   const heading = useFocusHeading();
   const [editing, setEditing] = useState(false);
   const [rotated, setRotated] = useState<WebhookWithSecret | undefined>(undefined);
@@ -26,14 +28,19 @@ export default function WebhookDetailPage() {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [editState, runEdit, clearEdit] = useAction();
   const [pingState, runPing] = useAction();
-  const hook = result.data;
-  const refresh = (): void => setRevision((r) => r + 1);
+  const last = useLastDefined(result.data);
+  const hook = last?.id === id ? last : undefined;
+  const refreshDeliveries = deliveriesChanged;
+  const refresh = (): void => {
+    webhooksChanged();
+    refreshDeliveries();
+  };
 
   async function sendPing(): Promise<void> {
     const delivery = await runPing(() => api.testWebhook(id));
     if (delivery === undefined) return;
     setPing(delivery);
-    refresh();
+    refreshDeliveries();
   }
 
   return (
@@ -95,6 +102,7 @@ export default function WebhookDetailPage() {
                   if (saved === undefined) return;
                   setEditing(false);
                   setNotice('Saved.');
+                  clearEdit();
                   refresh();
                 })
               }
@@ -135,7 +143,7 @@ export default function WebhookDetailPage() {
               onDone={() => setRotated(undefined)}
             />
           )}
-          <DeliveriesTable webhookId={id} page={deliveriesPage} revision={revision} onRefresh={refresh} />
+          <DeliveriesTable webhookId={id} page={deliveriesPage} onRefresh={refreshDeliveries} />
         </>
       )}
     </main>

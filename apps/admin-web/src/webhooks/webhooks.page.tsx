@@ -8,6 +8,7 @@ import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 import { SecretOnce } from './secret-once';
 import { WebhookForm } from './webhook-form';
+import { webhooksChanged, webhooksRevision } from './webhooks-revision';
 import { severityText, WebhookStatus } from './webhook-status';
 
 const WEBHOOKS_PER_PAGE = 20;
@@ -16,8 +17,7 @@ const WEBHOOKS_PER_PAGE = 20;
 export default function WebhooksPage() {
   const location = useLocation();
   const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const [revision, setRevision] = useState(0);
-  const result = useQuery(`webhooks:${page}:${revision}`, () => api.listWebhooks(WEBHOOKS_PER_PAGE, (page - 1) * WEBHOOKS_PER_PAGE));
+  const result = useQuery(`webhooks:${page}:${webhooksRevision.value}`, () => api.listWebhooks(WEBHOOKS_PER_PAGE, (page - 1) * WEBHOOKS_PER_PAGE));
   const heading = useFocusHeading();
   const [created, setCreated] = useState<WebhookWithSecret | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
@@ -26,7 +26,7 @@ export default function WebhooksPage() {
   const pageCount = Math.max(1, Math.ceil(total / WEBHOOKS_PER_PAGE));
   const changed = (message: string): void => {
     setNotice(message);
-    setRevision((r) => r + 1);
+    webhooksChanged();
   };
   return (
     <main>
