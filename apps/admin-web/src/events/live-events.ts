@@ -1,16 +1,18 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api/api-client';
-import { ApiError } from '../api/api-error';
 import type { GatewayEvent } from '../api/api-types';
-import { readServerSentEvents } from '../api/sse-reader';
+import { followStream, type FollowStatus } from '../api/stream-follower';
 
 /** Events kept from the stream while the page is open; older ones are on the API's pages. */
 const KEPT = 200;
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 
-export type EventStreamStatus = 'connecting' | 'live' | 'reconnecting' | 'ended';
+export type EventStreamStatus = FollowStatus;
+
+export interface LiveEvents {
+  events: Signal<readonly GatewayEvent[]>;
+  status: Signal<EventStreamStatus>;
+}
 
 /**
  * Events stored since the events page opened, newest first, from GET /api/events/stream (fetch
@@ -18,11 +20,6 @@ export type EventStreamStatus = 'connecting' | 'live' | 'reconnecting' | 'ended'
  * rides in the URL). Only the events page reads them, so the connection lives exactly as long as
  * that page: nothing is kept for the next visit, which asks the API afresh.
  */
-export interface LiveEvents {
-  events: Signal<readonly GatewayEvent[]>;
-  status: Signal<EventStreamStatus>;
-}
-
 export function useLiveEvents(): LiveEvents {
   const events = useSignal<readonly GatewayEvent[]>([]);
   const status = useSignal<EventStreamStatus>('connecting');
@@ -34,53 +31,24 @@ export function useLiveEvents(): LiveEvents {
   return { events, status };
 }
 
-async function follow(state: LiveEvents, abort: AbortSignal): Promise<void> {
+function follow(state: LiveEvents, abort: AbortSignal): Promise<void> {
   // No Last-Event-ID on the first connection: the server starts at "now"; the page's list has the past.
   let lastEventId: string | undefined;
-  let retryMs = FIRST_RETRY_MS;
-  while (!abort.aborted) {
-    state.status.value = lastEventId === undefined ? 'connecting' : 'reconnecting';
-    let ended = false;
-    try {
-      const body = await api.openEventStream(lastEventId, abort);
-      state.status.value = 'live';
-      retryMs = FIRST_RETRY_MS;
-      await readServerSentEvents(body, (frame) => {
-        if (frame.event === 'end') {
-          ended = true;
-          return;
-        }
+  return followStream(
+    {
+      open: (id, signal) => api.openEventStream(id, signal),
+      lastEventId: () => lastEventId,
+      onStatus: (status) => (state.status.value = status),
+      onEvent: (frame) => {
         const event = parseEvent(frame.data);
         if (event === undefined) return;
         if (frame.id !== undefined && /^\d{1,15}$/.test(frame.id)) lastEventId = frame.id;
         if (state.events.value.some((e) => e.id === event.id)) return;
         state.events.value = [event, ...state.events.value].slice(0, KEPT);
-      });
-    } catch (error) {
-      if (abort.aborted) return;
-      // A 401 already led back to sign-in; a 403 will not change by retrying.
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        state.status.value = 'ended';
-        return;
-      }
-    }
-    if (abort.aborted) return;
-    if (ended) {
-      // Token expired or revoked, or the server stops: ask once whether the session still holds.
-      const check = await api.currentSession().catch(() => undefined);
-      if (check === undefined) {
-        state.status.value = 'ended';
-        api.onUnauthorized(new ApiError(401, 'UNAUTHORIZED', 'The session ended'));
-        return;
-      }
-    }
-    state.status.value = 'reconnecting';
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, retryMs);
-      abort.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
-    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-  }
+      },
+    },
+    abort,
+  );
 }
 
 /** A frame that is not an event envelope is skipped: no byte from the wire may break the page. */
