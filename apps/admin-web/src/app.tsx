@@ -16,6 +16,9 @@ const UsersPage = lazy(() => import('./users/users.page'));
 const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
 const LogsPage = lazy(() => import('./logs/logs.page'));
 const SettingsPage = lazy(() => import('./settings/settings.page'));
+const EventsPage = lazy(() => import('./events/events.page'));
+const WebhooksPage = lazy(() => import('./webhooks/webhooks.page'));
+const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page'));
 
 const base = appBase.pathname;
 
@@ -58,6 +61,9 @@ function SessionGate() {
           <Route path={`${base}api-keys`} component={ApiKeysPage} />
           <Route path={`${base}logs`} component={LogsPage} />
           <Route path={`${base}settings`} component={SettingsPage} />
+          <Route path={`${base}events`} component={EventsPage} />
+          <Route path={`${base}webhooks`} component={WebhooksPage} />
+          <Route path={`${base}webhooks/:id`} component={WebhookDetailPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

@@ -5,6 +5,8 @@ import type {
   BreakerStatus,
   CreatedApiKey,
   DataPlaneReport,
+  EventQuery,
+  GatewayEvent,
   LogLevel,
   LogLine,
   MonitoringSummary,
@@ -26,6 +28,10 @@ import type {
   SettingsDocument,
   SettingsView,
   UserAccount,
+  Webhook,
+  WebhookDelivery,
+  WebhookInput,
+  WebhookWithSecret,
 } from './api-types';
 
 /** The double-submit CSRF cookie the control plane sets beside the HttpOnly session cookie. */
@@ -167,11 +173,73 @@ export class ApiClient {
    * point travels in the Last-Event-ID header and nothing rides in the URL). The caller reads the body.
    */
   async openMonitoringStream(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    return this.openStream('monitoring/stream', lastEventId, signal);
+  }
+
+  /** Opens GET /api/events/stream (one frame per stored event), as the monitoring stream. */
+  async openEventStream(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    return this.openStream('events/stream', lastEventId, signal);
+  }
+
+  /** Stored events, newest first; every filter optional. */
+  async listEvents(query: EventQuery): Promise<Page<GatewayEvent>> {
+    const params = new URLSearchParams({ limit: String(query.limit), offset: String(query.offset) });
+    for (const name of ['type', 'severity', 'route', 'from', 'to'] as const) {
+      const value = query[name];
+      if (value !== undefined && value !== '') params.set(name, value);
+    }
+    return this.list<GatewayEvent>(`events?${params.toString()}`);
+  }
+
+  async listWebhooks(limit: number, offset: number): Promise<Page<Webhook>> {
+    return this.list<Webhook>(`webhooks?limit=${limit}&offset=${offset}`);
+  }
+
+  async getWebhook(id: string): Promise<Webhook> {
+    return this.request<Webhook>('GET', `webhooks/${encodeURIComponent(id)}`);
+  }
+
+  async createWebhook(input: WebhookInput): Promise<WebhookWithSecret> {
+    return this.request<WebhookWithSecret>('POST', 'webhooks', input);
+  }
+
+  /** PUT: every field but the secret. */
+  async updateWebhook(id: string, input: WebhookInput): Promise<Webhook> {
+    return this.request<Webhook>('PUT', `webhooks/${encodeURIComponent(id)}`, input);
+  }
+
+  async setWebhookEnabled(id: string, enabled: boolean): Promise<Webhook> {
+    return this.request<Webhook>('PATCH', `webhooks/${encodeURIComponent(id)}`, { enabled });
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.send('DELETE', `webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** A new secret (shown once); the previous one keeps signing for `overlapSeconds`. */
+  async rotateWebhookSecret(id: string, overlapSeconds: number): Promise<WebhookWithSecret> {
+    return this.request<WebhookWithSecret>('POST', `webhooks/${encodeURIComponent(id)}/rotate-secret`, { overlapSeconds });
+  }
+
+  /** Sends a `webhook.ping` and answers its delivery with the attempt. */
+  async testWebhook(id: string): Promise<WebhookDelivery> {
+    return this.request<WebhookDelivery>('POST', `webhooks/${encodeURIComponent(id)}/test`);
+  }
+
+  async listWebhookDeliveries(id: string, limit: number, offset: number): Promise<Page<WebhookDelivery>> {
+    return this.list<WebhookDelivery>(`webhooks/${encodeURIComponent(id)}/deliveries?limit=${limit}&offset=${offset}`);
+  }
+
+  async redeliverWebhook(id: string, deliveryId: string): Promise<WebhookDelivery> {
+    return this.request<WebhookDelivery>('POST', `webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`);
+  }
+
+  private async openStream(path: string, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const headers: Record<string, string> = { Accept: 'text/event-stream' };
     if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId;
     let response: Response;
     try {
-      response = await fetch(new URL('monitoring/stream', this.apiBase), { headers, credentials: 'same-origin', signal, cache: 'no-store' });
+      response = await fetch(new URL(path, this.apiBase), { headers, credentials: 'same-origin', signal, cache: 'no-store' });
     } catch (error) {
       if (signal.aborted) throw error;
       throw new ApiError(0, 'NETWORK_ERROR', 'The gateway could not be reached');

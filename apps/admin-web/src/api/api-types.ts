@@ -190,3 +190,78 @@ export type LogLine = DataOf<'/api/logs', 'get'>[number];
 export type SettingsDocument = Record<string, Record<string, unknown>>;
 
 export type SettingsView = DataOf<'/api/settings', 'get'>;
+
+// Events and webhooks (docs/events.md, docs/webhooks.md).
+export type EventSeverity = 'INFO' | 'WARNING' | 'CRITICAL';
+
+/** A stored gateway event: the envelope `{id, type, createdAt, data}` (decision 24). */
+export interface GatewayEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  /** For detector kinds the spec 6.1 object (type, severity, summary, confidence, data, context). */
+  data: Record<string, unknown>;
+}
+
+export interface EventQuery {
+  limit: number;
+  offset: number;
+  type?: string;
+  severity?: EventSeverity;
+  route?: string;
+  /** ISO 8601, inclusive. */
+  from?: string;
+  to?: string;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  severity: EventSeverity[] | null;
+  enabled: boolean;
+  description: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  previousSecretExpiresAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The create and rotate answers: the secret, shown this once. */
+export interface WebhookWithSecret extends Webhook {
+  secret: string;
+}
+
+export interface WebhookInput {
+  url: string;
+  events: string[];
+  severity: EventSeverity[] | null;
+  enabled: boolean;
+  description: string | null;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  countsForHealth: boolean;
+  createdAt: string;
+  updatedAt: string;
+  attemptLog: WebhookAttempt[];
+}

@@ -19,6 +19,8 @@ export function AppShell({ user, children }: { user: SessionUser; children: Comp
           <a href={`${base}users`}>Users</a>
           <a href={`${base}api-keys`}>API keys</a>
           <a href={`${base}logs`}>Logs</a>
+          <a href={`${base}events`}>Events</a>
+          <a href={`${base}webhooks`}>Webhooks</a>
           <a href={`${base}settings`}>Settings</a>
         </nav>
         <span class="who">{user.email}</span>

@@ -1,9 +1,8 @@
 import { effect, signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api/api-client';
-import { ApiError } from '../api/api-error';
 import type { BreakerState, ClusterSecond, HealthIndicator, MonitoringSummary } from '../api/api-types';
-import { readServerSentEvents } from '../api/sse-reader';
+import { followStream, type FollowStatus } from '../api/stream-follower';
 import { session } from '../session/session.state';
 
 /** Whole frames kept (routes and upstreams): the per-route table's window. */
@@ -14,10 +13,8 @@ const TOTALS_KEPT = 900;
 const BACKFILL_SECONDS = RECENT_SECONDS;
 /** The connection outlives its last page by this much, so moving between live pages reuses it. */
 const CLOSE_AFTER_MS = 5_000;
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 
-export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'ended';
+export type StreamStatus = 'idle' | FollowStatus;
 
 export interface LiveState {
   breaker: BreakerState | null;
@@ -116,47 +113,22 @@ function seedRouteStates(): void {
   );
 }
 
-async function run(signal: AbortSignal): Promise<void> {
-  let retryMs = FIRST_RETRY_MS;
-  while (!signal.aborted) {
-    streamStatus.value = lastEventId === undefined ? 'connecting' : 'reconnecting';
-    let endReason: string | undefined;
-    try {
-      const resumeFrom = lastEventId ?? String(Math.floor(Date.now() / 1000) * 1000 - (BACKFILL_SECONDS + 1) * 1000);
-      const body = await api.openMonitoringStream(resumeFrom, signal);
-      streamStatus.value = 'live';
-      retryMs = FIRST_RETRY_MS;
-      await readServerSentEvents(body, (event) => {
-        if (event.event === 'second') {
-          const second = parseSecond(event.data);
-          if (second !== undefined) receive(second);
-          if (event.id !== undefined && /^\d{1,15}$/.test(event.id)) lastEventId = event.id;
-        } else if (event.event === 'end') endReason = parseEndReason(event.data);
-      });
-    } catch (error) {
-      if (signal.aborted) return;
-      // A 401 already led back to sign-in; a 403 will not change by retrying.
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-        streamStatus.value = 'ended';
-        return;
-      }
-    }
-    if (signal.aborted) return;
-    if (endReason === 'token_expired' || endReason === 'token_revoked') {
-      streamStatus.value = 'ended';
-      await confirmSession();
-      return;
-    }
-    streamStatus.value = 'reconnecting';
-    await sleep(retryMs, signal);
-    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-  }
-}
-
-/** The stream ended with its token: ask once whether the session still holds before signing out. */
-async function confirmSession(): Promise<void> {
-  const check = await api.currentSession().catch(() => undefined);
-  if (check === undefined) api.onUnauthorized(new ApiError(401, 'UNAUTHORIZED', 'The session ended'));
+function run(signal: AbortSignal): Promise<void> {
+  return followStream(
+    {
+      open: (id, abort) => api.openMonitoringStream(id, abort),
+      lastEventId: () => lastEventId,
+      firstEventId: () => String(Math.floor(Date.now() / 1000) * 1000 - (BACKFILL_SECONDS + 1) * 1000),
+      onStatus: (status) => (streamStatus.value = status),
+      onEvent: (event) => {
+        if (event.event !== 'second') return;
+        const second = parseSecond(event.data);
+        if (second !== undefined) receive(second);
+        if (event.id !== undefined && /^\d{1,15}$/.test(event.id)) lastEventId = event.id;
+      },
+    },
+    signal,
+  );
 }
 
 function receive(second: ClusterSecond): void {
@@ -224,23 +196,4 @@ function isTraffic(value: unknown): boolean {
     typeof t.latency === 'object' &&
     t.latency !== null
   );
-}
-
-function parseEndReason(data: string): string | undefined {
-  try {
-    const value = JSON.parse(data) as { reason?: unknown } | null;
-    return typeof value?.reason === 'string' ? value.reason : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }
