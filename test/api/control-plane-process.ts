@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, REPO_ROOT } from '@gateway/testing';
+import { DEFAULT_START_TIMEOUT_MS, makeTempDir, REPO_ROOT } from '@gateway/testing';
 
 /** The control plane's built entry; tests drive it as a separate process, never import it. */
 const START_ENTRY = path.join(REPO_ROOT, 'apps', 'control-plane', 'dist', 'start.js');
@@ -89,7 +89,7 @@ export async function startControlPlaneProcess(options: ControlPlaneProcessOptio
       // Killed, or its pipes keep the test file's process alive until the runner's hang guard.
       child.kill('SIGKILL');
       reject(new Error(`control plane did not start; output:\n${output.join('\n')}`));
-    }, options.startTimeoutMs ?? 20_000);
+    }, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
     onReady = (p) => (clearTimeout(timer), resolve(p));
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`control plane exited (${code}); output:\n${output.join('\n')}`))));
   });

@@ -104,6 +104,13 @@ function writeFileAtomic(target: string, text: string): void {
 }
 
 /**
+ * How long a start may take before the test gives up: a hang guard, not a speed check. An idle
+ * one-process start takes about 2 s of CPU; on a loaded 2-core CI machine (two test files at once,
+ * chromium beside them) a fresh data directory has been seen past 15 s.
+ */
+export const DEFAULT_START_TIMEOUT_MS = 45_000;
+
+/**
  * Starts `gateway start` as a real child process (on an ephemeral port unless told) and resolves
  * once it listens.
  */
@@ -113,7 +120,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   writeFileSync(configPath, options.config);
   const role = options.role ?? 'data-plane';
   const port = options.port ?? (role === 'control-plane' ? await refusedPort() : 0);
-  return launch({ dir, configPath, dataDir: path.join(dir.path, 'data'), role, port, args: options.args ?? [], env: options.env, startTimeoutMs: options.startTimeoutMs ?? 15000 });
+  return launch({ dir, configPath, dataDir: path.join(dir.path, 'data'), role, port, args: options.args ?? [], env: options.env, startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS });
 }
 
 async function launch(spec: LaunchSpec): Promise<GatewayProcess> {
