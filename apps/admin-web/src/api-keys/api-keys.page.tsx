@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { ApiKey, CreatedApiKey } from '../api/api-types';
-import { useQuery } from '../api/query-cache';
+import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { describedBy, FormField } from '../layout/form-field';
 import { useFocusHeading } from '../layout/use-focus-heading';
@@ -15,7 +15,7 @@ const STATUS_TEXT: Record<ApiKey['status'], string> = { active: 'Active', expire
 export default function ApiKeysPage() {
   const location = useLocation();
   const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const [revision, setRevision] = useState(0);
+  const [revision, bumpRevision] = useRevision('api-keys:');
   const result = useQuery(`api-keys:${page}:${revision}`, () => api.listApiKeys(KEYS_PER_PAGE, (page - 1) * KEYS_PER_PAGE));
   const heading = useFocusHeading();
   const [created, setCreated] = useState<CreatedApiKey | undefined>(undefined);
@@ -32,7 +32,7 @@ export default function ApiKeysPage() {
         <CreateKeyForm
           onCreated={(key) => {
             setCreated(key);
-            setRevision((r) => r + 1);
+            bumpRevision();
           }}
         />
       ) : (
@@ -69,7 +69,7 @@ export default function ApiKeysPage() {
                   apiKey={key}
                   onRevoked={() => {
                     setNotice(`Revoked ${key.name} (${key.prefix}…).`);
-                    setRevision((r) => r + 1);
+                    bumpRevision();
                   }}
                 />
               ))}

@@ -70,6 +70,20 @@ export function invalidateQueries(...prefixes: string[]): void {
   for (const key of [...entries.keys()]) if (prefixes.some((prefix) => key.startsWith(prefix))) entries.delete(key);
 }
 
+/**
+ * A list page's revision: part of its query keys, bumped after a change made on the page. The bump
+ * also forgets every answer under `prefix`, so the page opened again within FRESH_FOR_MS (its
+ * revision back at 0) never shows the list as it was before the change.
+ */
+export function useRevision(prefix: string): [revision: number, changed: () => void] {
+  const [revision, setRevision] = useState(0);
+  const changed = (): void => {
+    invalidateQueries(prefix);
+    setRevision((r) => r + 1);
+  };
+  return [revision, changed];
+}
+
 /** Forgets every answer: after sign-out nothing of the previous user's data may show. */
 export function clearQueryCache(): void {
   entries.clear();

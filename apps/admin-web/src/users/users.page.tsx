@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { UserAccount, UserRole } from '../api/api-types';
-import { useQuery } from '../api/query-cache';
+import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { describedBy, FormField } from '../layout/form-field';
 import { useFocusHeading } from '../layout/use-focus-heading';
@@ -18,13 +18,13 @@ export default function UsersPage() {
   const location = useLocation();
   const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
   // A change bumps the revision: the list is asked again, never patched from what we sent.
-  const [revision, setRevision] = useState(0);
+  const [revision, bumpRevision] = useRevision('users:');
   const result = useQuery(`users:${page}:${revision}`, () => api.listUsers(USERS_PER_PAGE, (page - 1) * USERS_PER_PAGE));
   const heading = useFocusHeading();
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const changed = (message: string): void => {
     setNotice(message);
-    setRevision((r) => r + 1);
+    bumpRevision();
   };
   const total = result.data?.pagination.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
