@@ -154,6 +154,17 @@ describe('AI analysis (real control plane, loopback OpenAI-compatible provider)'
     assert.ok(slow.causes.length > 0);
   });
 
+  test('a base URL at a metadata address is refused by the outbound-target rule: the built-in analyzer answers with the refusal', async () => {
+    await configure({ baseUrl: 'http://169.254.169.254/v1', model: 'fake-model', timeoutMs: 1500 });
+    const refused = await analyse();
+    assert.equal(refused.answeredBy, 'built-in');
+    assert.match(refused.fallbackReason ?? '', /^the provider cannot be reached: 169\.254\.169\.254 is IPv4 link-local.*OUTBOUND_ALLOW_CIDRS lists exceptions$/);
+    assert.ok(refused.causes.length > 0);
+    await configure({ baseUrl: providerUrl, model: 'fake-model', timeoutMs: 1500 });
+    mode = 'good';
+    assert.equal((await analyse()).answeredBy, 'provider', 'the loopback provider still answers under the default rule');
+  });
+
   test('a spent monthly budget keeps the provider out', async () => {
     mode = 'good';
     await configure({ baseUrl: providerUrl, model: 'fake-model', timeoutMs: 1500, monthlyBudgetUsd: 0.0001 });
