@@ -133,6 +133,9 @@ describe('AI analysis (real control plane, loopback OpenAI-compatible provider)'
     assert.deepEqual([body.model, body.temperature], ['fake-model', 0.1]);
     assert.match(body.messages[0]?.content ?? '', /Answer tersely\./);
     assert.match(body.messages[1]?.content ?? '', /ERROR_RATE_SPIKE/);
+    // The metrics excerpt of the affected route (no traffic ran in this suite: zeros, but there).
+    const context = JSON.parse(body.messages[1]?.content ?? '{}') as { metrics?: Array<{ route: string; rps: number; errorPercent: number; p95Ms: number; p99Ms: number; slices: unknown[] }> };
+    assert.deepEqual(context.metrics?.map((m) => [m.route, typeof m.rps, typeof m.errorPercent, typeof m.p95Ms, typeof m.p99Ms, m.slices.length > 0]), [['users', 'number', 'number', 'number', 'number', true]]);
     for (const secret of [PROVIDER_KEY, CLIENT_SECRET, '203.0.113.7', token, ADMIN.password, JWT_SECRET, CLUSTER_TOKEN, TEST_SETTINGS_ENCRYPTION_KEY]) {
       assert.equal(request.body.includes(secret), false, `the provider request must not hold ${secret.slice(0, 12)}...`);
     }
@@ -152,6 +155,17 @@ describe('AI analysis (real control plane, loopback OpenAI-compatible provider)'
     const slow = await analyse();
     assert.deepEqual([slow.answeredBy, slow.fallbackReason], ['built-in', 'the provider did not answer within 1500 ms']);
     assert.ok(slow.causes.length > 0);
+  });
+
+  test('a base URL at a metadata address is refused by the outbound-target rule: the built-in analyzer answers with the refusal', async () => {
+    await configure({ baseUrl: 'http://169.254.169.254/v1', model: 'fake-model', timeoutMs: 1500 });
+    const refused = await analyse();
+    assert.equal(refused.answeredBy, 'built-in');
+    assert.match(refused.fallbackReason ?? '', /^the provider cannot be reached: 169\.254\.169\.254 is IPv4 link-local.*OUTBOUND_ALLOW_CIDRS lists exceptions$/);
+    assert.ok(refused.causes.length > 0);
+    await configure({ baseUrl: providerUrl, model: 'fake-model', timeoutMs: 1500 });
+    mode = 'good';
+    assert.equal((await analyse()).answeredBy, 'provider', 'the loopback provider still answers under the default rule');
   });
 
   test('a spent monthly budget keeps the provider out', async () => {

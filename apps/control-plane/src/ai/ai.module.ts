@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiIncidentsModule } from '../ai-incidents/ai-incidents.module';
+import { MonitoringModule } from '../monitoring/monitoring.module';
 import { SettingsModule } from '../settings/settings.module';
 import { documentSettingsSection } from '../settings/settings-openapi';
 import { SettingsSectionRegistry } from '../settings/settings-sections.registry';
@@ -20,7 +21,7 @@ documentSettingsSection(ASSISTANT_SETTINGS_SECTION.key, ASSISTANT_SETTINGS_SCHEM
 
 /** AI analysis and its settings (docs/ai.md): suggestions only, a built-in analyzer when no provider answers. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AiUsageEntity]), SettingsModule, AiIncidentsModule],
+  imports: [TypeOrmModule.forFeature([AiUsageEntity]), SettingsModule, AiIncidentsModule, MonitoringModule],
   controllers: [AiController, AiSettingsController],
   providers: [AiAnalysis, AiBudget, AnalysisContextBuilder, ChatCompletionsClient, SettingsSectionEndpoint],
 })

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AiIncidents } from '../ai-incidents/ai-incidents.service';
 import type { IncidentResponse } from '../ai-incidents/ai-incident.mapper';
 import { AuditLogService } from '../audit/audit-log.service';
+import { TelemetryIngest } from '../monitoring/telemetry-ingest.service';
 import { MAX_CHANGES, MAX_EVENTS, type AnalysisContext } from './analysis-context';
+import { metricsExcerpt } from './metrics-excerpt';
 
 /** Audit actions that change what the gateway does (not logins, not reads). */
 const CONFIG_ACTION = /^(route|settings|upstream|proxy|config|api-key|runbook)\b/;
@@ -12,13 +14,15 @@ const HOUR_MS = 3_600_000;
 /**
  * The compact context of one analysis: the incident (its events from the timeline) or the
  * incidents active in a window, and the configuration changes of the audit log from an hour
- * before the window on. Nothing else leaves for a provider.
+ * before the window on, and the affected routes' metrics over the window. Nothing else leaves for
+ * a provider.
  */
 @Injectable()
 export class AnalysisContextBuilder {
   constructor(
     private readonly incidents: AiIncidents,
     private readonly audit: AuditLogService,
+    private readonly telemetry: TelemetryIngest,
   ) {}
 
   async forIncident(id: string): Promise<AnalysisContext> {
@@ -30,13 +34,21 @@ export class AnalysisContextBuilder {
       incident: { id: incident.id, title: incident.title, status: incident.status, severity: incident.severity, routes: incident.routes, upstreams: incident.upstreams, hypothesis: incident.hypothesis },
       events: eventsOf([incident], from, to),
       configChanges: await this.changes(from, to),
+      metrics: metricsExcerpt(this.telemetry.series, incident.routes, from.getTime(), to.getTime()),
     };
   }
 
   async forWindow(from: Date, to: Date): Promise<AnalysisContext> {
     const { items } = await this.incidents.list({}, { limit: 100, offset: 0 });
     const active = items.filter((i) => Date.parse(i.lastEventAt) >= from.getTime() && Date.parse(i.createdAt) <= to.getTime());
-    return { window: { from: from.toISOString(), to: to.toISOString() }, incident: null, events: eventsOf(active, from, to), configChanges: await this.changes(from, to) };
+    const routes = [...new Set(active.flatMap((i) => i.routes))].sort();
+    return {
+      window: { from: from.toISOString(), to: to.toISOString() },
+      incident: null,
+      events: eventsOf(active, from, to),
+      configChanges: await this.changes(from, to),
+      metrics: metricsExcerpt(this.telemetry.series, routes, from.getTime(), to.getTime()),
+    };
   }
 
   private async changes(from: Date, to: Date): Promise<AnalysisContext['configChanges']> {

@@ -1,3 +1,5 @@
+import type { RouteMetrics } from './metrics-excerpt';
+
 /** The compact context an analysis works on (and, redacted, what a provider receives). */
 export interface AnalysisContext {
   window: { from: string; to: string };
@@ -6,6 +8,8 @@ export interface AnalysisContext {
   events: Array<{ id: string; type: string; at: string; text: string }>;
   /** Audit entries of configuration changes in the window (and the hour before it). */
   configChanges: Array<{ id: string; at: string; action: string; target: string | null; actor: string }>;
+  /** The affected routes' rps, error % and p95/p99 over the window and in slices of it (metrics-excerpt.ts). */
+  metrics: RouteMetrics[];
 }
 
 export const MAX_EVENTS = 100;

@@ -15,6 +15,7 @@ const base: AnalysisContext = {
     { id: 'a2', at: '2026-01-01T08:00:00.000Z', action: 'route.update', target: 'users', actor: 'ops@example.com' },
     { id: 'a3', at: '2026-01-01T10:20:00.000Z', action: 'route.update', target: 'users', actor: 'ops@example.com' },
   ],
+  metrics: [],
 };
 
 test('causes ranked by confidence: the failing upstream, a change just before on the route, the slowness; one breaker suggestion per route', () => {

@@ -1,4 +1,7 @@
+import http from 'node:http';
+import https from 'node:https';
 import { Injectable } from '@nestjs/common';
+import { outboundConnectOptions, OutboundAddressRule, type Resolver } from '@gateway/outbound-target';
 
 export interface ChatRequest {
   baseUrl: string;
@@ -16,59 +19,81 @@ export type ChatAnswer = { ok: true; content: string; promptTokens: number; comp
 /** A provider's answer is read up to this size; a bigger one is refused, never buffered. */
 const MAX_ANSWER_BYTES = 1_000_000;
 
-async function readBounded(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * An OpenAI-compatible chat completion with plain fetch (the official SDK's current major needs
+ * An OpenAI-compatible chat completion with node:http (the official SDK's current major needs
  * Node 22): one POST to `${baseUrl}/chat/completions` asking for a JSON object, bounded in time
- * (the whole exchange) and size, no redirects followed. Never throws: a failure is a reason.
+ * (the whole exchange) and size, no redirects followed. The socket connects only where the
+ * default outbound-target rule allows (the one route tests and health checks use): self-hosted
+ * models on loopback or a private network stay reachable, metadata and link-local addresses do
+ * not, whatever name the base URL uses or rebinds to. Never throws: a failure is a reason.
  */
 @Injectable()
 export class ChatCompletionsClient {
-  async complete(request: ChatRequest): Promise<ChatAnswer> {
-    const url = `${request.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    const signal = AbortSignal.timeout(request.timeoutMs);
+  /** Tests: a resolver in place of dns.lookup (a name that resolves to a refused address). */
+  resolve: Resolver | undefined;
+
+  constructor(private readonly rule: OutboundAddressRule) {}
+
+  complete(request: ChatRequest): Promise<ChatAnswer> {
+    let url: URL;
+    let connect: ReturnType<typeof outboundConnectOptions>;
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        redirect: 'error',
-        signal,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...(request.apiKey === undefined ? {} : { authorization: `Bearer ${request.apiKey}` }) },
-        body: JSON.stringify({
-          model: request.model,
-          temperature: request.temperature,
-          max_tokens: request.maxTokens,
-          response_format: { type: 'json_object' },
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.user },
-          ],
-        }),
-      });
-      const body = await readBounded(response);
-      if (!response.ok) return { ok: false, reason: `the provider answered HTTP ${response.status}` };
-      if (body === undefined) return { ok: false, reason: `the provider's answer is larger than ${MAX_ANSWER_BYTES} bytes` };
-      return readCompletion(body);
+      url = new URL(`${request.baseUrl.replace(/\/+$/, '')}/chat/completions`);
+      connect = outboundConnectOptions(this.rule, url, this.resolve);
     } catch (error) {
-      if (signal.aborted) return { ok: false, reason: `the provider did not answer within ${request.timeoutMs} ms` };
-      return { ok: false, reason: `the provider cannot be reached (${(error as Error).name})` };
+      return Promise.resolve({ ok: false, reason: `the provider cannot be reached: ${(error as Error).message}` });
     }
+    const body = JSON.stringify({
+      model: request.model,
+      temperature: request.temperature,
+      max_tokens: request.maxTokens,
+      response_format: { type: 'json_object' },
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.user },
+      ],
+    });
+    const transport = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (answer: ChatAnswer): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        req.destroy();
+        resolve(answer);
+      };
+      const req = transport.request(url, {
+        method: 'POST',
+        agent: false,
+        lookup: connect.lookup,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(request.apiKey === undefined ? {} : { authorization: `Bearer ${request.apiKey}` }),
+        },
+      });
+      const deadline = setTimeout(() => finish({ ok: false, reason: `the provider did not answer within ${request.timeoutMs} ms` }), request.timeoutMs);
+      req.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, reason: error.code === 'OUTBOUND_TARGET_REFUSED' ? `the provider cannot be reached: ${error.message}` : `the provider cannot be reached (${error.code ?? error.name})` }));
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status >= 300) {
+          finish({ ok: false, reason: status >= 300 && status < 400 ? `the provider answered a redirect (HTTP ${status}), not followed` : `the provider answered HTTP ${status}` });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) finish({ ok: false, reason: `the provider's answer is larger than ${MAX_ANSWER_BYTES} bytes` });
+          else chunks.push(chunk);
+        });
+        res.on('end', () => finish(readCompletion(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', () => finish({ ok: false, reason: 'the provider connection broke mid-answer' }));
+      });
+      req.end(body);
+    });
   }
 }
 

@@ -9,6 +9,8 @@ import { RunbookExecutionEntity, type ActionResult } from './runbook-execution.e
 
 /** The gateway event (webhook kind) of an execution that ran. */
 export const EXECUTION_FINISHED = 'runbook.execution_finished';
+/** How often a running execution touches its `updated_at` (a RESTART_POD can run for an hour). */
+export const RUNNING_HEARTBEAT_MS = 30_000;
 
 /**
  * Runs an execution's actions in order and records each one's outcome, then does what comes
@@ -27,6 +29,21 @@ export class ExecutionRunner {
   ) {}
 
   async run(execution: RunbookExecutionEntity, rollbackAfterMinutes: number | null): Promise<RunbookExecutionEntity> {
+    const heartbeat = setInterval(() => void this.beat(execution.id), RUNNING_HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      return await this.runActions(execution, rollbackAfterMinutes);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** A live run says so: execution-recovery.service.ts fails only `running` rows whose beat stopped. */
+  private async beat(id: string): Promise<void> {
+    await this.executions.update({ id, status: 'running' }, { updatedAt: new Date() }).catch((error: unknown) => this.logger.warn(`runbook execution ${id} heartbeat: ${(error as Error).message}`));
+  }
+
+  private async runActions(execution: RunbookExecutionEntity, rollbackAfterMinutes: number | null): Promise<RunbookExecutionEntity> {
     const context: ActionContext = { executionId: execution.id, facts: execution.event };
     const actions: ActionResult[] = [];
     for (const planned of execution.results.actions) {

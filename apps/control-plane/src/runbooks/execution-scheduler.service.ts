@@ -5,6 +5,7 @@ import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import { Lease } from '../lease/lease.service';
 import { LeasedInterval } from '../lease/leased-interval';
+import { ExecutionRecovery } from './execution-recovery.service';
 import { ExecutionRunner } from './execution-runner.service';
 import { RunbookExecutionEntity } from './runbook-execution.entity';
 
@@ -16,7 +17,7 @@ const PRUNE_EVERY_TICKS = 60;
 /** Long past any redelivery of the same event id on the bus. */
 const EVENT_LEASE_GRACE_MS = 3_600_000;
 
-/** Time-driven work on executions, on one instance (the lease holder): expiry, follow-ups, rollbacks. */
+/** Time-driven work on executions, on one instance (the lease holder): interrupted runs, expiry, follow-ups, rollbacks. */
 @Injectable()
 export class ExecutionScheduler implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Runbooks');
@@ -28,6 +29,7 @@ export class ExecutionScheduler implements OnModuleInit, OnModuleDestroy {
     private readonly lease: Lease,
     @InjectRepository(RunbookExecutionEntity) private readonly executions: Repository<RunbookExecutionEntity>,
     private readonly runner: ExecutionRunner,
+    private readonly recovery: ExecutionRecovery,
   ) {
     this.schedule = new LeasedInterval(lease, { name: RUNBOOK_SCHEDULE_LEASE, ttlMs: config.leases.ttlMs, renewMs: TICK_MS, intervalMs: TICK_MS, job: () => this.tick(new Date()) }, this.logger);
   }
@@ -41,6 +43,7 @@ export class ExecutionScheduler implements OnModuleInit, OnModuleDestroy {
   }
 
   async tick(now: Date): Promise<void> {
+    await this.recovery.failStale(now);
     const expired = await this.executions.update({ status: 'pending_approval', expiresAt: LessThanOrEqual(now) }, { status: 'expired', nextDueAt: null, updatedAt: now });
     if ((expired.affected ?? 0) > 0) this.logger.log(`${expired.affected} runbook approval request(s) expired`);
     const due = await this.executions.find({ where: { status: In(['succeeded', 'failed']), nextDueAt: LessThanOrEqual(now) }, order: { nextDueAt: 'ASC' }, take: BATCH });

@@ -12,6 +12,7 @@ import { ScaleResourceAction } from './actions/scale-resource.action';
 import { KubernetesClusterAdapter } from './kubernetes/kubernetes-cluster.adapter';
 import { ExecutionApprovals } from './execution-approvals.service';
 import { ExecutionLimits } from './execution-limits.service';
+import { ExecutionRecovery } from './execution-recovery.service';
 import { ExecutionRunner } from './execution-runner.service';
 import { ExecutionScheduler } from './execution-scheduler.service';
 import { RUNBOOK_ACTION_UNITS, type RunbookAction } from './runbook-action';
@@ -44,6 +45,7 @@ const ACTION_UNITS = [CircuitBreakerAction, ScaleResourceAction, RestartPodActio
     RunbooksSettingsReader,
     ExecutionLimits,
     ExecutionRunner,
+    ExecutionRecovery,
     ExecutionApprovals,
     ExecutionScheduler,
     RunbookEngine,
