@@ -16,6 +16,12 @@ const UsersPage = lazy(() => import('./users/users.page'));
 const ApiKeysPage = lazy(() => import('./api-keys/api-keys.page'));
 const LogsPage = lazy(() => import('./logs/logs.page'));
 const SettingsPage = lazy(() => import('./settings/settings.page'));
+const RunbooksPage = lazy(() => import('./runbooks/runbooks.page'));
+const RunbookEditorPage = lazy(() => import('./runbooks/runbook-editor.page'));
+const ApprovalsPage = lazy(() => import('./approvals/approvals.page'));
+const IncidentsPage = lazy(() => import('./incidents/incidents.page'));
+const IncidentDetailPage = lazy(() => import('./incidents/incident-detail.page'));
+const AiSettingsPage = lazy(() => import('./ai-settings/ai-settings.page'));
 
 const base = appBase.pathname;
 
@@ -58,6 +64,13 @@ function SessionGate() {
           <Route path={`${base}api-keys`} component={ApiKeysPage} />
           <Route path={`${base}logs`} component={LogsPage} />
           <Route path={`${base}settings`} component={SettingsPage} />
+          <Route path={`${base}runbooks`} component={RunbooksPage} />
+          <Route path={`${base}runbooks/new`} component={RunbookEditorPage} />
+          <Route path={`${base}runbooks/:id`} component={RunbookEditorPage} />
+          <Route path={`${base}approvals`} component={ApprovalsPage} />
+          <Route path={`${base}incidents`} component={IncidentsPage} />
+          <Route path={`${base}incidents/:id`} component={IncidentDetailPage} />
+          <Route path={`${base}ai-settings`} component={AiSettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>
