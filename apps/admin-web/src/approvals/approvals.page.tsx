@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { appBase } from '../api/api-client';
-import { useQuery } from '../api/query-cache';
+import { invalidateQueries, useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../layout/error-alert';
 import { useFocusHeading } from '../layout/use-focus-heading';
@@ -52,6 +52,8 @@ export default function ApprovalsPage() {
                   key={execution.id}
                   execution={execution}
                   onDecided={(after) => {
+                    // The runbook's page lists its executions: what it cached before the decision is stale.
+                    invalidateQueries('runbook-executions:');
                     setNotice(`${after.runbookName ?? 'The execution'}: ${after.status === undefined ? 'decided' : EXECUTION_STATUS_TEXT[after.status]}.`);
                     setRevision((r) => r + 1);
                   }}
