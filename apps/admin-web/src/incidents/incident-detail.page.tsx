@@ -16,12 +16,12 @@ import { INCIDENT_STATUS_TEXT, STATUS_CHANGES } from './incident-status';
 export default function IncidentDetailPage() {
   const { params } = useRoute();
   const id = params['id'] ?? '';
-  const [revision, setRevision] = useState(0);
-  const loaded = useQuery(`incident:${id}:${revision}`, () => opsApi.getIncident(id));
+  const loaded = useQuery(`incident:${id}`, () => opsApi.getIncident(id));
   const heading = useFocusHeading();
+  // A reload keeps the incident shown while it asks again, so the analysis just shown stays.
   const changed = () => {
     invalidateQueries('incidents:');
-    setRevision((r) => r + 1);
+    loaded.reload();
   };
   const incident = loaded.data;
   return (
