@@ -258,17 +258,27 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
   });
 
   test('every page fits 390 px and 1280x800 without horizontal scrolling, with no serious accessibility issue', async () => {
+    // The nav pages, and the detail pages of the runbook and the incident the tests made.
+    const runbook = (await api<Array<{ id: string; name: string }>>('GET', '/api/runbooks')).data[0];
+    const incident = (await api<Incident[]>('GET', '/api/ai-incidents')).data.find((i) => i.title.includes('uiinc'));
+    assert.ok(runbook !== undefined && incident !== undefined);
+    const targets: Array<{ heading: string; path: string }> = [
+      ...PAGES,
+      { heading: 'New runbook', path: '/admin/runbooks/new' },
+      { heading: `Runbook ${runbook.name}`, path: `/admin/runbooks/${runbook.id}` },
+      { heading: `Incident ${incident.title}`, path: `/admin/incidents/${incident.id}` },
+    ];
     for (const width of [1280, 390]) {
       const sized = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 800 }, storageState: await context.storageState() });
       try {
         const tab = await sized.newPage();
         const tabWatch = watchPage(tab);
-        for (const target of PAGES) {
+        for (const [index, target] of targets.entries()) {
           await tab.goto(`${controlPlane.url}${target.path}`);
           await tab.getByRole('heading', { level: 1, name: target.heading, exact: true }).waitFor();
-          await tab.locator('table.grid, form').first().waitFor();
+          await tab.locator('table.grid, form, ol.timeline').first().waitFor();
           assert.equal(await tab.evaluate<boolean>(`document.documentElement.scrollWidth <= ${width}`), true, `${target.path} at ${width} px: no horizontal scrolling`);
-          const name = `runbooks-ui-${target.path.split('/').pop()}-${width}px`;
+          const name = `runbooks-ui-${index}-${target.path.split('/')[2]}-${width}px`;
           assert.deepEqual(await inspectPage(tab, name), [], `axe-core on ${name}`);
         }
         assert.deepEqual(tabWatch.problems, [], `no console error at ${width} px`);
