@@ -31,7 +31,7 @@ const PAGES = [
   { link: 'Runbooks', heading: 'Runbooks', path: '/admin/runbooks' },
   { link: 'Approvals', heading: 'Approvals', path: '/admin/approvals' },
   { link: 'Incidents', heading: 'Incidents', path: '/admin/incidents' },
-  { link: 'AI settings', heading: 'AI settings', path: '/admin/ai-settings' },
+  { link: 'AI', heading: 'AI settings', path: '/admin/ai-settings' },
 ] as const;
 
 type Execution = { id: string; status: string; decidedBy: string | null; actions: Array<{ description: string; outcome?: { status: string } }> };
@@ -218,7 +218,7 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
   });
 
   test('AI settings: a refused value at its field; the API key saved write-only (masked), then removed', async () => {
-    await goTo('AI settings', 'AI settings');
+    await goTo('AI', 'AI settings');
     await page.getByTestId('api-key-state').filter({ hasText: 'API key: none' }).waitFor();
     await page.getByLabel('Timeout (ms)').fill('5');
     await page.getByRole('button', { name: 'Save provider settings' }).click();
