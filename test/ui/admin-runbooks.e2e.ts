@@ -186,6 +186,24 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
     assert.deepEqual(await inspectPage(page, 'runbooks-03-executions'), []);
   });
 
+  test('approvals: reject asks for confirmation, then the execution shows as rejected by the admin and nothing ran', async () => {
+    const eventId = await emit('TEST_UI_APPROVAL', 'uicb', 0.7);
+    const pending = await until('the pending execution', async () => (await api<Execution[]>('GET', `/api/runbook-executions?eventId=${eventId}`)).data.find((e) => e.status === 'pending_approval'));
+    await goTo('Approvals', 'Approvals');
+    const row = page.locator(`table.approvals-pending tr[data-execution="${pending.id}"]`);
+    await row.getByRole('button', { name: 'Reject hold uicb on approval' }).click();
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    await row.getByRole('button', { name: 'Reject hold uicb on approval' }).click();
+    assert.equal((await api<Execution>('GET', `/api/runbook-executions/${pending.id}`)).data.status, 'pending_approval', 'neither press acted');
+    await row.getByRole('button', { name: 'Confirm reject' }).click();
+    const decidedRow = page.locator(`table.approvals-decided tr[data-execution="${pending.id}"]`);
+    await decidedRow.waitFor();
+    const rejected = (await api<Execution>('GET', `/api/runbook-executions/${pending.id}`)).data;
+    assert.deepEqual([rejected.status, rejected.decidedBy], ['rejected', secrets.admin.email]);
+    assert.match((await decidedRow.textContent()) ?? '', /Rejected/);
+    assert.equal(rejected.actions.some((a) => a.outcome !== undefined), false, 'no action ran');
+  });
+
   test('incidents: a critical event opens one; acknowledge, a note and an analysis by the built-in analyzer', async () => {
     await emit('ERROR_RATE_SPIKE', 'uiinc', 0.9);
     const opened = await until('the incident', async () => (await api<Incident[]>('GET', '/api/ai-incidents')).data.find((i) => i.title.includes('uiinc')));

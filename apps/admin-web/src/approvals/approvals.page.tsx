@@ -14,6 +14,9 @@ const SHOWN = 50;
 
 /** /admin/approvals: executions waiting for a decision (approve, reject with confirmation), and decided ones. */
 export default function ApprovalsPage() {
+  // Requests for approval arrive at any time and expire in minutes: opening the page always asks
+  // (the cache's 15 s reuse is for pages whose data changes only by the admin's hand).
+  useState(() => invalidateQueries('approvals:'));
   const [revision, setRevision] = useState(0);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const pending = useQuery(`approvals:pending:${revision}`, () => opsApi.listExecutions({ status: 'pending_approval', limit: SHOWN }));

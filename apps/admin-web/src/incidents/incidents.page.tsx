@@ -1,6 +1,7 @@
 import { useLocation } from 'preact-iso';
 import { appBase } from '../api/api-client';
-import { useQuery } from '../api/query-cache';
+import { useState } from 'preact/hooks';
+import { invalidateQueries, useQuery } from '../api/query-cache';
 import { ErrorAlert } from '../layout/error-alert';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { when } from '../ops/format';
@@ -14,6 +15,8 @@ const SHOWN = 100;
 export default function IncidentsPage() {
   const location = useLocation();
   const base = appBase.pathname;
+  // Events open and join incidents at any time: opening the page always asks.
+  useState(() => invalidateQueries('incidents:'));
   const wanted = location.query['status'];
   const status = INCIDENT_STATUSES.find((s) => s === wanted);
   const result = useQuery(`incidents:${status ?? 'all'}`, () => opsApi.listIncidents(status, SHOWN));
