@@ -19,6 +19,12 @@ const SettingsPage = lazy(() => import('./settings/settings.page'));
 const EventsPage = lazy(() => import('./events/events.page'));
 const WebhooksPage = lazy(() => import('./webhooks/webhooks.page'));
 const WebhookDetailPage = lazy(() => import('./webhooks/webhook-detail.page'));
+const RunbooksPage = lazy(() => import('./runbooks/runbooks.page'));
+const RunbookEditorPage = lazy(() => import('./runbooks/runbook-editor.page'));
+const ApprovalsPage = lazy(() => import('./approvals/approvals.page'));
+const IncidentsPage = lazy(() => import('./incidents/incidents.page'));
+const IncidentDetailPage = lazy(() => import('./incidents/incident-detail.page'));
+const AiSettingsPage = lazy(() => import('./ai-settings/ai-settings.page'));
 
 const base = appBase.pathname;
 
@@ -64,6 +70,13 @@ function SessionGate() {
           <Route path={`${base}events`} component={EventsPage} />
           <Route path={`${base}webhooks`} component={WebhooksPage} />
           <Route path={`${base}webhooks/:id`} component={WebhookDetailPage} />
+          <Route path={`${base}runbooks`} component={RunbooksPage} />
+          <Route path={`${base}runbooks/new`} component={RunbookEditorPage} />
+          <Route path={`${base}runbooks/:id`} component={RunbookEditorPage} />
+          <Route path={`${base}approvals`} component={ApprovalsPage} />
+          <Route path={`${base}incidents`} component={IncidentsPage} />
+          <Route path={`${base}incidents/:id`} component={IncidentDetailPage} />
+          <Route path={`${base}ai-settings`} component={AiSettingsPage} />
           <Route default component={NotFoundPage} />
         </Router>
       </ErrorBoundary>

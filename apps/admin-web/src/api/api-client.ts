@@ -288,6 +288,21 @@ export class ApiClient {
     return this.list<LogLine>(`logs?${params.toString()}`);
   }
 
+  /** One call answering `data`, for the typed clients of later pages (src/ops/ops-api.ts). */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.request<T>(method, path, body);
+  }
+
+  /** One list call answering the list envelope, for the same clients. */
+  async callList<T>(path: string): Promise<Page<T>> {
+    return this.list<T>(path);
+  }
+
+  /** A call answering 204. */
+  async callEmpty(method: string, path: string): Promise<void> {
+    await this.send(method, path);
+  }
+
   private async list<T>(path: string): Promise<Page<T>> {
     const body = (await this.send('GET', path)) as { data: T[]; pagination: Pagination };
     return { items: body.data, pagination: body.pagination };

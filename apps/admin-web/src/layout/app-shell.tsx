@@ -22,6 +22,10 @@ export function AppShell({ user, children }: { user: SessionUser; children: Comp
           <a href={`${base}events`}>Events</a>
           <a href={`${base}webhooks`}>Webhooks</a>
           <a href={`${base}settings`}>Settings</a>
+          <a href={`${base}runbooks`}>Runbooks</a>
+          <a href={`${base}approvals`}>Approvals</a>
+          <a href={`${base}incidents`}>Incidents</a>
+          <a href={`${base}ai-settings`}>AI</a>
         </nav>
         <span class="who">{user.email}</span>
         <button type="button" class="secondary" onClick={() => void signOut()}>

@@ -1,0 +1,40 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/**
+ * A destructive or deciding button that asks once more: the first press shows "Confirm …" (focused)
+ * and Cancel; only the second press acts.
+ */
+export function ConfirmButton({ label, confirmLabel, accessibleName, busy, danger = true, onConfirm }: { label: string; confirmLabel: string; accessibleName?: string; busy: boolean; danger?: boolean; onConfirm: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <button type="button" class={danger ? 'danger' : ''} onClick={() => setConfirming(true)} aria-label={accessibleName}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="actions">
+      <button
+        key="confirm"
+        type="button"
+        class={danger ? 'danger' : ''}
+        ref={confirm}
+        disabled={busy}
+        onClick={() => {
+          setConfirming(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
