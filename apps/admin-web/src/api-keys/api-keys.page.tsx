@@ -5,6 +5,7 @@ import type { ApiKey, CreatedApiKey } from '../api/api-types';
 import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { describedBy, FormField } from '../layout/form-field';
+import { FormFooter, ListTable } from '../layout/list-table';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 
@@ -41,42 +42,20 @@ export default function ApiKeysPage() {
       <p role="status" class="notice">
         {notice}
       </p>
-      <h2 id="key-list">All keys</h2>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The keys could not be loaded: {result.error.message}
-        </p>
-      )}
-      {result.loading && <p>Loading keys…</p>}
-      {result.data !== undefined && result.data.items.length === 0 && <p>No key yet.</p>}
-      {result.data !== undefined && result.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="key-list">
-          <table class="grid api-keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((key) => (
-                <KeyRow
-                  key={key.id}
-                  apiKey={key}
-                  onRevoked={() => {
-                    setNotice(`Revoked ${key.name} (${key.prefix}…).`);
-                    bumpRevision();
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable id="key-list" title="All keys" noun="keys" query={result} emptyText="No key yet." tableClass="api-keys" columns={['Name', 'Prefix', 'Status', 'Created', 'Expires', 'Actions']}>
+        {(items) =>
+          items.map((key) => (
+            <KeyRow
+              key={key.id}
+              apiKey={key}
+              onRevoked={() => {
+                setNotice(`Revoked ${key.name} (${key.prefix}…).`);
+                bumpRevision();
+              }}
+            />
+          ))
+        }
+      </ListTable>
       <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}api-keys${n > 1 ? `?page=${n}` : ''}`} />
     </main>
   );
@@ -103,16 +82,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
       <FormField id="key-expires" label="Expires (optional)" error={fieldErrors['expiresAt']} hint="Your local time. Empty: the key does not expire.">
         <input id="key-expires" name="expiresAt" type="datetime-local" {...describedBy('key-expires', fieldErrors['expiresAt'], true)} />
       </FormField>
-      {state.error !== undefined && (
-        <p class="error" role="alert">
-          {state.error}
-        </p>
-      )}
-      <div>
-        <button type="submit" disabled={state.busy}>
-          {state.busy ? 'Creating…' : 'Create key'}
-        </button>
-      </div>
+      <FormFooter error={state.error} busy={state.busy} label="Create key" busyLabel="Creating…" />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import type { UserAccount, UserRole } from '../api/api-types';
 import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { describedBy, FormField } from '../layout/form-field';
+import { FormFooter, ListTable } from '../layout/list-table';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 import { session } from '../session/session.state';
@@ -37,33 +38,13 @@ export default function UsersPage() {
       <p role="status" class="notice">
         {notice}
       </p>
-      <h2 id="user-list">All users</h2>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The users could not be loaded: {result.error.message}
-        </p>
-      )}
-      {result.loading && <p>Loading users…</p>}
-      {result.data !== undefined && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="user-list">
-          <table class="grid users">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((user) => (
-                <UserRow key={user.id} user={user} onChanged={changed} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable id="user-list" title="All users" noun="users" query={result} tableClass="users" columns={['Email', 'Role', 'Created', 'Status', 'Actions']}>
+        {(items) =>
+          items.map((user) => (
+            <UserRow key={user.id} user={user} onChanged={changed} />
+          ))
+        }
+      </ListTable>
       <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}users${n > 1 ? `?page=${n}` : ''}`} />
     </main>
   );
@@ -107,16 +88,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserAccount) => void 
           <option value="admin">Admin</option>
         </select>
       </FormField>
-      {state.error !== undefined && (
-        <p class="error" role="alert">
-          {state.error}
-        </p>
-      )}
-      <div>
-        <button type="submit" disabled={state.busy}>
-          {state.busy ? 'Creating…' : 'Create user'}
-        </button>
-      </div>
+      <FormFooter error={state.error} busy={state.busy} label="Create user" busyLabel="Creating…" />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { api, appBase } from '../api/api-client';
 import type { Webhook, WebhookWithSecret } from '../api/api-types';
 import { useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
+import { ListTable } from '../layout/list-table';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 import { SecretOnce } from './secret-once';
@@ -61,34 +62,13 @@ export default function WebhooksPage() {
       <p role="status" class="notice">
         {notice}
       </p>
-      <h2 id="webhook-list">All webhooks</h2>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The webhooks could not be loaded: {result.error.message}
-        </p>
-      )}
-      {result.loading && <p>Loading webhooks…</p>}
-      {result.data !== undefined && result.data.items.length === 0 && <p>No webhook yet.</p>}
-      {result.data !== undefined && result.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="webhook-list">
-          <table class="grid webhooks">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Severities</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((hook) => (
-                <WebhookRow key={hook.id} webhook={hook} onChanged={changed} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable id="webhook-list" title="All webhooks" noun="webhooks" query={result} emptyText="No webhook yet." tableClass="webhooks" columns={['URL', 'Events', 'Severities', 'Status', 'Actions']}>
+        {(items) =>
+          items.map((hook) => (
+            <WebhookRow key={hook.id} webhook={hook} onChanged={changed} />
+          ))
+        }
+      </ListTable>
       <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}webhooks${n > 1 ? `?page=${n}` : ''}`} />
     </main>
   );
