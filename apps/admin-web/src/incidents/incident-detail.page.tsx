@@ -36,7 +36,7 @@ export default function IncidentDetailPage() {
       {loaded.loading && incident === undefined && <p role="status">Loading the incident…</p>}
       {incident !== undefined && (
         <>
-          <dl class="facts">
+          <dl class="fields">
             <dt>Status</dt>
             <dd data-testid="incident-status">{incident.status === undefined ? '—' : INCIDENT_STATUS_TEXT[incident.status]}</dd>
             <dt>Severity</dt>

@@ -6,8 +6,13 @@ import { TelemetryIngest } from '../monitoring/telemetry-ingest.service';
 import { MAX_CHANGES, MAX_EVENTS, type AnalysisContext } from './analysis-context';
 import { metricsExcerpt } from './metrics-excerpt';
 
-/** Audit actions that change what the gateway does (not logins, not reads). */
-const CONFIG_ACTION = /^(route|settings|upstream|proxy|config|api-key|runbook)\b/;
+/**
+ * Audit actions that change what the gateway does with traffic (not logins, not reads). Runbook
+ * edits and approvals are left out: they change no route, and listed as "configuration changes
+ * shortly before the first event" they crowded the likely causes (the runbook's own actions are on
+ * the incident's timeline); a route test is a read.
+ */
+const CONFIG_ACTION = /^(route\.(?!test$)|settings\.|upstream\.|proxy\.|config\.|api-key\.)/;
 const AUDIT_SCAN = 500;
 const HOUR_MS = 3_600_000;
 
