@@ -66,7 +66,9 @@ describe('runbook executions interrupted by a control-plane stop (real control p
     const failed = await until('the stale execution failed', async () => {
       const execution = await get(stale);
       return execution.status === 'failed' ? execution : undefined;
-    }, 20_000);
+      // Recovery runs under the runbooks-schedule lease: when the stopped instance's lease has not
+      // expired yet, the new one takes it only after the lease's TTL. A wait bound, not a speed check.
+    }, 60_000);
     assert.match(failed.reason ?? '', /^INTERRUPTED: the control plane running it stopped mid-run \(no heartbeat since .*\); not resumed/);
     assert.deepEqual(failed.actions.map((a) => a.status), ['planned'], 'what never reported stays planned');
     const fresh = await get(live);
