@@ -229,6 +229,8 @@ const CACHE_SCHEMA = obj<CacheConfig>(
     varyBy: arr({ doc: 'parts of the request in the cache key', items: str({ doc: 'key part', oneOf: CACHE_VARY_KEYS }), default: D.cache.varyBy, unique: true }),
     cacheableStatuses: statusList('statuses cached', D.cache.cacheableStatuses),
     cacheAuthorized: bool({ doc: 'cache responses to requests with credentials (Authorization or X-API-Key)', default: D.cache.cacheAuthorized }),
+    staleWhileRevalidate: int({ doc: 'seconds a stale entry is still served while one background request refreshes it', min: 0, max: 86_400 }),
+    staleIfError: int({ doc: 'seconds a stale entry is still served when the upstream fails (5xx, connection error, timeout)', min: 0, max: 86_400 }),
   },
   { doc: 'response cache (spec 2.1)' },
 );

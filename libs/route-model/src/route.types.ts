@@ -125,6 +125,10 @@ export interface CacheConfig {
   cacheableStatuses?: number[];
   /** Cache responses to requests that carry `Authorization` (off by default). */
   cacheAuthorized?: boolean;
+  /** Seconds a stale entry may still be served while one background request refreshes it (RFC 5861). */
+  staleWhileRevalidate?: number;
+  /** Seconds a stale entry may still be served when the upstream fails (RFC 5861). */
+  staleIfError?: number;
 }
 
 /**

@@ -40,6 +40,19 @@ describe('validateRoute', () => {
     ]);
   });
 
+  it('cache stale windows: whole seconds from 0 to one day, a bad value names its field', () => {
+    const withWindows = (cache: Record<string, unknown>): Route => broken({ cache: { ...canonical({ cache: {} }).cache, ...cache } });
+    assert.deepEqual(validateRoute(withWindows({ staleWhileRevalidate: 30, staleIfError: 86_400 })), []);
+    assert.deepEqual(
+      validateRoute(withWindows({ staleWhileRevalidate: -1, staleIfError: 86_401 })).map((e) => [e.field, e.message]),
+      [
+        ['cache.staleWhileRevalidate', 'cache.staleWhileRevalidate must be between 0 and 86400'],
+        ['cache.staleIfError', 'cache.staleIfError must be between 0 and 86400'],
+      ],
+    );
+    assert.deepEqual(validateRoute(withWindows({ staleIfError: 1.5 })).map((e) => e.field), ['cache.staleIfError']);
+  });
+
   it('does not accept short forms: they are not canonical', () => {
     assert.deepEqual(
       validateRoute(broken({ timeout: 3000, target: 'http://x' })).map((e) => [e.field, e.message]),

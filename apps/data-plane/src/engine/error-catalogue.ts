@@ -32,6 +32,8 @@ export const GATEWAY_ERRORS = {
   AUTH_NOT_CONFIGURED: { status: 503, error: 'Service Unavailable', message: 'Authentication is not configured for this route' },
   UPSTREAM_TIMEOUT: { status: 504, error: 'Gateway Timeout', message: 'Upstream request timed out' },
   UPSTREAM_CONNECT_TIMEOUT: { status: 504, error: 'Gateway Timeout', message: 'Upstream connection timed out' },
+  /** RFC 9111 5.2.2.2: a stored `must-revalidate` response whose revalidation failed is never served stale. */
+  REVALIDATION_FAILED: { status: 504, error: 'Gateway Timeout', message: 'Stored response could not be revalidated with the upstream' },
 } as const satisfies Record<string, { status: number; error: string; message: string | undefined }>;
 
 export type GatewayErrorCode = keyof typeof GATEWAY_ERRORS;

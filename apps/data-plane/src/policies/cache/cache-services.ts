@@ -7,6 +7,6 @@ export const RESPONSE_CACHE = serviceKey<ResponseCache>('cache.responses');
 
 export const CACHE_LOOKUPS: CounterDefinition = {
   name: 'gateway_cache_lookups_total',
-  help: 'Response cache decisions, by route id and result (HIT, MISS, BYPASS)',
+  help: 'Response cache decisions, by route id and result (HIT, MISS, BYPASS, STALE, REVALIDATED)',
   labelNames: ['route', 'result'],
 };

@@ -1,38 +1,42 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Route } from '@gateway/route-model';
+import { GatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
+import { copyEndToEndHeaders } from '../../engine/hop-by-hop';
 import { presentedCredential } from '../../engine/presented-credential';
-import type { LocalReply, PolicyFactory, ProxiedResponse, RequestHookResult } from '../../engine/policy';
-import { storableTtl } from './cache-control';
+import type { LocalReply, PolicyFactory, ProxiedResponse, RequestHookResult, UpstreamCall, UpstreamCallback } from '../../engine/policy';
+import { fetchInBackground } from './background-fetch';
+import { hasValidator } from './cache-control';
 import { CACHE_LOOKUPS, RESPONSE_CACHE } from './cache-services';
+import { CaptureStream } from './capture-stream';
+import { clientHasStored, refreshedHeaders, setRevalidationHeaders } from './conditional-request';
+import { sameOriginPath, UNSAFE_METHODS } from './invalidation';
+import { replayedResponse } from './replayed-response';
 import type { CacheEntry, ResponseCache } from './response-cache';
+import { storableHead, toEntry, type StoreRules } from './stored-response';
 
-/** What a miss that leads a flight must remember until its response is stored or dropped. */
-interface Lead {
-  key: string;
+/** How a request was answered, as `X-Cache` and the lookups counter's `result` say it. */
+type CacheResult = 'HIT' | 'MISS' | 'BYPASS' | 'STALE' | 'REVALIDATED';
+
+/** What an exchange that went on towards the upstream must remember until it is answered. */
+interface Pending {
+  readonly key: string;
+  /** Leads the key's flight: stores what comes back and releases the requests waiting for it. */
+  readonly lead: boolean;
   settled: boolean;
+  /** The stale entry found: revalidated, served when the upstream fails, or served while refreshing. */
+  readonly stale: CacheEntry | undefined;
+  /** stale-while-revalidate: answered with `stale` at once while a background request refreshes it. */
+  readonly refresh: boolean;
+  /** Answered from the cache by the upstream wrapper: nothing to store. */
+  answered: boolean;
 }
 
-/** Headers the cache never stores: recomputed per hit, or meaningful for one response only. */
-const NOT_STORED = ['age', 'x-cache', 'x-correlation-id', 'date'];
+/** RFC 5861 "error": what stale-if-error covers. */
+const ERROR_STATUSES = new Set([500, 502, 503, 504]);
 
-/** Rough size of what an entry holds besides its body (keys, header strings). */
-function headerBytes(headers: OutgoingHttpHeaders): number {
-  let n = 64;
-  for (const name in headers) n += name.length + String(headers[name]).length + 16;
-  return n;
-}
-
-function varyNames(headers: OutgoingHttpHeaders): string[] | '*' | undefined {
-  const raw = headers['vary'];
-  if (raw === undefined) return undefined;
-  const names = (Array.isArray(raw) ? raw.join(',') : String(raw))
-    .split(',')
-    .map((n) => n.trim().toLowerCase())
-    .filter((n) => n !== '');
-  if (names.includes('*')) return '*';
-  return names.length === 0 ? undefined : names;
+function upstreamFailed(error: Error | null, response: IncomingMessage | null): boolean {
+  return error !== null || ERROR_STATUSES.has(response?.statusCode ?? 502);
 }
 
 /** Everything about a route that changes what the upstream answers or how it is stored. */
@@ -41,41 +45,25 @@ function fingerprint(route: Route): string {
   return JSON.stringify(rest);
 }
 
-/** Collects the body as it streams to the client; stores it once the upstream response completed. */
-class CaptureStream extends Transform {
-  private chunks: Buffer[] | undefined = [];
-  private size = 0;
-
-  constructor(
-    private readonly limit: number,
-    private readonly onDone: (body: Buffer | undefined) => void,
-  ) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    if (this.chunks !== undefined) {
-      this.size += chunk.length;
-      if (this.size > this.limit) this.chunks = undefined;
-      else this.chunks.push(chunk);
-    }
-    callback(null, chunk);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    this.onDone(this.chunks === undefined ? undefined : Buffer.concat(this.chunks, this.size));
-    callback();
-  }
+function endToEnd(message: IncomingMessage): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  copyEndToEndHeaders(message.headers, headers);
+  return headers;
 }
 
 /**
- * `cache` (spec 2.1): an in-memory response cache per route, checked after authentication.
- * Safe by default: only GET and HEAD; never a request with `Authorization` unless
- * `cacheAuthorized`; never a response with `no-store`, `private`, `no-cache`, `Set-Cookie` or
- * `Vary: *`; the upstream's `Vary` is honoured; a shorter `max-age`/`s-maxage` wins over `ttl`.
+ * `cache` (spec 2.1, RFC 9111): an in-memory response cache per route, checked after
+ * authentication. Safe by default: only GET and HEAD; never a request with a credential unless
+ * `cacheAuthorized`; never a response with `no-store`, `private`, `Set-Cookie` or `Vary: *`, nor
+ * a 502/503/504 the retry policy gave up on; the upstream's `Vary` is honoured; a shorter
+ * `s-maxage`/`max-age`/`Expires` wins over `ttl`. A stale entry with a validator is revalidated
+ * with a conditional request and a 304 refreshes it; `staleWhileRevalidate` answers stale while
+ * one background request refreshes; `staleIfError` answers stale when the upstream fails;
+ * `must-revalidate` forbids both (a failed revalidation is a 504). A successful POST, PUT, PATCH
+ * or DELETE invalidates what was stored for its path and its same-origin `Location`.
  * Concurrent misses for one key go upstream once: followers wait for the leader's response.
- * A hit replays the stored upstream response through the response phase (header rules and body
- * transforms apply as on a miss) with `X-Cache: HIT` and `Age`.
+ * A stored response is replayed through the response phase (header rules and body transforms
+ * apply as on a miss) with `X-Cache` and `Age`; a client conditional it satisfies gets a 304.
  */
 export const cachePolicy: PolicyFactory = {
   key: 'cache',
@@ -89,88 +77,157 @@ export const cachePolicy: PolicyFactory = {
     if (route === undefined || config === undefined) return null;
     const cache: ResponseCache = env.services.provided.get(RESPONSE_CACHE);
     cache.retain(route.id, config.enabled ? fingerprint(route) : 'disabled');
-    if (!config.enabled) return null;
+    // A route with its cache switched off still invalidates what other routes stored for its paths.
+    if (!config.enabled) return { onResponse: (exchange, response) => invalidate(cache, exchange, response) };
     const routeId = route.id;
     const lookups = env.services.metrics.counter(CACHE_LOOKUPS);
-    const [hits, misses, bypasses] = [lookups.labels(routeId, 'HIT'), lookups.labels(routeId, 'MISS'), lookups.labels(routeId, 'BYPASS')];
-    const ttl = config.ttl;
+    const counters: Record<CacheResult, { inc(): void }> = {
+      HIT: lookups.labels(routeId, 'HIT'),
+      MISS: lookups.labels(routeId, 'MISS'),
+      BYPASS: lookups.labels(routeId, 'BYPASS'),
+      STALE: lookups.labels(routeId, 'STALE'),
+      REVALIDATED: lookups.labels(routeId, 'REVALIDATED'),
+    };
+    const swrMs = (config.staleWhileRevalidate ?? 0) * 1000;
+    const sieMs = (config.staleIfError ?? 0) * 1000;
+    const rules: StoreRules = {
+      ttl: config.ttl,
+      statuses: new Set(config.cacheableStatuses ?? [200]),
+      staleMs: Math.max(swrMs, sieMs),
+      maxEntryBytes: cache.maxEntryBytes,
+    };
     const varyBy = new Set(config.varyBy ?? ['method', 'path', 'query']);
     const byMethod = varyBy.has('method');
     const byPath = varyBy.has('path');
     const byQuery = varyBy.has('query');
-    const statuses = new Set(config.cacheableStatuses ?? [200]);
     const cacheAuthorized = config.cacheAuthorized === true;
-    const leads = new WeakMap<Exchange, Lead>();
+    const deadlines = env.services.deadlines;
+    const pendings = new WeakMap<Exchange, Pending>();
 
     // HEAD is answered from the GET entry (same headers, no body), so both share the key.
     const keyOf = (exchange: Exchange): string =>
       `${routeId}\u0000${byMethod ? 'GET' : ''}\u0000${byPath ? exchange.path : ''}\u0000${byQuery ? exchange.query : ''}`;
 
-    const hit = (exchange: Exchange, entry: CacheEntry): LocalReply => {
-      hits.inc();
-      exchange.cacheHit = true;
-      const age = entry.upstreamAge + Math.floor((cache.now() - entry.storedAt) / 1000);
-      return { kind: 'response', status: entry.status, headers: { ...entry.headers, 'x-cache': 'HIT', age: String(age) }, body: entry.body, replay: true };
+    const mark = (exchange: Exchange, result: CacheResult): void => {
+      counters[result].inc();
+      exchange.addResponseHeader('x-cache', result);
     };
 
-    const miss = (exchange: Exchange, lead: boolean, key: string): undefined => {
-      misses.inc();
-      exchange.addResponseHeader('x-cache', 'MISS');
-      if (lead) leads.set(exchange, { key, settled: false });
+    /** The stored response as this client gets it: a 304 when its own conditional already holds it. */
+    const fromEntry = (exchange: Exchange, entry: CacheEntry, result: Exclude<CacheResult, 'MISS' | 'BYPASS'>): { status: number; headers: OutgoingHttpHeaders; body: Buffer | undefined } => {
+      counters[result].inc();
+      exchange.cacheHit = true;
+      const age = entry.upstreamAge + Math.floor((cache.now() - entry.storedAt) / 1000);
+      const headers: OutgoingHttpHeaders = { ...entry.headers, 'x-cache': result, age: String(age) };
+      if (entry.status >= 200 && entry.status < 300 && clientHasStored(exchange.req.headers, entry.headers)) {
+        delete headers['content-length'];
+        return { status: 304, headers, body: undefined };
+      }
+      return { status: entry.status, headers, body: entry.body };
+    };
+
+    const replay = (exchange: Exchange, entry: CacheEntry, result: 'HIT' | 'STALE'): LocalReply => ({ kind: 'response', ...fromEntry(exchange, entry, result), replay: true });
+
+    /** Answers from the upstream wrapper, where only an upstream message can answer. */
+    const answer = (exchange: Exchange, done: UpstreamCallback, entry: CacheEntry, result: 'STALE' | 'REVALIDATED'): void => {
+      const reply = fromEntry(exchange, entry, result);
+      done(null, replayedResponse(reply.status, reply.headers, reply.body));
+    };
+
+    const settle = (pending: Pending, stored: boolean): void => {
+      if (pending.settled || !pending.lead) return;
+      pending.settled = true;
+      cache.release(pending.key, stored);
+    };
+
+    const proceed = (exchange: Exchange, key: string, lead: boolean, stale: CacheEntry | undefined): undefined => {
+      // With a stale entry, the upstream wrapper decides: MISS, REVALIDATED or STALE.
+      if (stale === undefined) mark(exchange, 'MISS');
+      if (lead || stale !== undefined) pendings.set(exchange, { key, lead, settled: false, stale, refresh: false, answered: false });
       return undefined;
     };
 
-    const lookup = (exchange: Exchange, key: string): RequestHookResult | Promise<RequestHookResult> => {
-      const entry = cache.get(key, exchange.req.headers);
-      if (entry !== undefined) return hit(exchange, entry);
-      // A HEAD miss has no body to store: it goes upstream on its own.
-      if (exchange.method === 'HEAD') return miss(exchange, false, key);
-      if (cache.lead(key)) return miss(exchange, true, key);
-      return new Promise<RequestHookResult>((resolve) => {
+    const follow = (exchange: Exchange, key: string, stale: CacheEntry | undefined): Promise<RequestHookResult> =>
+      new Promise<RequestHookResult>((resolve) => {
         cache.wait(key, (stored) => {
           if (exchange.clientAborted) resolve(undefined);
-          else if (!stored) resolve(miss(exchange, false, key));
+          // Not stored: go upstream alone, without queueing again (an uncacheable answer must not serialize requests).
+          else if (!stored) resolve(proceed(exchange, key, false, stale));
           else resolve(lookup(exchange, key));
         });
       });
+
+    const lookup = (exchange: Exchange, key: string): RequestHookResult | Promise<RequestHookResult> => {
+      const entry = cache.get(key, exchange.req.headers);
+      const head = exchange.method === 'HEAD';
+      if (entry === undefined) {
+        // A HEAD miss has no body to store: it goes upstream on its own.
+        if (head) return proceed(exchange, key, false, undefined);
+        return cache.lead(key, exchange.path) ? proceed(exchange, key, true, undefined) : follow(exchange, key, undefined);
+      }
+      const now = cache.now();
+      if (entry.expiresAt > now) return replay(exchange, entry, 'HIT');
+      if (!entry.mustRevalidate && now < entry.expiresAt + swrMs) {
+        if (!cache.lead(key, exchange.path)) return replay(exchange, entry, 'STALE');
+        // The upstream wrapper answers stale and refreshes, once the request phase prepared the upstream request.
+        pendings.set(exchange, { key, lead: true, settled: false, stale: entry, refresh: true, answered: false });
+        return undefined;
+      }
+      if (head) return proceed(exchange, key, false, entry);
+      return cache.lead(key, exchange.path) ? proceed(exchange, key, true, entry) : follow(exchange, key, entry);
     };
 
-    const settle = (lead: Lead, stored: boolean): void => {
-      if (lead.settled) return;
-      lead.settled = true;
-      cache.release(lead.key, stored);
+    /** A 304 for a stored response: its headers updated and its lifetime restarted (RFC 9111 4.3.4). */
+    const refreshEntry = (exchange: Exchange, key: string, stale: CacheEntry, notModified: IncomingMessage): { entry: CacheEntry; stored: boolean } => {
+      const fields = endToEnd(notModified);
+      const headers = refreshedHeaders(stale.headers, fields);
+      const now = cache.now();
+      const stored = storableHead(stale.status, { ...headers, age: fields['age'], date: fields['date'] }, rules, 1, now);
+      if (stored === undefined) {
+        cache.delete(key);
+        return { entry: { ...stale, headers }, stored: false };
+      }
+      const entry = toEntry(stored, stale.body, exchange.req.headers, stale.path, key, rules, now);
+      return { entry, stored: cache.set(routeId, key, entry) };
     };
 
-    const store = (exchange: Exchange, lead: Lead, response: ProxiedResponse): void => {
-      if (!statuses.has(response.status) || response.headers['set-cookie'] !== undefined || response.upstream === undefined) return settle(lead, false);
-      const lifetime = storableTtl(response.headers, ttl);
-      const vary = varyNames(response.headers);
-      const declared = response.headers['content-length'];
-      if (lifetime <= 0 || vary === '*' || (declared !== undefined && Number(declared) > cache.maxEntryBytes)) return settle(lead, false);
-      const headers: OutgoingHttpHeaders = { ...response.headers };
-      for (const name of NOT_STORED) delete headers[name];
-      const upstreamAge = Number(response.headers['age'] ?? 0);
-      const requestHeaders = exchange.req.headers;
-      const varied = vary?.map((name): [string, string | undefined] => {
-        const value = requestHeaders[name];
-        return [name, Array.isArray(value) ? value.join(', ') : value];
+    /** stale-while-revalidate: one background request, whose answer replaces or refreshes the entry. */
+    const refreshInBackground = (client: Exchange, pending: Pending, stale: CacheEntry, next: UpstreamCall): void => {
+      const headers = { ...client.upstreamHeaders };
+      const conditional = hasValidator(stale.headers);
+      if (conditional) setRevalidationHeaders(headers, stale.headers);
+      fetchInBackground(client, next, headers, cache.maxEntryBytes, (outcome, exchange) => {
+        // The timeout policy cancels an attempt's deadline when its exchange completes; this one has no client to complete.
+        deadlines.cancel(exchange);
+        let stored = false;
+        if (outcome !== undefined) {
+          const { response, body } = outcome;
+          const status = response.statusCode ?? 502;
+          if (conditional && status === 304) stored = refreshEntry(client, pending.key, stale, response).stored;
+          else {
+            const head = storableHead(status, endToEnd(response), rules, exchange.attempts, cache.now());
+            if (head !== undefined) stored = cache.set(routeId, pending.key, toEntry(head, body, client.req.headers, stale.path, pending.key, rules, cache.now()));
+            // A definite answer that is not storable retires the stale entry; a failure keeps it.
+            else if (!ERROR_STATUSES.has(status)) cache.delete(pending.key);
+          }
+        }
+        settle(pending, stored);
       });
+    };
+
+    const store = (exchange: Exchange, pending: Pending, response: ProxiedResponse): void => {
       const upstream = response.upstream;
+      const head = upstream === undefined ? undefined : storableHead(response.status, response.headers, rules, exchange.attempts, cache.now());
+      if (upstream === undefined || head === undefined) {
+        // The upstream's new answer replaces a stale entry even when it cannot be stored itself.
+        if (pending.stale !== undefined && !ERROR_STATUSES.has(response.status)) cache.delete(pending.key);
+        return settle(pending, false);
+      }
+      const requestHeaders = exchange.req.headers;
+      const path = exchange.path;
       const capture = new CaptureStream(cache.maxEntryBytes, (body) => {
-        if (body === undefined || !upstream.complete) return settle(lead, false);
-        headers['content-length'] = body.length;
-        const storedAt = cache.now();
-        const entry: CacheEntry = {
-          status: response.status,
-          headers,
-          body,
-          storedAt,
-          expiresAt: storedAt + lifetime,
-          upstreamAge: Number.isFinite(upstreamAge) && upstreamAge > 0 ? Math.floor(upstreamAge) : 0,
-          vary: varied,
-          size: body.length + headerBytes(headers) + lead.key.length,
-        };
-        settle(lead, cache.set(routeId, lead.key, entry));
+        if (body === undefined || !upstream.complete) return settle(pending, false);
+        settle(pending, cache.set(routeId, pending.key, toEntry(head, body, requestHeaders, path, pending.key, rules, cache.now())));
       });
       const body = response.body;
       if (Buffer.isBuffer(body)) {
@@ -186,23 +243,84 @@ export const cachePolicy: PolicyFactory = {
       onRequest(exchange) {
         const method = exchange.method;
         if ((method !== 'GET' && method !== 'HEAD') || (!cacheAuthorized && presentedCredential(exchange.req.headers) !== undefined)) {
-          bypasses.inc();
-          exchange.addResponseHeader('x-cache', 'BYPASS');
+          mark(exchange, 'BYPASS');
           return undefined;
         }
         return lookup(exchange, keyOf(exchange));
       },
+      wrapUpstream: (next) => (exchange, done) => {
+        const pending = pendings.get(exchange);
+        const stale = pending?.stale;
+        if (pending === undefined || stale === undefined) {
+          next(exchange, done);
+          return;
+        }
+        if (pending.refresh) {
+          // The flight now belongs to the background request.
+          pendings.delete(exchange);
+          refreshInBackground(exchange, pending, stale, next);
+          answer(exchange, done, stale, 'STALE');
+          return;
+        }
+        const conditional = pending.lead && hasValidator(stale.headers);
+        if (conditional) setRevalidationHeaders(exchange.upstreamHeaders, stale.headers);
+        next(exchange, (error, response) => {
+          if (conditional && response !== null && response.statusCode === 304) {
+            response.resume();
+            const refreshed = refreshEntry(exchange, pending.key, stale, response);
+            pending.answered = true;
+            settle(pending, refreshed.stored);
+            answer(exchange, done, refreshed.entry, 'REVALIDATED');
+            return;
+          }
+          if (upstreamFailed(error, response) && !exchange.clientAborted) {
+            if (!stale.mustRevalidate && cache.now() < stale.expiresAt + sieMs) {
+              response?.resume();
+              pending.answered = true;
+              settle(pending, false);
+              answer(exchange, done, stale, 'STALE');
+              return;
+            }
+            // RFC 9111 5.2.2.2: a cache that cannot reach the origin answers 504, never the stale response.
+            if (stale.mustRevalidate && error !== null) {
+              done(new GatewayError('REVALIDATION_FAILED', undefined, { cause: error }), null);
+              return;
+            }
+          }
+          mark(exchange, 'MISS');
+          done(error, response);
+        });
+      },
       onResponse(exchange, response) {
-        const lead = leads.get(exchange);
-        if (lead !== undefined) store(exchange, lead, response);
+        if (UNSAFE_METHODS.has(exchange.method)) {
+          invalidate(cache, exchange, response, keyOf(exchange));
+          return;
+        }
+        const pending = pendings.get(exchange);
+        if (pending !== undefined && pending.lead && !pending.answered) store(exchange, pending, response);
       },
       onComplete(exchange) {
-        const lead = leads.get(exchange);
-        if (lead === undefined) return;
-        leads.delete(exchange);
+        const pending = pendings.get(exchange);
+        if (pending === undefined) return;
+        pendings.delete(exchange);
         // The upstream failed, the client left or the body was cut: followers go upstream themselves.
-        settle(lead, false);
+        settle(pending, false);
       },
     };
   },
 };
+
+/**
+ * RFC 9111 4.4: a non-error answer to an unsafe method invalidates what was stored for the request's
+ * path (every route, query and variant) and for a same-origin `Location` / `Content-Location`.
+ */
+function invalidate(cache: ResponseCache, exchange: Exchange, response: ProxiedResponse, ownKey?: string): void {
+  if (!UNSAFE_METHODS.has(exchange.method) || response.status >= 400) return;
+  cache.invalidatePath(exchange.path);
+  // On a route whose `varyBy` leaves the path out, the request's key holds an entry another path stored.
+  if (ownKey !== undefined) cache.delete(ownKey);
+  for (const name of ['location', 'content-location']) {
+    const path = sameOriginPath(exchange, response.headers[name]);
+    if (path !== undefined) cache.invalidatePath(path);
+  }
+}

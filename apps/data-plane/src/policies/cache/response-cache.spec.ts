@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResponseCache, type CacheEntry } from './response-cache';
-import { storableTtl } from './cache-control';
 
-function entry(size: number, now: number, ttl = 1000, vary?: Array<[string, string | undefined]>): CacheEntry {
-  return { status: 200, headers: {}, body: Buffer.alloc(size), storedAt: now, expiresAt: now + ttl, upstreamAge: 0, vary, size };
+function entry(size: number, now: number, ttl = 1000, vary?: Array<[string, string | undefined]>, path = '/x'): CacheEntry {
+  return { status: 200, headers: {}, body: Buffer.alloc(size), storedAt: now, expiresAt: now + ttl, keepUntil: now + ttl, mustRevalidate: false, path, upstreamAge: 0, vary, size };
 }
 
 test('bounded in bytes: least recently used entries go first; a hit refreshes recency', () => {
@@ -54,24 +53,53 @@ test('purge drops one route only; a changed route configuration purges it', () =
 
 test('flights: one leader per key; followers learn whether to look again or go upstream', () => {
   const cache = new ResponseCache();
-  assert.equal(cache.lead('k'), true);
-  assert.equal(cache.lead('k'), false);
+  assert.equal(cache.lead('k', '/x'), true);
+  assert.equal(cache.lead('k', '/x'), false);
   const seen: boolean[] = [];
   cache.wait('k', (stored) => seen.push(stored));
   cache.wait('k', (stored) => seen.push(stored));
   cache.release('k', false);
   assert.deepEqual(seen, [false, false]);
-  assert.equal(cache.lead('k'), true, 'released');
+  assert.equal(cache.lead('k', '/x'), true, 'released');
   cache.wait('other', (stored) => seen.push(stored));
   assert.deepEqual(seen, [false, false, true], 'no flight: look again at once');
 });
 
-test('Cache-Control: never stored directives, s-maxage over max-age, the shorter lifetime wins, Age counts', () => {
-  assert.equal(storableTtl({}, 5000), 5000);
-  for (const cc of ['no-store', 'private', 'no-cache', 'public, no-store', 'max-age=0', 'max-age=abc']) assert.equal(storableTtl({ 'cache-control': cc }, 5000), 0, cc);
-  assert.equal(storableTtl({ 'cache-control': 'max-age=2' }, 5000), 2000);
-  assert.equal(storableTtl({ 'cache-control': 'max-age=60' }, 5000), 5000);
-  assert.equal(storableTtl({ 'cache-control': 'max-age=1, s-maxage=3' }, 5000), 3000);
-  assert.equal(storableTtl({ 'cache-control': 'max-age=3', age: '1' }, 5000), 2000);
-  assert.equal(storableTtl({ 'cache-control': 'max-age=3', age: '3' }, 5000), 0);
+test('stale entries are returned until keepUntil, then dropped', () => {
+  let now = 0;
+  const cache = new ResponseCache({ now: () => now });
+  cache.set('r', 'k', { ...entry(1, now, 1000), keepUntil: 5000 });
+  now = 3000;
+  const stale = cache.get('k', {});
+  assert.ok(stale !== undefined && stale.expiresAt <= now, 'stale but kept');
+  now = 5000;
+  assert.equal(cache.get('k', {}), undefined);
+  assert.equal(cache.size.entries, 0);
+});
+
+test('invalidatePath drops every entry stored for the path, on any route, and only those', () => {
+  const cache = new ResponseCache();
+  const now = Date.now();
+  cache.set('r1', 'r1-items', entry(1, now, 60_000, undefined, '/items'));
+  cache.set('r1', 'r1-items-q', entry(1, now, 60_000, undefined, '/items'));
+  cache.set('r2', 'r2-items', entry(1, now, 60_000, undefined, '/items'));
+  cache.set('r1', 'r1-other', entry(1, now, 60_000, undefined, '/items/1'));
+  assert.equal(cache.invalidatePath('/items'), 3);
+  assert.equal(cache.get('r1-items', {}), undefined);
+  assert.equal(cache.get('r2-items', {}), undefined);
+  assert.ok(cache.get('r1-other', {}) !== undefined);
+  assert.equal(cache.invalidatePath('/items'), 0);
+  cache.delete('r1-other');
+  assert.equal(cache.size.entries, 0);
+});
+
+test('a flight invalidated while in the air does not store what it brings back', () => {
+  const cache = new ResponseCache();
+  const now = Date.now();
+  assert.equal(cache.lead('k', '/items'), true);
+  cache.invalidatePath('/items');
+  assert.equal(cache.set('r', 'k', entry(1, now, 60_000, undefined, '/items')), false);
+  cache.release('k', false);
+  assert.equal(cache.lead('k', '/items'), true);
+  assert.equal(cache.set('r', 'k', entry(1, now, 60_000, undefined, '/items')), true, 'a new flight stores again');
 });

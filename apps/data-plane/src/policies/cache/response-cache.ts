@@ -8,7 +8,17 @@ export interface CacheEntry {
   readonly body: Buffer;
   /** ms (cache clock) when stored. */
   readonly storedAt: number;
+  /** ms (cache clock) until which the entry is fresh; after it, stale. */
   readonly expiresAt: number;
+  /**
+   * ms (cache clock) until which the stale entry is kept: to be revalidated (it has a validator),
+   * served while refreshing (stale-while-revalidate) or when the upstream fails (stale-if-error).
+   */
+  readonly keepUntil: number;
+  /** Never served stale; a failed revalidation answers 504 (RFC 9111 5.2.2.2). */
+  readonly mustRevalidate: boolean;
+  /** The normalized request path it answered: unsafe requests to that path invalidate it. */
+  readonly path: string;
   /** Age the upstream reported, seconds. */
   readonly upstreamAge: number;
   /** Request header values the upstream's `Vary` named, as seen when stored. */
@@ -32,7 +42,11 @@ interface Slot {
 
 /** A miss in progress: followers for the same key wait for it instead of calling the upstream. */
 interface Flight {
+  /** The normalized request path the flight fetches. */
+  path: string;
   waiters: Array<(stored: boolean) => void>;
+  /** An unsafe request to the path succeeded meanwhile: what the flight brings back may predate it. */
+  invalidated: boolean;
 }
 
 export const DEFAULT_CACHE_MAX_BYTES = 100 * 1024 * 1024;
@@ -54,6 +68,7 @@ export class ResponseCache {
   readonly now: () => number;
   private readonly slots = new Map<string, Slot>();
   private readonly byRoute = new Map<string, Set<string>>();
+  private readonly byPath = new Map<string, Set<string>>();
   private readonly fingerprints = new Map<string, string>();
   private readonly flights = new Map<string, Flight>();
   private bytes = 0;
@@ -68,12 +83,15 @@ export class ResponseCache {
     return { entries: this.slots.size, bytes: this.bytes };
   }
 
-  /** A fresh entry whose Vary'd request headers match, or undefined; a hit becomes most recent. */
+  /**
+   * The entry whose Vary'd request headers match, fresh or stale (compare `expiresAt` with `now()`),
+   * or undefined; an entry past `keepUntil` is dropped. A hit becomes most recent.
+   */
   get(key: string, requestHeaders: IncomingHttpHeaders): CacheEntry | undefined {
     const slot = this.slots.get(key);
     if (slot === undefined) return undefined;
     const entry = slot.entry;
-    if (entry.expiresAt <= this.now()) {
+    if (entry.keepUntil <= this.now()) {
       this.remove(key, slot);
       return undefined;
     }
@@ -85,9 +103,12 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Stores an entry (replacing the key's previous one); false when it is larger than one entry may be. */
+  /**
+   * Stores an entry (replacing the key's previous one); false when it is larger than one entry may
+   * be, or when the key's flight was invalidated by an unsafe request while it was in the air.
+   */
   set(routeId: string, key: string, entry: CacheEntry): boolean {
-    if (entry.size > this.maxEntryBytes) return false;
+    if (entry.size > this.maxEntryBytes || this.flights.get(key)?.invalidated === true) return false;
     const previous = this.slots.get(key);
     if (previous !== undefined) this.remove(key, previous);
     this.slots.set(key, { routeId, entry });
@@ -95,6 +116,9 @@ export class ResponseCache {
     let keys = this.byRoute.get(routeId);
     if (keys === undefined) this.byRoute.set(routeId, (keys = new Set()));
     keys.add(key);
+    let sameTarget = this.byPath.get(entry.path);
+    if (sameTarget === undefined) this.byPath.set(entry.path, (sameTarget = new Set()));
+    sameTarget.add(key);
     for (const [oldest, slot] of this.slots) {
       if (this.bytes <= this.maxBytes) break;
       this.remove(oldest, slot);
@@ -118,6 +142,33 @@ export class ResponseCache {
     return removed;
   }
 
+  /** Drops one key's entry, if any. */
+  delete(key: string): void {
+    const slot = this.slots.get(key);
+    if (slot !== undefined) this.remove(key, slot);
+  }
+
+  /**
+   * Drops every entry that answered `path` (any route, query or variant) and marks the flights
+   * fetching it, so a response that left the upstream before the change is not stored after it
+   * (RFC 9111 4.4). Returns how many entries went.
+   */
+  invalidatePath(path: string): number {
+    for (const flight of this.flights.values()) if (flight.path === path) flight.invalidated = true;
+    const keys = this.byPath.get(path);
+    if (keys === undefined) return 0;
+    let removed = 0;
+    for (const key of [...keys]) {
+      const slot = this.slots.get(key);
+      if (slot !== undefined) {
+        this.remove(key, slot);
+        removed += 1;
+      }
+    }
+    this.byPath.delete(path);
+    return removed;
+  }
+
   /** Called when a route compiles: a changed configuration must not serve what the old one stored. */
   retain(routeId: string, fingerprint: string): void {
     const known = this.fingerprints.get(routeId);
@@ -125,10 +176,10 @@ export class ResponseCache {
     this.fingerprints.set(routeId, fingerprint);
   }
 
-  /** True when this caller now leads the miss for `key`; false when another miss is in flight. */
-  lead(key: string): boolean {
+  /** True when this caller now leads the miss for `key` (fetching `path`); false when another miss is in flight. */
+  lead(key: string, path: string): boolean {
     if (this.flights.has(key)) return false;
-    this.flights.set(key, { waiters: [] });
+    this.flights.set(key, { path, waiters: [], invalidated: false });
     return true;
   }
 
@@ -154,5 +205,10 @@ export class ResponseCache {
     this.slots.delete(key);
     this.bytes -= slot.entry.size;
     this.byRoute.get(slot.routeId)?.delete(key);
+    const sameTarget = this.byPath.get(slot.entry.path);
+    if (sameTarget !== undefined) {
+      sameTarget.delete(key);
+      if (sameTarget.size === 0) this.byPath.delete(slot.entry.path);
+    }
   }
 }

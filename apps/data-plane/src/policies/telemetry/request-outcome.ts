@@ -23,6 +23,7 @@ const OUTCOME_OF: Partial<Record<GatewayErrorCode, RequestOutcome>> = {
   RESPONSE_TRANSFORM_FAILED: 'upstream_error',
   UPSTREAM_TIMEOUT: 'timeout',
   UPSTREAM_CONNECT_TIMEOUT: 'timeout',
+  REVALIDATION_FAILED: 'upstream_error',
 };
 
 /** Every code to an index, -1 for none: one property read per request. */
