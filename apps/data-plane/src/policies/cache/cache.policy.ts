@@ -283,6 +283,7 @@ export const cachePolicy: PolicyFactory = {
             }
             // RFC 9111 5.2.2.2: a cache that cannot reach the origin answers 504, never the stale response.
             if (stale.mustRevalidate && error !== null) {
+              mark(exchange, 'MISS');
               done(new GatewayError('REVALIDATION_FAILED', undefined, { cause: error }), null);
               return;
             }

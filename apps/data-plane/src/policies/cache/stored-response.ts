@@ -70,13 +70,14 @@ export function storableHead(status: number, headers: OutgoingHttpHeaders, rules
 
 /**
  * The entry for a complete body. It stays fresh for `freshness.freshMs`, then is kept stale for as
- * long as it can serve: the stale windows (unless it must be revalidated) and, when it has a
+ * long as it can serve: the stale windows and, when it has a
  * validator, one more route ttl in which a conditional request can refresh it for the price of a 304.
  */
 export function toEntry(head: StorableHead, body: Buffer, requestHeaders: IncomingHttpHeaders, path: string, key: string, rules: StoreRules, now: number): CacheEntry {
   const headers: OutgoingHttpHeaders = { ...head.headers, 'content-length': body.length };
   const expiresAt = now + head.freshness.freshMs;
-  const keptStale = Math.max(head.freshness.mustRevalidate ? 0 : rules.staleMs, hasValidator(headers) ? rules.ttl : 0);
+  // A must-revalidate entry is kept as long too: it is never served stale, but its failed revalidation answers 504.
+  const keptStale = Math.max(rules.staleMs, hasValidator(headers) ? rules.ttl : 0);
   return {
     status: head.status,
     headers,
