@@ -140,6 +140,9 @@ routes:
     assert.equal(await xCache('/c/items/7'), 'MISS');
     await get(`/c/items?loc=${encodeURIComponent('http://other.example/c/items/8')}`, { method: 'POST', body: '{}' });
     assert.equal(await xCache('/c/items/8'), 'HIT', 'another origin invalidates nothing');
+    // A location no URL parser accepts costs nothing but its own invalidation.
+    assert.equal((await get(`/c/items?loc=${encodeURIComponent('http://[::1')}`, { method: 'POST', body: '{}' })).status, 200);
+    assert.equal(await xCache('/c/items/8'), 'HIT');
   });
 
   test('a write through a route with its cache switched off invalidates what a caching route stored', async () => {

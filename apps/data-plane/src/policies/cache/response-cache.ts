@@ -128,16 +128,7 @@ export class ResponseCache {
 
   /** Drops every entry of a route; returns how many. The control plane's cache purge calls this. */
   purge(routeId: string): number {
-    const keys = this.byRoute.get(routeId);
-    if (keys === undefined) return 0;
-    let removed = 0;
-    for (const key of [...keys]) {
-      const slot = this.slots.get(key);
-      if (slot !== undefined) {
-        this.remove(key, slot);
-        removed += 1;
-      }
-    }
+    const removed = this.removeAll(this.byRoute.get(routeId));
     this.byRoute.delete(routeId);
     return removed;
   }
@@ -155,18 +146,7 @@ export class ResponseCache {
    */
   invalidatePath(path: string): number {
     for (const flight of this.flights.values()) if (flight.path === path) flight.invalidated = true;
-    const keys = this.byPath.get(path);
-    if (keys === undefined) return 0;
-    let removed = 0;
-    for (const key of [...keys]) {
-      const slot = this.slots.get(key);
-      if (slot !== undefined) {
-        this.remove(key, slot);
-        removed += 1;
-      }
-    }
-    this.byPath.delete(path);
-    return removed;
+    return this.removeAll(this.byPath.get(path));
   }
 
   /** Called when a route compiles: a changed configuration must not serve what the old one stored. */
@@ -199,6 +179,20 @@ export class ResponseCache {
     if (flight === undefined) return;
     this.flights.delete(key);
     for (const resume of flight.waiters) resume(stored);
+  }
+
+  /** Drops the entries of `keys` (a copy is walked: removing edits the index sets); returns how many. */
+  private removeAll(keys: ReadonlySet<string> | undefined): number {
+    if (keys === undefined) return 0;
+    let removed = 0;
+    for (const key of [...keys]) {
+      const slot = this.slots.get(key);
+      if (slot !== undefined) {
+        this.remove(key, slot);
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   private remove(key: string, slot: Slot): void {
