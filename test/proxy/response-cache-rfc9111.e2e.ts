@@ -187,6 +187,19 @@ routes:
     assert.equal(callsFor('/etag'), 2);
   });
 
+  test('no-cache with a validator is stored but revalidated before every use', async () => {
+    const path = `/c/nocache?cc=no-cache&etag=${encodeURIComponent('"n1"')}`;
+    const first = await get(path);
+    assert.equal(first.headers['x-cache'], 'MISS');
+    for (let i = 0; i < 2; i += 1) {
+      const again = await get(path);
+      assert.equal(again.headers['x-cache'], 'REVALIDATED');
+      assert.deepEqual(again.json(), first.json());
+    }
+    assert.equal(callsFor('/nocache'), 3);
+    assert.equal(seen.get('GET /nocache')?.['if-none-match'], '"n1"');
+  });
+
   test('Last-Modified revalidates with If-Modified-Since; a client conditional the entry satisfies gets a 304 from the gateway', async () => {
     const lm = 'Fri, 27 Nov 2026 08:00:00 GMT';
     const path = `/c/lm?cc=${encodeURIComponent('max-age=3')}&lm=${encodeURIComponent(lm)}`;

@@ -147,13 +147,17 @@ export const cachePolicy: PolicyFactory = {
       return undefined;
     };
 
-    const follow = (exchange: Exchange, key: string, stale: CacheEntry | undefined): Promise<RequestHookResult> =>
+    const follow = (exchange: Exchange, key: string): Promise<RequestHookResult> =>
       new Promise<RequestHookResult>((resolve) => {
         cache.wait(key, (stored) => {
           if (exchange.clientAborted) resolve(undefined);
-          // Not stored: go upstream alone, without queueing again (an uncacheable answer must not serialize requests).
-          else if (!stored) resolve(proceed(exchange, key, false, stale));
-          else resolve(lookup(exchange, key));
+          else if (stored) resolve(lookup(exchange, key));
+          else {
+            // Not stored: go upstream alone, without queueing again (an uncacheable answer must not
+            // serialize requests), with the entry as it is now (a write may have invalidated it).
+            const current = cache.get(key, exchange.req.headers);
+            resolve(current !== undefined && current.expiresAt > cache.now() ? replay(exchange, current, 'HIT') : proceed(exchange, key, false, current));
+          }
         });
       });
 
@@ -163,7 +167,7 @@ export const cachePolicy: PolicyFactory = {
       if (entry === undefined) {
         // A HEAD miss has no body to store: it goes upstream on its own.
         if (head) return proceed(exchange, key, false, undefined);
-        return cache.lead(key, exchange.path) ? proceed(exchange, key, true, undefined) : follow(exchange, key, undefined);
+        return cache.lead(key, exchange.path) ? proceed(exchange, key, true, undefined) : follow(exchange, key);
       }
       const now = cache.now();
       if (entry.expiresAt > now) return replay(exchange, entry, 'HIT');
@@ -174,7 +178,7 @@ export const cachePolicy: PolicyFactory = {
         return undefined;
       }
       if (head) return proceed(exchange, key, false, entry);
-      return cache.lead(key, exchange.path) ? proceed(exchange, key, true, entry) : follow(exchange, key, entry);
+      return cache.lead(key, exchange.path) ? proceed(exchange, key, true, entry) : follow(exchange, key);
     };
 
     /** A 304 for a stored response: its headers updated and its lifetime restarted (RFC 9111 4.3.4). */
@@ -274,7 +278,8 @@ export const cachePolicy: PolicyFactory = {
             return;
           }
           if (upstreamFailed(error, response) && !exchange.clientAborted) {
-            if (!stale.mustRevalidate && cache.now() < stale.expiresAt + sieMs) {
+            // Only the entry the cache still holds: a write may have invalidated it meanwhile.
+            if (!stale.mustRevalidate && cache.now() < stale.expiresAt + sieMs && cache.holds(pending.key, stale)) {
               response?.resume();
               pending.answered = true;
               settle(pending, false);

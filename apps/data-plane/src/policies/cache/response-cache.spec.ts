@@ -84,7 +84,10 @@ test('invalidatePath drops every entry stored for the path, on any route, and on
   cache.set('r1', 'r1-items-q', entry(1, now, 60_000, undefined, '/items'));
   cache.set('r2', 'r2-items', entry(1, now, 60_000, undefined, '/items'));
   cache.set('r1', 'r1-other', entry(1, now, 60_000, undefined, '/items/1'));
+  const stored = cache.get('r2-items', {});
+  assert.ok(stored !== undefined && cache.holds('r2-items', stored));
   assert.equal(cache.invalidatePath('/items'), 3);
+  assert.equal(cache.holds('r2-items', stored), false);
   assert.equal(cache.get('r1-items', {}), undefined);
   assert.equal(cache.get('r2-items', {}), undefined);
   assert.ok(cache.get('r1-other', {}) !== undefined);

@@ -133,6 +133,11 @@ export class ResponseCache {
     return removed;
   }
 
+  /** True while `entry` is the one stored under `key` (not replaced, invalidated, purged or evicted). */
+  holds(key: string, entry: CacheEntry): boolean {
+    return this.slots.get(key)?.entry === entry;
+  }
+
   /** Drops one key's entry, if any. */
   delete(key: string): void {
     const slot = this.slots.get(key);
