@@ -77,6 +77,7 @@ routes:
   - { id: writer, path: /w/*, methods: [POST], upstream: "${upstream.origin}", cache: { enabled: false } }
   - { id: swr, path: /swr/*, upstream: "${upstream.origin}", cache: { enabled: true, ttl: 60000, staleWhileRevalidate: 60 } }
   - { id: sie, path: /sie/*, upstream: "${upstream.origin}", cache: { enabled: true, ttl: 60000, staleIfError: 60 } }
+  - { id: slow, path: /slow/*, upstream: "${upstream.origin}", timeout: { request: 500 }, cache: { enabled: true, ttl: 60000, staleIfError: 60 } }
   - { id: down, path: /down/*, upstream: "${stoppable.origin}", cache: { enabled: true, ttl: 60000, staleIfError: 60 } }
   - id: retried
     path: /retried/*
@@ -258,6 +259,18 @@ routes:
     const recovered = await get(path);
     assert.equal(recovered.headers['x-cache'], 'MISS');
     assert.equal(recovered.json().n, asked + 1);
+  });
+
+  test('stale-if-error: a stale entry answers when the upstream times out', async () => {
+    const path = `/slow/t?cc=${encodeURIComponent('max-age=1')}`;
+    // Every call after the first hangs past the route's 500 ms request timeout.
+    held.set('/t', deferred<void>());
+    await get(path);
+    const stale = await untilNotHit(path);
+    assert.equal(stale.status, 200);
+    assert.equal(stale.headers['x-cache'], 'STALE');
+    assert.equal(stale.json().n, 1);
+    assert.equal(callsFor('/t'), 2);
   });
 
   test('stale-if-error with the upstream stopped; must-revalidate answers 504 instead of the stale entry', async () => {
