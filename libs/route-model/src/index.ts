@@ -26,3 +26,4 @@ export { ROUTE_JSON_SCHEMA, ROUTE_INPUT_JSON_SCHEMA, fieldSpecToJsonSchema, type
 export { compileCorsOrigins } from './cors-origin';
 export { MAX_ACCESS_LIST_ENTRIES } from './cross-field-rules';
 export { CONFIG_POLICY_FIELDS, DEFAULTED_POLICY_FIELDS, POLICY_ROUTE_FIELDS, UPSTREAM_POLICY_FIELDS, type PolicyRouteField } from './policy-fields';
+export { UPSTREAM_JSON_SCHEMA, UPSTREAM_INPUT_JSON_SCHEMA } from './upstream-json-schema';
