@@ -1,4 +1,4 @@
-import type { HealthCheckConfig, ProxyConfig, Route } from '@gateway/route-model';
+import { upstreamTargets, type HealthCheckConfig, type ProxyConfig, type Route } from '@gateway/route-model';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
 import { HEALTH_CHECKS, routeCheckName } from './health-check-registry';
 import type { HealthCheckSettings } from './health-checker';
@@ -19,7 +19,7 @@ function settingsOf(config: HealthCheckConfig, base: string): HealthCheckSetting
 function checkOf(route: Route, env: PolicyEnvironment): { name: string; settings: HealthCheckSettings } | undefined {
   if (route.healthCheck?.enabled === true) return { name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream) };
   const upstream = route.upstreamName === undefined ? undefined : env.upstreams.get(route.upstreamName);
-  if (upstream?.healthCheck?.enabled === true) return { name: upstream.name, settings: settingsOf(upstream.healthCheck, upstream.url) };
+  if (upstream?.healthCheck?.enabled === true) return { name: upstream.name, settings: settingsOf(upstream.healthCheck, upstreamTargets(upstream)[0]?.url ?? '') };
   return undefined;
 }
 
