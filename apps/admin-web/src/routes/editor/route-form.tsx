@@ -32,9 +32,11 @@ export function RouteForm({ initial, routeId, readOnly }: RouteFormProps) {
   async function save(asDraft: boolean): Promise<void> {
     const body = asDraft ? { ...draft, enabled: false } : draft;
     const local = normalizeRoute(body);
+    // An upstream that is not a URL may name an upstream (proxy.yml's or /api/upstreams'): only the API knows them.
+    const localErrors = local.ok ? [] : local.errors.filter((e) => !(e.field === 'upstream' && typeof body['upstream'] === 'string' && !body['upstream'].includes('://')));
     setFailure(undefined);
-    if (!local.ok) {
-      setErrors(local.errors);
+    if (localErrors.length > 0) {
+      setErrors(localErrors);
       focusSummary();
       return;
     }
