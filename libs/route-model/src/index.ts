@@ -21,7 +21,7 @@ export { diffRoutes, type RouteDiff } from './route-diff';
 export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 export { createRouteMatcher, type RouteMatch, type RouteMatcher } from './route-matcher';
 export { rewriteUpstreamPath } from './upstream-path';
-export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
+export { HEADER_TEMPLATE_VARIABLES, NAME_PATTERN, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
 export { routeNumberBounds } from './route-field-bounds';
 export { ROUTE_JSON_SCHEMA, ROUTE_INPUT_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema, type JsonSchemaForm } from './route-json-schema';

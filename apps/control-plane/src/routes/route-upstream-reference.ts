@@ -1,4 +1,4 @@
-import { upstreamTargets, type FieldError, type UpstreamDefinition } from '@gateway/route-model';
+import { NAME_PATTERN, upstreamTargets, type FieldError, type UpstreamDefinition } from '@gateway/route-model';
 
 /** The field of a body that holds the upstream: `upstream`, or variant B's `target` (decision 6). */
 function upstreamField(input: Record<string, unknown>): 'upstream' | 'target' {
@@ -37,7 +37,7 @@ export function explainUnknownUpstream(errors: readonly FieldError[], input: Rec
   const field = upstreamField(input);
   const value = input[field];
   return errors.map((error) =>
-    error.field === field && error.code === 'INVALID_URL' && typeof value === 'string' && !value.includes('://')
+    error.field === field && error.code === 'INVALID_URL' && typeof value === 'string' && NAME_PATTERN.test(value)
       ? { ...error, message: `Invalid URL: '${value.slice(0, 64)}' is neither an absolute http(s) URL nor the name of an upstream (GET /api/upstreams lists them)` }
       : error,
   );
