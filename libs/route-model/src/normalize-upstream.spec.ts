@@ -48,15 +48,16 @@ describe('normalizeUpstream', () => {
     assert.deepEqual(errors({ name: 'b', targets: [] }), [['upstreams[4].targets', 'targets must not be empty']]);
   });
 
-  it('names the target field: bad URL, weight out of range, duplicates, a different path', () => {
+  it('names the target field: bad URL, weight out of range, duplicates, another scheme or path', () => {
     assert.deepEqual(errors({ name: 'b', targets: [{ url: 'ftp://x' }, { url: 'http://y', weight: 0 }, { weight: 5 }] }), [
       ['upstreams[4].targets[0].url', 'Invalid URL'],
       ['upstreams[4].targets[1].weight', 'targets[1].weight must be between 1 and 1000'],
       ['upstreams[4].targets[2].url', 'targets[2].url is required'],
     ]);
-    assert.deepEqual(errors({ name: 'b', targets: [{ url: 'http://a/v1' }, { url: 'http://a:80/v1' }, { url: 'http://c/v2' }] }), [
+    assert.deepEqual(errors({ name: 'b', targets: [{ url: 'http://a/v1' }, { url: 'http://a:80/v1' }, { url: 'http://c/v2' }, { url: 'https://d/v1' }] }), [
       ['upstreams[4].targets[1].url', 'Duplicate target http://a'],
-      ['upstreams[4].targets[2].url', "every target of an upstream has the same path ('/v1' in targets[0])"],
+      ['upstreams[4].targets[2].url', "every target of an upstream has the scheme and path of targets[0] (http:, '/v1')"],
+      ['upstreams[4].targets[3].url', "every target of an upstream has the scheme and path of targets[0] (http:, '/v1')"],
     ]);
   });
 

@@ -37,7 +37,7 @@ export function upstreamTargets(upstream: Pick<UpstreamDefinition, 'url' | 'targ
   return upstream.url === undefined ? [] : [{ url: upstream.url, weight: UPSTREAM_DEFAULTS.weight }];
 }
 
-/** `url` xor `targets`; targets distinct, sharing one path (it replaces the route prefix). */
+/** `url` xor `targets`; targets distinct, sharing one scheme and path (the path replaces the route prefix). */
 function foldTargets(input: Record<string, unknown>, walked: Walked, prefix: string, errors: FieldError[]): UpstreamTarget[] | undefined {
   const given = (key: string): boolean => input[key] !== undefined && input[key] !== null;
   const fail = (relative: string, message: string): undefined => {
@@ -53,12 +53,15 @@ function foldTargets(input: Record<string, unknown>, walked: Walked, prefix: str
   if (targets.length > MAX_UPSTREAM_TARGETS) return fail('targets', `targets may hold at most ${MAX_UPSTREAM_TARGETS} targets`);
   const seen = new Set<string>();
   const before = errors.length;
-  const firstPath = new URL(targets[0]?.url ?? '').pathname;
+  const first = new URL(targets[0]?.url ?? '');
   targets.forEach((target, i) => {
     const url = new URL(target.url);
     const at = `${appendIndex('targets', i)}.url`;
     if (seen.has(url.origin)) fail(at, `Duplicate target ${url.origin}`);
-    else if (url.pathname !== firstPath) fail(at, `every target of an upstream has the same path ('${firstPath}' in targets[0])`);
+    // One pooled agent type and one path rewrite serve every target of a route's upstream.
+    else if (url.pathname !== first.pathname || url.protocol !== first.protocol) {
+      fail(at, `every target of an upstream has the scheme and path of targets[0] (${first.protocol}, '${first.pathname}')`);
+    }
     seen.add(url.origin);
   });
   return errors.length === before ? targets : undefined;

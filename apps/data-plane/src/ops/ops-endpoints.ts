@@ -139,6 +139,7 @@ export class OpsEndpoints implements LocalEndpoints {
       uptime: this.uptimeSeconds(),
       timestamp: new Date().toISOString(),
       circuitBreakers: this.services.health.breakers(),
+      upstreams: this.services.health.upstreamTargets(),
       memory: {
         heapUsed: memory.heapUsed,
         heapTotal: memory.heapTotal,
