@@ -75,3 +75,19 @@ export async function inspectPage(page: Page, name: string): Promise<string[]> {
   await screenshot(page, name);
   return seriousAccessibilityIssues(page);
 }
+
+/**
+ * The one sign-in of a UI test file (the credentials tier allows 5 per 15 minutes): fills the
+ * sign-in page, waits for the routes list, and returns the session token for the file's own API
+ * calls (as a Bearer: no CSRF needed).
+ */
+export async function signInOnce(page: Page, gatewayUrl: string, admin: { email: string; password: string }): Promise<string> {
+  await page.goto(`${gatewayUrl}/admin/`);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Routes' }).waitFor();
+  const token = (await page.context().cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
+  if (token === '') throw new Error('signed in without a gateway_session cookie');
+  return token;
+}

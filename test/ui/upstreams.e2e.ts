@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { request, startGatewayProcess, startTextUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-import { inspectPage, launchChromium, watchPage, type PageProblem } from './browser';
+import { inspectPage, launchChromium, signInOnce, watchPage, type PageProblem } from './browser';
 
 /*
  * The Upstreams list and editor in Debian's chromium against their own gateway process (--role all):
@@ -49,13 +49,7 @@ describe('upstreams list and editor in chromium (one gateway process)', () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     watched = watchPage(page);
-    await page.goto(`${gateway.url}/admin/`);
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Routes' }).waitFor();
-    token = (await context.cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
-    assert.notEqual(token, '');
+    token = await signInOnce(page, gateway.url, ADMIN);
   });
   after(async () => {
     await browser?.close();

@@ -1,10 +1,11 @@
 import { useLocation } from 'preact-iso';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { Upstream } from '../api/api-types';
 import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { ListTable } from '../layout/list-table';
+import { ConfirmButton } from '../ops/confirm-button';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 
@@ -53,15 +54,9 @@ export default function UpstreamsPage() {
 }
 
 function UpstreamRow({ upstream, onDeleted }: { upstream: Upstream; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const [state, run] = useAction();
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirm.current?.focus();
-  }, [confirming]);
   async function remove(): Promise<void> {
     const done = await run(() => api.deleteUpstream(upstream.name).then(() => true));
-    setConfirming(false);
     if (done === true) onDeleted();
   }
   const fromFile = upstream.source === 'file';
@@ -82,26 +77,10 @@ function UpstreamRow({ upstream, onDeleted }: { upstream: Upstream; onDeleted: (
       <td>
         {!fromFile && (
           <div class="actions">
-            {confirming ? (
-              <>
-                <span>Delete {upstream.name}?</span>
-                <button key="confirm" type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void remove()}>
-                  Confirm delete
-                </button>
-                <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <>
-                <a href={`${appBase.pathname}upstreams/${encodeURIComponent(upstream.name)}/edit`} aria-label={`Edit ${upstream.name}`}>
-                  Edit
-                </a>
-                <button type="button" class="danger" disabled={state.busy} onClick={() => setConfirming(true)} aria-label={`Delete ${upstream.name}`}>
-                  Delete
-                </button>
-              </>
-            )}
+            <a href={`${appBase.pathname}upstreams/${encodeURIComponent(upstream.name)}/edit`} aria-label={`Edit ${upstream.name}`}>
+              Edit
+            </a>
+            <ConfirmButton label="Delete" confirmLabel="Confirm delete" accessibleName={`Delete ${upstream.name}`} busy={state.busy} onConfirm={() => void remove()} />
           </div>
         )}
         {state.error !== undefined && (
