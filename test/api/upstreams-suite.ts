@@ -200,6 +200,32 @@ export function upstreamsApiSuite(db: RoutesSuiteDatabase): void {
       assert.equal(orphan.status, 400, 'the name is gone');
     });
 
+    test('a proxy.yml reload may not take an API upstream\'s name nor drop an upstream API routes name; nothing is applied', async () => {
+      assert.equal((await call('POST', '/api/routes', { id: 'names-file-2', path: '/file-named-2/*', upstream: 'file-svc' })).status, 201);
+      const reload = async (yaml: string): Promise<boolean> => {
+        const seen = cp.output.length;
+        cp.writeConfig(yaml);
+        cp.child.kill('SIGHUP');
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline) {
+          const line = cp.output.slice(seen).find((l) => l.includes('"reconciled"'));
+          if (line !== undefined) return (JSON.parse(line) as { ok: boolean }).ok;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error('no reconciliation outcome');
+      };
+      const taken = FILE_CONFIG.replace('upstreams:\n', 'upstreams:\n  - { name: a-first, url: "http://127.0.0.1:9/x" }\n');
+      assert.equal(await reload(taken), false, 'a-first is an API upstream');
+      assert.equal(await reload('version: "1.0.0"\nroutes: []\n'), false, 'names-file-2 names file-svc');
+      const list = data<UpstreamJson[]>(await call('GET', '/api/upstreams?limit=100'));
+      assert.deepEqual(list.map((u) => [u.name, u.source]), [['a-first', 'api'], ['file-svc', 'file']]);
+      assert.equal((await call('GET', '/api/routes/from-file')).status, 200, 'the file routes were not touched');
+      // Once no API route names it, the file may drop it.
+      assert.equal((await call('DELETE', '/api/routes/names-file-2?permanent=true')).status, 204);
+      assert.equal(await reload('version: "1.0.0"\nroutes: []\n'), true);
+      assert.deepEqual(data<UpstreamJson[]>(await call('GET', '/api/upstreams?limit=100')).map((u) => u.name), ['a-first']);
+    });
+
     test('every change is audited with the admin, the upstream name and its targets', async () => {
       const res = await call('GET', '/api/audit-log?limit=100');
       const entries = data<Array<{ actor: string; action: string; target: string; details: Json | null }>>(res).filter((e) => e.action.startsWith('upstream.'));
