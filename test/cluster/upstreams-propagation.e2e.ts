@@ -43,6 +43,10 @@ async function followsTargets(call: Call, token: string, proxyUrl: string, a: Lo
   // Settled: every later request goes to B.
   for (let i = 0; i < 5; i += 1) assert.equal(await servedBy(proxyUrl), 'B');
   assert.ok(b.requests.every((r) => r.url === '/orders'), 'the route prefix is replaced by the target path');
+  // The route test goes where traffic goes: the upstream's first target as it is now.
+  const probe = await call('POST', '/api/routes/via-svc/test', { token, body: { path: '/svc/probe' } });
+  assert.equal(probe.status, 200, probe.text);
+  assert.deepEqual(probe.json<{ data: { url: string; status: number; bodyPreview: string } }>().data.url, `${b.origin}/probe`);
 }
 
 describe('API upstreams on the one-process gateway (in-process bus)', () => {
