@@ -51,10 +51,20 @@ describe('several targets per upstream (issue 18)', () => {
   let slow: LoopbackUpstream;
   let flaky: LoopbackUpstream;
   let flakyBroken = true;
+  let sick: LoopbackUpstream;
+  let sickStatus = 200;
   let gateway: GatewayProcess;
   let dead: number;
 
-  const upstreamNamed = async (name: string): Promise<LoopbackUpstream> => startUpstream({ handler: (_req, res) => res.end(name) });
+  /** What `/ready` (the active check of the `checked` upstream) answers, per upstream name; default 200. */
+  const readyStatus = new Map<string, number>();
+  const upstreamNamed = async (name: string): Promise<LoopbackUpstream> =>
+    startUpstream({
+      handler: (req, res) => {
+        if (req.url === '/ready') res.statusCode = readyStatus.get(name) ?? 200;
+        res.end(name);
+      },
+    });
   const hostPort = (upstream: LoopbackUpstream): string => upstream.origin.slice('http://'.length);
   const target = (upstream: LoopbackUpstream, weight?: number): string => `{ url: "${upstream.origin}"${weight === undefined ? '' : `, weight: ${weight}`} }`;
 
@@ -64,13 +74,15 @@ upstreams:
   - { name: weighted, targets: [${target(named[0]!, 100)}, ${target(named[1]!, 200)}, ${target(named[2]!, 300)}] }
   - { name: least, targets: [${target(slow)}, ${target(named[0]!)}], balancing: { algorithm: least-connections } }
   - { name: hashed, targets: [${hashTargets.map((u) => target(u)).join(', ')}], balancing: { algorithm: consistent-hash, hashOn: header, hashKey: X-User } }
-  - { name: ejecting, targets: [${target(flaky)}, ${target(named[1]!)}], outlierDetection: { consecutiveFailures: 3, baseEjectionTime: 4000 } }
+  - { name: ejecting, targets: [${target(flaky)}, ${target(named[1]!)}], outlierDetection: { consecutiveFailures: 3, baseEjectionTime: 6000 } }
+  - { name: checked, targets: [${target(sick)}, ${target(named[2]!)}], healthCheck: { enabled: true, url: "http://ignored.example/ready", interval: 100, timeout: 100, unhealthyThreshold: 2, healthyThreshold: 1 } }
   - { name: retrying, targets: [{ url: "http://127.0.0.1:${dead}" }, ${target(named[0]!)}, ${target(named[1]!)}], balancing: { algorithm: consistent-hash, hashOn: header, hashKey: x-user } }
 routes:
   - { id: weighted, path: /weighted/*, upstream: weighted, retry: { enabled: false, attempts: 0, backoff: exponential } }
   - { id: least, path: /least/*, upstream: least }
   - { id: hashed, path: /hashed/*, upstream: hashed }
   - { id: ejecting, path: /ejecting/*, upstream: ejecting, retry: { enabled: false, attempts: 0, backoff: exponential } }
+  - { id: checked, path: /checked/*, upstream: checked, retry: { enabled: false, attempts: 0, backoff: exponential } }
   - { id: retrying, path: /retrying/*, upstream: retrying, retry: { enabled: true, attempts: 1, backoff: exponential, initialDelay: 10 } }
   - { id: no-retry, path: /no-retry/*, upstream: retrying, retry: { enabled: false, attempts: 0, backoff: exponential } }
 `;
@@ -84,13 +96,19 @@ routes:
         res.end('flaky');
       },
     });
+    sick = await startUpstream({
+      handler: (req, res) => {
+        res.statusCode = req.url?.startsWith('/ready') === true ? sickStatus : 200;
+        res.end('sick');
+      },
+    });
     dead = await refusedPort();
     gateway = await startGatewayProcess({ config: config(named.slice(0, 3)) });
   });
 
   after(async () => {
     await gateway?.stop();
-    await Promise.all([...named, slow, flaky].map((u) => u?.close()));
+    await Promise.all([...named, slow, flaky, sick].map((u) => u?.close()));
   });
 
   const get = (path: string, headers: Record<string, string> = {}, agent?: http.Agent): Promise<ClientResponse> =>
@@ -155,6 +173,26 @@ routes:
     const metrics = (await get('/metrics')).text;
     assert.match(metrics, new RegExp(`gateway_upstream_target_requests_total\\{upstream="ejecting",target="${hostPort(flaky)}",outcome="failure"\\} [1-9]`));
     assert.doesNotMatch(metrics, /target="http:/, 'targets are labelled host:port, never by URL');
+  });
+
+  test('active health checks per target: an unhealthy target gets no traffic; with none left the route answers 503', { timeout: 60_000 }, async () => {
+    const states = async (): Promise<string[]> =>
+      ((await get('/health/deep')).json<{ upstreams: Record<string, { endpoints: DeepEndpoint[] }> }>().upstreams['checked']?.endpoints ?? []).map((e) => `${e.target} ${e.state}`);
+    await until('a check of each target', async () => (sick.requests.some((r) => r.url === '/ready') && named[2]!.requests.some((r) => r.url === '/ready') ? true : undefined));
+    sickStatus = 500;
+    await until('the target marked unhealthy', async () => ((await states()).includes(`${hostPort(sick)} unhealthy`) ? true : undefined));
+    const during = await load(20, 4, (_i, agent) => get('/checked/x', {}, agent));
+    assert.deepEqual([...tally(during)], [['200 c', 20]]);
+    readyStatus.set('c', 500);
+    await until('both targets unhealthy', async () => ((await states()).every((state) => state.endsWith(' unhealthy')) ? true : undefined));
+    const none = await get('/checked/x');
+    assert.equal(none.status, 503);
+    assert.equal(none.json<{ message: string }>().message, 'Upstream is unhealthy');
+    readyStatus.delete('c');
+    sickStatus = 200;
+    await until('both targets back', async () => ((await states()).every((state) => state.endsWith(' available')) ? true : undefined));
+    const back = tally(await load(20, 4, (_i, agent) => get('/checked/x', {}, agent)));
+    assert.ok((back.get('200 sick') ?? 0) >= 5, `the target is back in rotation: ${JSON.stringify([...back])}`);
   });
 
   test('a retry goes to another target than the one that failed', { timeout: 60_000 }, async () => {
