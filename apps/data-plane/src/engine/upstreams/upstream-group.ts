@@ -177,7 +177,9 @@ export class UpstreamGroup {
       (answer) => {
         if (this.stopped) return;
         this.applyAnswer(host, answer);
-        this.schedule(host, answer === undefined ? interval : Math.max(MIN_DNS_REFRESH_MS, Math.min(answer.ttlMs, interval)));
+        // No answer: ask again at the pace of the last good one (the name may be back soon).
+        const ttlMs = (answer ?? this.resolved.get(host))?.ttlMs ?? interval;
+        this.schedule(host, Math.max(MIN_DNS_REFRESH_MS, Math.min(ttlMs, interval)));
       },
       (error: unknown) => {
         // Unexpected (resolve4/6 failures are settled inside resolve): keep the last answer, try again later.
