@@ -60,7 +60,8 @@ describe('API upstreams on the one-process gateway (in-process bus)', () => {
     gateway = await startGatewayProcess({
       role: 'all',
       config: 'version: "1.0.0"\nroutes: []\n',
-      startTimeoutMs: 30_000,
+      // Both planes and two scrypt hashes on a loaded machine: a hang guard, not a speed check.
+      startTimeoutMs: 60_000,
       env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, API_KEY_SECRET: '', JWT_SECRET: '', DATABASE_URL: '', REDIS_URL: '', API_RATE_LIMIT_ADMIN_MAX: '10000', API_RATE_LIMIT_GENERAL_MAX: '10000' },
     });
   });
