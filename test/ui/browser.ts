@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { REPO_ROOT } from '@gateway/testing';
+import { REPO_ROOT, request } from '@gateway/testing';
 
 /** Debian's chromium (never a downloaded browser); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -90,4 +90,21 @@ export async function signInOnce(page: Page, gatewayUrl: string, admin: { email:
   const token = (await page.context().cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
   if (token === '') throw new Error('signed in without a gateway_session cookie');
   return token;
+}
+
+/** The browser's line for an API refusal a test provoked on purpose (and nothing else). */
+export function isExpectedRefusal(problem: PageProblem, status: number): boolean {
+  return new RegExp(`Failed to load resource: the server responded with a status of ${status}`).test(problem.text);
+}
+
+/** The management API as a Bearer client with the browser session's token (no CSRF needed). */
+export function bearerApi(gatewayUrl: () => string, token: () => string): <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; data: T }> {
+  return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> => {
+    const res = await request(`${gatewayUrl()}/api/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, data: (res.status === 204 ? undefined : res.json<{ data: T }>().data) as T };
+  };
 }

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { request, startGatewayProcess, startTextUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-import { inspectPage, launchChromium, signInOnce, watchPage, type PageProblem } from './browser';
+import { bearerApi, inspectPage, isExpectedRefusal, launchChromium, signInOnce, watchPage, type PageProblem } from './browser';
 
 /*
  * The Upstreams list and editor in Debian's chromium against their own gateway process (--role all):
@@ -15,9 +15,6 @@ const ADMIN = { email: 'admin@example.com', password: 'correct horse battery sta
 const ENV = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET: 'upstreams-browser-secret-0123456789abcdef', API_RATE_LIMIT_ADMIN_MAX: '1000', API_RATE_LIMIT_GENERAL_MAX: '1000' };
 const PROXY_FILE = 'version: "1.0.0"\nupstreams:\n  - { name: file-svc, url: "http://127.0.0.1:9" }\nroutes: []\n';
 
-/** The browser's line for an API refusal the test provoked on purpose. */
-const isExpectedRefusal = (problem: PageProblem, status: number): boolean => new RegExp(`Failed to load resource: the server responded with a status of ${status}`).test(problem.text);
-
 describe('upstreams list and editor in chromium (one gateway process)', () => {
   let gateway: GatewayProcess;
   let a: LoopbackUpstream;
@@ -28,14 +25,7 @@ describe('upstreams list and editor in chromium (one gateway process)', () => {
   let watched: { problems: PageProblem[] };
   let token = '';
 
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> => {
-    const res = await request(`${gateway.url}/api/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, data: (res.status === 204 ? undefined : res.json<{ data: T }>().data) as T };
-  };
+  const api = bearerApi(() => gateway.url, () => token);
   const inspected = async (name: string): Promise<void> => {
     assert.deepEqual(await inspectPage(page, name), [], `axe-core: serious or critical issues on ${name}`);
   };
