@@ -78,6 +78,8 @@ describe('OpenAPI document of the management API', () => {
       '/api/routes/{id}/cache': ['delete'],
       '/api/api-keys': ['get', 'post'],
       '/api/api-keys/{id}': ['get', 'delete'],
+      '/api/upstreams': ['get', 'post'],
+      '/api/upstreams/{name}': ['get', 'put', 'patch', 'delete'],
     };
     for (const [path, methods] of Object.entries(expected)) for (const method of methods) operation(method, path);
     assert.ok(!Object.keys(doc.paths).some((p) => p === '/api' || p.includes('{path}')), 'the catch-all is not documented');
@@ -253,6 +255,20 @@ describe('OpenAPI document of the management API', () => {
       await documented('POST', '/api/routes/{id}/restore', '/api/routes/doc-copy/restore', undefined, 200);
       await documented('POST', '/api/routes/{id}/restore', '/api/routes/doc-copy/restore', undefined, 422);
       await documented('DELETE', '/api/routes/{id}', '/api/routes/doc-copy?permanent=true', undefined, 204);
+    });
+
+    test('upstreams: create, read, list, change, refused, in use, delete', async () => {
+      await documented('POST', '/api/upstreams', '/api/upstreams', { name: 'doc-up', targets: [{ url: upstream.origin, weight: 5 }], balancing: { algorithm: 'consistent-hash', hashOn: 'header', hashKey: 'x-user' } }, 201);
+      await documented('GET', '/api/upstreams/{name}', '/api/upstreams/doc-up', undefined, 200);
+      await documented('GET', '/api/upstreams', '/api/upstreams?limit=5', undefined, 200);
+      await documented('PATCH', '/api/upstreams/{name}', '/api/upstreams/doc-up', { outlierDetection: { enabled: true } }, 200);
+      await documented('PUT', '/api/upstreams/{name}', '/api/upstreams/doc-up', { url: upstream.origin }, 200);
+      await documented('POST', '/api/upstreams', '/api/upstreams', { name: 'doc-up', url: upstream.origin }, 409);
+      await documented('POST', '/api/upstreams', '/api/upstreams', { name: 'doc-bad', targets: [{ url: 'ftp://x' }] }, 400);
+      await documented('POST', '/api/routes', '/api/routes', { id: 'doc-named', path: '/doc-named/*', upstream: 'doc-up' }, 201);
+      await documented('DELETE', '/api/upstreams/{name}', '/api/upstreams/doc-up', undefined, 409);
+      await documented('DELETE', '/api/routes/{id}', '/api/routes/doc-named?permanent=true', undefined, 204);
+      await documented('DELETE', '/api/upstreams/{name}', '/api/upstreams/doc-up', undefined, 204);
     });
 
     test('POST /api/routes/:id/test: any JSON value as body, the answered and the failed shapes', async () => {

@@ -35,7 +35,9 @@ describe('GET /internal/cluster/snapshot', () => {
     assert.deepEqual(body.apiKeys, []);
     assert.equal(body.version, 1);
     assert.deepEqual(body.routes.map((r) => [r.id, r.source]), [['one', 'file']]);
-    assert.deepEqual(body.upstreams, [{ name: 'main', url: 'http://127.0.0.1:9100' }]);
+    assert.deepEqual(body.upstreams, [
+      { name: 'main', targets: [{ url: 'http://127.0.0.1:9100', weight: 100 }], balancing: { algorithm: 'round-robin' }, dnsRefreshInterval: 30000, source: 'file' },
+    ]);
     assert.ok(res.headers['x-correlation-id']);
   });
 

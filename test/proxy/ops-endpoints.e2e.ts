@@ -69,12 +69,18 @@ routes:
     assert.equal(body.status, 'UP');
   });
 
-  test('/health/deep: uptime, circuitBreakers and memory with percentUsed as a decimal string', async () => {
+  test('/health/deep: uptime, circuitBreakers, per-target upstream state and memory with percentUsed as a decimal string', async () => {
     const res = await get('/health/deep');
     assert.equal(res.status, 200);
-    const body = res.json<{ status: string; uptime: number; timestamp: string; circuitBreakers: object; memory: Record<string, unknown> }>();
-    assert.deepEqual(Object.keys(body).sort(), ['circuitBreakers', 'memory', 'status', 'timestamp', 'uptime']);
+    const body = res.json<{ status: string; uptime: number; timestamp: string; circuitBreakers: object; upstreams: object; memory: Record<string, unknown> }>();
+    assert.deepEqual(Object.keys(body).sort(), ['circuitBreakers', 'memory', 'status', 'timestamp', 'upstreams', 'uptime']);
     assert.deepEqual(body.circuitBreakers, {});
+    assert.deepEqual(body.upstreams, {
+      main: {
+        algorithm: 'round-robin',
+        endpoints: [{ index: 0, target: upstream.origin.slice('http://'.length), weight: 100, state: 'available', inFlight: 0, consecutiveFailures: 0, ejections: 0 }],
+      },
+    });
     assert.deepEqual(Object.keys(body.memory).sort(), ['heapTotal', 'heapUsed', 'percentUsed']);
     assert.equal(typeof body.memory.heapUsed, 'number');
     assert.match(String(body.memory.percentUsed), /^\d{1,3}\.\d{2}$/);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { REPO_ROOT } from '@gateway/testing';
+import { REPO_ROOT, request } from '@gateway/testing';
 
 /** Debian's chromium (never a downloaded browser); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -74,4 +74,37 @@ export async function seriousAccessibilityIssues(page: Page): Promise<string[]> 
 export async function inspectPage(page: Page, name: string): Promise<string[]> {
   await screenshot(page, name);
   return seriousAccessibilityIssues(page);
+}
+
+/**
+ * The one sign-in of a UI test file (the credentials tier allows 5 per 15 minutes): fills the
+ * sign-in page, waits for the routes list, and returns the session token for the file's own API
+ * calls (as a Bearer: no CSRF needed).
+ */
+export async function signInOnce(page: Page, gatewayUrl: string, admin: { email: string; password: string }): Promise<string> {
+  await page.goto(`${gatewayUrl}/admin/`);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Routes' }).waitFor();
+  const token = (await page.context().cookies()).find((c) => c.name === 'gateway_session')?.value ?? '';
+  if (token === '') throw new Error('signed in without a gateway_session cookie');
+  return token;
+}
+
+/** The browser's line for an API refusal a test provoked on purpose (and nothing else). */
+export function isExpectedRefusal(problem: PageProblem, status: number): boolean {
+  return new RegExp(`Failed to load resource: the server responded with a status of ${status}`).test(problem.text);
+}
+
+/** The management API as a Bearer client with the browser session's token (no CSRF needed). */
+export function bearerApi(gatewayUrl: () => string, token: () => string): <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; data: T }> {
+  return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> => {
+    const res = await request(`${gatewayUrl()}/api/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, data: (res.status === 204 ? undefined : res.json<{ data: T }>().data) as T };
+  };
 }

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { validateProxyConfig } from '@gateway/route-model';
 import { request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
-import { inspectPage, launchChromium, watchPage, type PageProblem } from './browser';
+import { bearerApi, inspectPage, isExpectedRefusal, launchChromium, watchPage, type PageProblem } from './browser';
 
 /*
  * The route editor, detail page and trash in Debian's chromium against their own gateway process
@@ -30,9 +30,6 @@ const ENV = {
 };
 const PROXY_FILE = 'version: "1.0.0"\nroutes:\n  - { id: from-file, path: /from-file/*, upstream: "http://127.0.0.1:9" }\n';
 
-/** The browser's line for an API refusal the test provoked on purpose, and nothing else. */
-const isExpectedRefusal = (problem: PageProblem, status: number): boolean => new RegExp(`Failed to load resource: the server responded with a status of ${status}`).test(problem.text);
-
 describe('route editor, detail and trash in chromium (one gateway process)', () => {
   let gateway: GatewayProcess;
   let upstream: LoopbackUpstream;
@@ -42,15 +39,7 @@ describe('route editor, detail and trash in chromium (one gateway process)', () 
   let watched: { problems: PageProblem[] };
   let token = '';
 
-  /** The management API with the browser session's token (no CSRF: a Bearer client). */
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> => {
-    const res = await request(`${gateway.url}/api/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, data: (res.status === 204 ? undefined : res.json<{ data: T }>().data) as T };
-  };
+  const api = bearerApi(() => gateway.url, () => token);
 
   /** Proxied traffic reaches the status once the route change has propagated (bounded wait). */
   const trafficStatus = async (path: string, expected: number): Promise<void> => {

@@ -25,6 +25,8 @@ const ApprovalsPage = lazy(() => import('./approvals/approvals.page'));
 const IncidentsPage = lazy(() => import('./incidents/incidents.page'));
 const IncidentDetailPage = lazy(() => import('./incidents/incident-detail.page'));
 const AiSettingsPage = lazy(() => import('./ai-settings/ai-settings.page'));
+const UpstreamsPage = lazy(() => import('./upstreams/upstreams.page'));
+const UpstreamEditorPage = lazy(() => import('./upstreams/upstream-editor.page'));
 
 const base = appBase.pathname;
 
@@ -62,6 +64,9 @@ function SessionGate() {
           <Route path={`${base}routes/:id/edit`} component={RouteEditorPage} />
           <Route path={`${base}new-route`} component={RouteEditorPage} />
           <Route path={`${base}deleted-routes`} component={DeletedRoutesPage} />
+          <Route path={`${base}upstreams`} component={UpstreamsPage} />
+          <Route path={`${base}upstreams/:name/edit`} component={UpstreamEditorPage} />
+          <Route path={`${base}new-upstream`} component={UpstreamEditorPage} />
           <Route path={`${base}monitoring`} component={MonitoringPage} />
           <Route path={`${base}users`} component={UsersPage} />
           <Route path={`${base}api-keys`} component={ApiKeysPage} />

@@ -22,6 +22,7 @@ import { RouteOperationsModule } from './route-operations/route-operations.modul
 import { RoutesModule } from './routes/routes.module';
 import { SamlModule } from './saml/saml.module';
 import { SettingsModule } from './settings/settings.module';
+import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { RunbooksModule } from './runbooks/runbooks.module';
@@ -46,6 +47,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         SamlModule,
+        UpstreamsModule,
         RoutesModule,
         RouteOperationsModule,
         ApiKeysModule,

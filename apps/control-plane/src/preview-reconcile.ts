@@ -10,6 +10,7 @@ import type { ReconcileOutcome } from './control-plane-options';
 import { dataSourceOptions } from './database/data-source-options';
 import { storeLocation } from './database/store-location';
 import { RouteEntity } from './routes/route.entity';
+import { UpstreamEntity } from './upstreams/upstream.entity';
 
 export interface PreviewReconcileOptions {
   dataDir: string;
@@ -52,7 +53,9 @@ export async function previewReconcile(options: PreviewReconcileOptions): Promis
     const stored = await dataSource.getRepository(RouteEntity).find({ withDeleted: true });
     const state = await dataSource.getRepository(ProxyFileStateEntity).findOneBy({ id: 1 });
     const revision = await dataSource.getRepository(ConfigRevisionEntity).findOneBy({ id: 1 });
-    const plan = planReconciliation(file, stored, state?.authentication ? { upstreams: state.upstreams, authentication: state.authentication } : { upstreams: state?.upstreams ?? [] });
+    const apiUpstreams = await dataSource.getRepository(UpstreamEntity).find({ select: { name: true } });
+    const fileState = state?.authentication ? { upstreams: state.upstreams, authentication: state.authentication } : { upstreams: state?.upstreams ?? [] };
+    const plan = planReconciliation(file, stored, fileState, apiUpstreams.map((u) => u.name));
     if (plan.conflicts.length > 0) return { ok: false, errors: plan.conflicts };
     return { ok: true, dryRun: true, version: revision?.revision ?? 0, diff: plan.diff };
   } finally {

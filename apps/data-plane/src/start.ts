@@ -30,6 +30,8 @@ import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
 import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
+import { parseDnsServers } from './engine/upstreams/host-resolver';
+import { UpstreamRegistry } from './engine/upstreams/upstream-registry';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { RESILIENCE_EVENTS } from './policies/circuit-breaker/breaker-events';
 import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
@@ -85,7 +87,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const metrics = new PromMetrics();
   const busDropCounts = source.kind === 'control-plane' ? source.bus.dropCounts?.bind(source.bus) : undefined;
   if (busDropCounts !== undefined) metrics.busDropCounts(busDropCounts);
-  const health = new UpstreamHealthRegistry();
+  // Read once at boot: a bad value stops the start naming the variable (docs/upstreams.md).
+  const upstreams = new UpstreamRegistry({ logger, metrics, dnsServers: parseDnsServers(env['GATEWAY_DNS_SERVERS'], 'GATEWAY_DNS_SERVERS') });
+  const health = new UpstreamHealthRegistry(upstreams);
   const deadlines = new DeadlineWheel<Exchange>();
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
@@ -135,6 +139,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   // Health-check timers, cache sweeps, the deadline sweep and the Redis connection must not outlive the plane.
   const releaseResources = async (): Promise<void> => {
     deadlines.close();
+    upstreams.close();
     edge.close();
     await state.close();
     await rateLimitStore.close();
@@ -184,6 +189,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     services,
     health,
     agents,
+    upstreams,
     snapshotPath,
     // Following a control plane, the caller answers SIGHUP (see ConfigReloaderDeps.statusPath).
     ...(source.kind === 'file' ? { statusPath: path.join(options.dataDir, DATA_FILES.reloadStatus) } : {}),

@@ -28,6 +28,7 @@ export interface RouteSnapshot {
   createdAt: string;
   /** Enabled, not deleted, canonical (`source` set), ordered by createdAt. */
   routes: Route[];
+  /** proxy.yml's and /api/upstreams' together (names unique), each with its `source`. */
   upstreams: UpstreamDefinition[];
   authentication?: SessionAuthenticationConfig;
   /**

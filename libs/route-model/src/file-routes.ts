@@ -52,8 +52,15 @@ function upstreamReferences(raw: unknown): UpstreamDefinition[] {
   const out: UpstreamDefinition[] = [];
   for (const upstream of raw) {
     if (isPlainObject(upstream) && typeof upstream.name === 'string') {
-      out.push({ name: upstream.name, url: typeof upstream.url === 'string' ? upstream.url : '' });
+      out.push({ name: upstream.name, url: firstTargetUrl(upstream) });
     }
   }
   return out;
+}
+
+/** What a route naming the upstream shows in its `upstream` field: the first target's URL. */
+function firstTargetUrl(upstream: Record<string, unknown>): string {
+  if (typeof upstream.url === 'string') return upstream.url;
+  const first: unknown = Array.isArray(upstream.targets) ? upstream.targets[0] : undefined;
+  return isPlainObject(first) && typeof first.url === 'string' ? first.url : '';
 }

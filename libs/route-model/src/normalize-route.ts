@@ -6,6 +6,7 @@ import { joinFieldPath } from './field-path';
 import { generateRouteId } from './route-id';
 import { ROUTE_SCHEMA } from './route.schema';
 import { isPlainObject, walkObjectFields, type WalkContext } from './schema-walker';
+import { upstreamTargets } from './normalize-upstream';
 import { resolveUpstreamName } from './upstream-reference';
 import { applyVariantB } from './variant-b';
 
@@ -44,7 +45,8 @@ export function normalizeRoute(input: unknown, options: NormalizeOptions = {}): 
 
   const route = walkObjectFields(ROUTE_SCHEMA, working, '', '', ctx);
   // The named upstream's URL is checked where it is declared (upstreams[i].url), not again here.
-  if (named !== undefined) route.upstream = named.url;
+  // With several targets the route shows the first; the data plane balances over all of them.
+  if (named !== undefined) route.upstream = upstreamTargets(named)[0]?.url ?? '';
   errors.push(...crossFieldErrors(ROUTE_RULES, route, prefix, errors));
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: orderLikeSchema(route) as unknown as Route };

@@ -1,7 +1,16 @@
-import type { ProxyConfig, ProxySettings, SessionAuthenticationConfig, UpstreamCircuitBreakerConfig, UpstreamDefinition } from './proxy-config.types';
+import type {
+  ProxyConfig,
+  ProxySettings,
+  SessionAuthenticationConfig,
+  UpstreamBalancing,
+  UpstreamCircuitBreakerConfig,
+  UpstreamDefinition,
+  UpstreamOutlierDetection,
+  UpstreamTarget,
+} from './proxy-config.types';
 import { arr, bool, byteSize, int, obj, str } from './field-spec';
-import { httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
-import { PROXY_DEFAULTS as P, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B } from './proxy-defaults';
+import { headerNameCheck, httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
+import { PROXY_DEFAULTS as P, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B, UPSTREAM_DEFAULTS as U } from './proxy-defaults';
 import { HEALTH_CHECK_SCHEMA, ROUTE_SCHEMA } from './route.schema';
 import { CONFIG_SCHEMA_VERSION } from './versions';
 
@@ -39,14 +48,47 @@ const UPSTREAM_BREAKER_SCHEMA = obj<UpstreamCircuitBreakerConfig>(
   { doc: 'upstream breaker (spec 2.5, 3.1, 8)' },
 );
 
+const UPSTREAM_TARGET_SCHEMA = obj<UpstreamTarget>(
+  {
+    url: str({ doc: 'absolute http(s) URL; every target of an upstream has the same path', required: true, check: httpUrlCheck }),
+    weight: int({ doc: 'share of traffic relative to the other targets', default: U.weight, min: 1, max: 1000 }),
+  },
+  { doc: 'one backend of the upstream' },
+);
+
+const UPSTREAM_BALANCING_SCHEMA = obj<UpstreamBalancing>(
+  {
+    algorithm: str({ doc: 'round-robin (smooth weighted), least-connections or consistent-hash', default: U.algorithm, oneOf: ['round-robin', 'least-connections', 'consistent-hash'] }),
+    hashOn: str({ doc: 'consistent-hash key: header, cookie or client-address (default)', oneOf: ['header', 'cookie', 'client-address'] }),
+    hashKey: str({ doc: 'header or cookie name hashed; required with hashOn header or cookie', check: headerNameCheck, maxLength: 256 }),
+  },
+  { doc: 'how a request picks a target', fill: true },
+);
+
+const OUTLIER_DETECTION_SCHEMA = obj<UpstreamOutlierDetection>(
+  {
+    enabled: bool({ doc: 'failing targets are ejected', default: U.outlierDetection.enabled }),
+    consecutiveFailures: int({ doc: 'consecutive failures (connection errors, timeouts, 5xx) that eject a target', default: U.outlierDetection.consecutiveFailures, min: 1, max: 1000 }),
+    baseEjectionTime: int({ doc: 'ms; an ejection lasts this times the number of ejections so far', default: U.outlierDetection.baseEjectionTime, min: 100, max: 3_600_000 }),
+    maxEjectionTime: int({ doc: 'ms; the longest one ejection lasts', default: U.outlierDetection.maxEjectionTime, min: 100, max: 86_400_000 }),
+    maxEjectionPercent: int({ doc: 'most targets ejected at once, percent (one target may always be)', default: U.outlierDetection.maxEjectionPercent, min: 0, max: 100 }),
+  },
+  { doc: 'passive health: Envoy-style outlier detection' },
+);
+
 export const UPSTREAM_SCHEMA = obj<UpstreamDefinition>(
   {
     name: str({ doc: 'unique; what routes name in `upstream`', required: true, check: nameCheck }),
-    url: str({ doc: 'absolute http(s) URL; its path replaces the route prefix', required: true, check: httpUrlCheck }),
+    url: str({ doc: 'shorthand for one target with weight 100; its path replaces the route prefix', check: httpUrlCheck }),
+    targets: arr({ doc: 'the backends traffic is balanced over (instead of url)', items: UPSTREAM_TARGET_SCHEMA, minItems: 1 }),
+    balancing: UPSTREAM_BALANCING_SCHEMA,
     circuitBreaker: UPSTREAM_BREAKER_SCHEMA,
     healthCheck: HEALTH_CHECK_SCHEMA,
+    outlierDetection: OUTLIER_DETECTION_SCHEMA,
+    dnsRefreshInterval: int({ doc: 'ms; host names are re-resolved on their DNS TTL, at least this often', default: U.dnsRefreshInterval, min: 1000, max: 3_600_000 }),
+    source: str({ doc: 'server-set: file (proxy.yml, read-only) or api', oneOf: ['file', 'api'], readOnly: true }),
   },
-  { doc: 'a named backend' },
+  { doc: 'a named backend: one or several targets' },
 );
 
 export const AUTHENTICATION_SCHEMA = obj<SessionAuthenticationConfig>(

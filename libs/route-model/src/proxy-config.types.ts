@@ -11,11 +11,56 @@ export interface UpstreamCircuitBreakerConfig {
   errorStatuses?: number[];
 }
 
+/** One backend of an upstream; all targets of an upstream share the path of their URLs. */
+export interface UpstreamTarget {
+  url: string;
+  /** Share of traffic relative to the other targets, 1..1000 (Kong's default 100). */
+  weight: number;
+}
+
+export type BalancingAlgorithm = 'round-robin' | 'least-connections' | 'consistent-hash';
+export type HashOn = 'header' | 'cookie' | 'client-address';
+
+/** How a request picks one target (docs/upstreams.md). */
+export interface UpstreamBalancing {
+  /** Default round-robin (smooth weighted, as nginx). */
+  algorithm: BalancingAlgorithm;
+  /** consistent-hash only; default client-address. */
+  hashOn?: HashOn;
+  /** Header or cookie name; required when hashOn is header or cookie. */
+  hashKey?: string;
+}
+
+/** Passive health (Envoy's outlier detection): a failing target is ejected for a growing time. */
+export interface UpstreamOutlierDetection {
+  enabled: boolean;
+  /** Consecutive failures (connection errors, timeouts, 5xx) that eject a target. */
+  consecutiveFailures: number;
+  /** ms; an ejection lasts baseEjectionTime times the number of times the target was ejected. */
+  baseEjectionTime: number;
+  /** ms; the cap of one ejection. */
+  maxEjectionTime: number;
+  /** At most this share of targets is ejected at once (at least one target may always be). */
+  maxEjectionPercent: number;
+}
+
+/** Who declared an upstream: proxy.yml (read-only through the API) or the API. */
+export type UpstreamSource = 'file' | 'api';
+
 export interface UpstreamDefinition {
   name: string;
-  url: string;
+  /** Input shorthand for `targets: [{ url, weight: 100 }]`; normalizeUpstream folds it into targets. */
+  url?: string;
+  /** Always filled once normalized. */
+  targets?: UpstreamTarget[];
+  balancing?: UpstreamBalancing;
   circuitBreaker?: UpstreamCircuitBreakerConfig;
+  /** Active checks run on every target: the path and query of `healthCheck.url`, default /health. */
   healthCheck?: HealthCheckConfig;
+  outlierDetection?: UpstreamOutlierDetection;
+  /** ms; host names are re-resolved on their DNS TTL, at least this often. */
+  dnsRefreshInterval?: number;
+  source?: UpstreamSource;
 }
 
 /** Server-level limits and timeouts; every value in ms or bytes. */

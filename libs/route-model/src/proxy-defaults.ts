@@ -26,5 +26,20 @@ export const UPSTREAM_BREAKER_DEFAULTS = deepFreeze({
   errorStatuses: [500, 502, 503, 504],
 } as const);
 
+/** Upstream fields filled when left out (docs/upstreams.md says why each value). */
+export const UPSTREAM_DEFAULTS = deepFreeze({
+  /** Kong's default target weight. */
+  weight: 100,
+  algorithm: 'round-robin',
+  hashOn: 'client-address',
+  /** ms; Kubernetes' CoreDNS answers with a 30 s TTL by default. */
+  dnsRefreshInterval: 30_000,
+  /** Envoy's outlier-detection defaults. */
+  outlierDetection: { enabled: true, consecutiveFailures: 5, baseEjectionTime: 30_000, maxEjectionTime: 300_000, maxEjectionPercent: 10 },
+} as const);
+
+/** Targets one upstream may list (each has its own balancer slot, health state and metrics). */
+export const MAX_UPSTREAM_TARGETS = 256;
+
 /** Spec 2.6 / 5.4: sessions validated by the external service are cached this many seconds. */
 export const SESSION_CACHE_TTL_DEFAULT = 300;

@@ -43,7 +43,9 @@ describe('validateProxyConfig', () => {
       keepAliveTimeout: 5000,
       trustedProxies: [],
     });
-    assert.deepEqual(config.upstreams, [{ name: 'backend', url: 'http://127.0.0.1:9000' }]);
+    assert.deepEqual(config.upstreams, [
+      { name: 'backend', targets: [{ url: 'http://127.0.0.1:9000', weight: 100 }], balancing: { algorithm: 'round-robin' }, dnsRefreshInterval: 30000, source: 'file' },
+    ]);
     assert.deepEqual(
       config.routes.map((r) => [r.id, r.path, r.upstream, r.upstreamName, r.source, r.timeout]),
       [
@@ -130,13 +132,13 @@ describe('validateProxyConfig', () => {
         ],
       }).map((e) => [e.field, e.message, e.code]),
       [
-        ['upstreams[2].name', "upstreams[2].name must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", 'VALIDATION_ERROR'],
+        ['upstreams[2].name', "name must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", 'VALIDATION_ERROR'],
         ['upstreams[2].url', 'Invalid URL', 'INVALID_URL'],
-        ['upstreams[2].circuitBreaker.failureThreshold', 'upstreams[2].circuitBreaker.failureThreshold must be at least 1', 'VALIDATION_ERROR'],
+        ['upstreams[2].circuitBreaker.failureThreshold', 'circuitBreaker.failureThreshold must be at least 1', 'VALIDATION_ERROR'],
         ['upstreams[2].weight', 'Unknown field', 'VALIDATION_ERROR'],
-        ['upstreams[3].name', 'upstreams[3].name is required', 'VALIDATION_ERROR'],
+        ['upstreams[3].name', 'name is required', 'VALIDATION_ERROR'],
+        ['upstreams[3].healthCheck.timeout', 'healthCheck.timeout must not exceed healthCheck.interval', 'VALIDATION_ERROR'],
         ['upstreams[1].name', "Duplicate upstream name 'a'", 'VALIDATION_ERROR'],
-        ['upstreams[3].healthCheck.timeout', 'upstreams[3].healthCheck.timeout must not exceed upstreams[3].healthCheck.interval', 'VALIDATION_ERROR'],
       ],
     );
   });

@@ -1,10 +1,12 @@
 import type { FieldError, ValidationResult } from './route.types';
-import type { ProxyConfig } from './proxy-config.types';
+import type { ProxyConfig, UpstreamDefinition } from './proxy-config.types';
 import { readAuthentication } from './authentication-block';
-import { crossFieldErrors, healthCheckTimingRule, type CrossFieldRule } from './cross-field-rules';
+import { crossFieldErrors, type CrossFieldRule } from './cross-field-rules';
 import { ROUTE_MODEL_ERROR_CODES } from './error-codes';
 import { ROOT_FIELD } from './field-path';
+import { appendIndex } from './field-path';
 import { readFileRoutes } from './file-routes';
+import { normalizeUpstream } from './normalize-upstream';
 import { PROXY_CONFIG_SCHEMA } from './proxy-config.schema';
 import { isPlainObject, walkObjectFields, type WalkContext } from './schema-walker';
 
@@ -30,10 +32,10 @@ export function validateProxyConfig(doc: unknown): ValidationResult<ProxyConfig>
     return { ok: false, errors: [{ field: ROOT_FIELD, message: 'configuration must be an object (a YAML mapping)', code: ROUTE_MODEL_ERROR_CODES.VALIDATION_ERROR }] };
   }
   const errors: FieldError[] = [];
-  const ctx: WalkContext = { mode: 'normalize', prefix: '', rootLabel: 'configuration', errors, skip: new Set(['routes', 'authentication']) };
-  const config = walkObjectFields(PROXY_CONFIG_SCHEMA, doc, '', '', ctx) as Partial<Config>;
+  const ctx: WalkContext = { mode: 'normalize', prefix: '', rootLabel: 'configuration', errors, skip: new Set(['routes', 'authentication', 'upstreams']) };
+  const upstreams = readUpstreams(doc.upstreams, errors);
+  const config = { ...walkObjectFields(PROXY_CONFIG_SCHEMA, doc, '', '', ctx), upstreams } as Partial<Config>;
   errors.push(...upstreamNameErrors(doc.upstreams));
-  config.upstreams?.forEach((_, i) => errors.push(...crossFieldErrors([upstreamHealthRule(i)], config, '', errors)));
   errors.push(...crossFieldErrors(CONFIG_RULES, config, '', errors));
   const authentication = readAuthentication(doc.authentication, ctx);
   const routes = readFileRoutes(doc.routes, doc.upstreams, errors);
@@ -42,8 +44,20 @@ export function validateProxyConfig(doc: unknown): ValidationResult<ProxyConfig>
   return { ok: true, value: authentication === undefined ? value : { ...value, authentication } };
 }
 
-function upstreamHealthRule(i: number): CrossFieldRule<Config> {
-  return healthCheckTimingRule<Config>(`upstreams[${i}].healthCheck`, (config) => config.upstreams?.[i]?.healthCheck);
+/** Each entry through normalizeUpstream (the validator the upstreams API shares), marked as a file upstream. */
+function readUpstreams(raw: unknown, errors: FieldError[]): UpstreamDefinition[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    errors.push({ field: 'upstreams', message: 'upstreams must be an array', code: ROUTE_MODEL_ERROR_CODES.VALIDATION_ERROR });
+    return [];
+  }
+  const out: UpstreamDefinition[] = [];
+  raw.forEach((input: unknown, i) => {
+    const result = normalizeUpstream(input, appendIndex('upstreams', i));
+    if (result.ok) out.push({ ...result.value, source: 'file' });
+    else errors.push(...result.errors);
+  });
+  return out;
 }
 
 function upstreamNameErrors(raw: unknown): FieldError[] {

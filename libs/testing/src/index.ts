@@ -15,3 +15,4 @@ export * from './server-sent-events';
 export * from './rebinding-resolver';
 export * from './collect-garbage';
 export * from './many-routes';
+export * from './fake-dns-server';

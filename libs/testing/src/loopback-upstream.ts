@@ -32,6 +32,10 @@ export interface UpstreamOptions {
   /** Do not buffer the body before calling the handler (streaming tests). */
   streaming?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   keepAliveTimeout?: number;
+  /** Listen address (default 127.0.0.1; any 127.x.y.z works on Linux: two upstreams on one port). */
+  host?: string;
+  /** Default an ephemeral port. */
+  port?: number;
 }
 
 /** Answers `{method, url, headers, body}` as JSON: what the upstream saw. */
@@ -41,7 +45,7 @@ export const echoHandler: UpstreamHandler = (req, res, body) => {
   res.end(payload);
 };
 
-/** A real HTTP(S) server on 127.0.0.1 with an ephemeral port. */
+/** A real HTTP(S) server on 127.0.0.1 (or `host`) with an ephemeral port (or `port`). */
 export async function startUpstream(options: UpstreamOptions = {}): Promise<LoopbackUpstream> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
@@ -71,10 +75,14 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Loop
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   return {
-    origin: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    origin: `${options.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     requests,
     get openSockets() {

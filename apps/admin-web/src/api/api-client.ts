@@ -27,6 +27,8 @@ import type {
   SessionCheck,
   SettingsDocument,
   SettingsView,
+  Upstream,
+  UpstreamInput,
   UserAccount,
   Webhook,
   WebhookDelivery,
@@ -250,6 +252,28 @@ export class ApiClient {
       throw error;
     }
     return response.body;
+  }
+
+  /** proxy.yml's and the API's upstreams, by name. */
+  async listUpstreams(limit: number, offset: number): Promise<Page<Upstream>> {
+    return this.list<Upstream>(`upstreams?limit=${limit}&offset=${offset}`);
+  }
+
+  async getUpstream(name: string): Promise<Upstream> {
+    return this.request<Upstream>('GET', `upstreams/${encodeURIComponent(name)}`);
+  }
+
+  async createUpstream(input: UpstreamInput): Promise<Upstream> {
+    return this.request<Upstream>('POST', 'upstreams', input);
+  }
+
+  /** A merge patch: fields the editor does not show (health checks, outlier detection) stay as stored. */
+  async patchUpstream(name: string, patch: Partial<UpstreamInput>): Promise<Upstream> {
+    return this.request<Upstream>('PATCH', `upstreams/${encodeURIComponent(name)}`, patch);
+  }
+
+  async deleteUpstream(name: string): Promise<void> {
+    await this.send('DELETE', `upstreams/${encodeURIComponent(name)}`);
   }
 
   async listUsers(limit: number, offset: number): Promise<Page<UserAccount>> {

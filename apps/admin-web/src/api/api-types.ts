@@ -28,6 +28,11 @@ export type RouteInput = components['schemas']['RouteInput'];
 type Agrees<A, B> = [A] extends [B] ? true : false;
 export const ROUTE_TYPES_AGREE: Agrees<Route, ModelRoute & { deletedAt?: string }> = true;
 
+/** An upstream as the API answers it (docs/upstreams.md, section API). */
+export type Upstream = components['schemas']['Upstream'];
+/** A POST / PUT body of /api/upstreams. */
+export type UpstreamInput = components['schemas']['UpstreamInput'];
+
 export type SessionCheck = DataOf<'/api/auth/session', 'get'>;
 export type SessionUser = SessionCheck['user'];
 export type UserRole = SessionUser['role'];

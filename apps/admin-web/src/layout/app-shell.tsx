@@ -15,6 +15,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Comp
         <span class="brand">Gateway admin</span>
         <nav aria-label="Main">
           <a href={`${base}routes`}>Routes</a>
+          <a href={`${base}upstreams`}>Upstreams</a>
           <a href={`${base}monitoring`}>Monitoring</a>
           <a href={`${base}users`}>Users</a>
           <a href={`${base}api-keys`}>API keys</a>

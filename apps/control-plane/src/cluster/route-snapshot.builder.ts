@@ -12,12 +12,14 @@ import { toCanonicalRoute } from '../routes/route.mapper';
 import { ConfigRevisionService } from './config-revision.service';
 import { ProxyFileStateEntity } from './proxy-file-state.entity';
 import { BreakerHoldEntity } from '../route-operations/breaker-hold.entity';
+import { UpstreamEntity } from '../upstreams/upstream.entity';
+import { upstreamCatalog } from '../upstreams/upstream.mapper';
 
 /**
  * The whole route set at one revision (contracts: RouteSnapshot): enabled, not deleted routes,
- * canonical, oldest first, and the active API keys as digests. Revision, routes, file state and
- * keys are read in one transaction (REPEATABLE READ on PostgreSQL), so `version` always describes
- * exactly these.
+ * canonical, oldest first, every upstream (proxy.yml's and the API's), and the active API keys as
+ * digests. Revision, routes, upstreams, file state and keys are read in one transaction
+ * (REPEATABLE READ on PostgreSQL), so `version` always describes exactly these.
  */
 @Injectable()
 export class RouteSnapshotBuilder {
@@ -36,6 +38,7 @@ export class RouteSnapshotBuilder {
       const version = await this.revisions.current(tx);
       const rows = await tx.getRepository(RouteEntity).find({ where: { enabled: true }, order: { createdAt: 'ASC', id: 'ASC' } });
       const state = await tx.getRepository(ProxyFileStateEntity).findOneBy({ id: 1 });
+      const apiUpstreams = await tx.getRepository(UpstreamEntity).find({ order: { name: 'ASC' } });
       const now = new Date();
       // An expired key leaves the set without a revision bump; data planes refuse it at expiresAt anyway.
       const keys = await tx.getRepository(ApiKeyEntity).find({ where: whereStatus('active', now), order: { createdAt: 'ASC', id: 'ASC' } });
@@ -43,7 +46,8 @@ export class RouteSnapshotBuilder {
         version,
         createdAt: now.toISOString(),
         routes: rows.map(toCanonicalRoute),
-        upstreams: state?.upstreams ?? [],
+        // proxy.yml's and the API's upstreams merged, each with its source: data planes serve both alike.
+        upstreams: upstreamCatalog(state?.upstreams ?? [], apiUpstreams),
       };
       if (state?.authentication) snapshot.authentication = state.authentication;
       snapshot.apiKeys = keys.map(toApiKeyDigest);

@@ -24,11 +24,14 @@ export const ERROR_CODES = [
   'RUNBOOK_NOT_FOUND',
   'RUNBOOK_EXECUTION_NOT_FOUND',
   'AI_INCIDENT_NOT_FOUND',
+  'UPSTREAM_NOT_FOUND',
   'PATH_EXISTS',
   'EMAIL_EXISTS',
   'CONFLICT',
+  'UPSTREAM_IN_USE',
   'PAYLOAD_TOO_LARGE',
   'READ_ONLY_ROUTE',
+  'READ_ONLY_UPSTREAM',
   'NO_CIRCUIT_BREAKER',
   'LAST_ADMIN',
   'BUSINESS_RULE',
@@ -72,14 +75,17 @@ export function statusOf(code: ErrorCode): number {
     case 'RUNBOOK_NOT_FOUND':
     case 'RUNBOOK_EXECUTION_NOT_FOUND':
     case 'AI_INCIDENT_NOT_FOUND':
+    case 'UPSTREAM_NOT_FOUND':
       return 404;
     case 'PATH_EXISTS':
     case 'EMAIL_EXISTS':
     case 'CONFLICT':
+    case 'UPSTREAM_IN_USE':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
     case 'READ_ONLY_ROUTE':
+    case 'READ_ONLY_UPSTREAM':
     case 'NO_CIRCUIT_BREAKER':
     case 'LAST_ADMIN':
     case 'BUSINESS_RULE':
@@ -154,6 +160,12 @@ export function messageOf(code: ErrorCode): { text: string; fixed: boolean } {
       return { text: 'Request body too large', fixed: false };
     case 'READ_ONLY_ROUTE':
       return { text: 'Route is read-only: it is declared in proxy.yml', fixed: false };
+    case 'READ_ONLY_UPSTREAM':
+      return { text: 'Upstream is read-only: it is declared in proxy.yml', fixed: false };
+    case 'UPSTREAM_IN_USE':
+      return { text: 'Upstream is named by routes', fixed: false };
+    case 'UPSTREAM_NOT_FOUND':
+      return { text: 'Upstream not found', fixed: true };
     case 'NO_CIRCUIT_BREAKER':
       return { text: 'Route has no circuit breaker', fixed: true };
     case 'BUSINESS_RULE':

@@ -9,6 +9,7 @@ import { CONTROL_PLANE_CONFIG } from '../config/config.tokens';
 import type { ControlPlaneConfig } from '../config/control-plane-config';
 import type { ReconcileOutcome } from '../control-plane-options';
 import { RouteEntity } from '../routes/route.entity';
+import { UpstreamEntity } from '../upstreams/upstream.entity';
 import { toRouteRow } from '../routes/route.mapper';
 import { readProxyFile, type ProxyFileContent } from './proxy-file.reader';
 import { diffSummary, fileStateOf, planReconciliation, reservedFileRoutes, type LocatedError, type ReconciliationPlan } from './reconciliation-plan';
@@ -43,7 +44,8 @@ export class ProxyFileReconciler {
     const { result, version } = await this.routeChanges.commit<ReconciliationPlan>(async (tx) => {
       if (!dryRun) await this.revisions.lock(tx);
       const stored = await tx.getRepository(RouteEntity).find({ withDeleted: true });
-      const plan = planReconciliation(file, stored, await this.fileState.read(tx));
+      const apiUpstreams = await tx.getRepository(UpstreamEntity).find({ select: { name: true } });
+      const plan = planReconciliation(file, stored, await this.fileState.read(tx), apiUpstreams.map((u) => u.name));
       conflicts = plan.conflicts;
       if (conflicts.length > 0 || dryRun || !plan.changed) return { result: plan };
       await this.apply(tx, file, stored, plan.diff);

@@ -117,7 +117,9 @@ for (const dialect of DIALECTS) {
       assert.equal(users.priority, 80);
       assert.equal(users.upstream, 'http://127.0.0.1:9003/v2');
       assert.equal(snapshot.routes.find((r) => r.id === 'api-route')!.source, 'api');
-      assert.deepEqual(snapshot.upstreams, [{ name: 'users', url: 'http://127.0.0.1:9003/v2' }]);
+      assert.deepEqual(snapshot.upstreams, [
+        { name: 'users', targets: [{ url: 'http://127.0.0.1:9003/v2', weight: 100 }], balancing: { algorithm: 'round-robin' }, dnsRefreshInterval: 30000, source: 'file' },
+      ]);
     });
 
     test('previewReconcile() from outside the running control plane: the same plan, read-only', async () => {

@@ -20,12 +20,12 @@ export interface ReconciliationPlan {
  * What reconciling `file` into the store would do, from the stored rows (all of them, soft-deleted
  * included) and the stored file state. Pure: shared by the reconciler and the offline preview.
  */
-export function planReconciliation(file: ProxyFileContent, stored: readonly RouteEntity[], state: ProxyFileState): ReconciliationPlan {
+export function planReconciliation(file: ProxyFileContent, stored: readonly RouteEntity[], state: ProxyFileState, apiUpstreamNames: readonly string[] = []): ReconciliationPlan {
   const current = stored.filter((row) => row.source === 'file' && row.deletedAt === null).map(toCanonicalRoute);
   const diff = diffRoutes(current, file.routes);
   const stateChanged = JSON.stringify(state) !== JSON.stringify(fileStateOf(file));
   const changed = stateChanged || diff.added.length > 0 || diff.changed.length > 0 || diff.removed.length > 0;
-  return { conflicts: conflictsWithApiRoutes(file, stored), diff, stateChanged, changed };
+  return { conflicts: [...conflictsWithApiRoutes(file, stored), ...conflictsWithApiUpstreams(file, stored, apiUpstreamNames)], diff, stateChanged, changed };
 }
 
 /**
@@ -67,5 +67,31 @@ function conflictsWithApiRoutes(file: ProxyFileContent, stored: readonly RouteEn
       errors.push({ field, code: 'PATH_EXISTS', message: 'Path already exists', line: file.lineOf(field) });
     }
   });
+  return errors;
+}
+
+/**
+ * Upstream names are unique across proxy.yml and the API (routes name upstreams by them), and an
+ * upstream API routes still name (soft-deleted ones included) cannot leave the file: both refused
+ * like the route conflicts, so the file is never half applied.
+ */
+function conflictsWithApiUpstreams(file: ProxyFileContent, stored: readonly RouteEntity[], apiUpstreamNames: readonly string[]): LocatedError[] {
+  const errors: LocatedError[] = [];
+  const apiNames = new Set(apiUpstreamNames);
+  file.upstreams.forEach((upstream, index) => {
+    if (!apiNames.has(upstream.name)) return;
+    const field = `upstreams[${index}].name`;
+    errors.push({ field, code: 'VALIDATION_ERROR', message: `Upstream name '${upstream.name}' is already used by an upstream created through the API`, line: file.lineOf(field) });
+  });
+  const known = new Set([...apiNames, ...file.upstreams.map((u) => u.name)]);
+  const orphaned = new Map<string, string[]>();
+  for (const row of stored) {
+    const name = row.definition.upstreamName;
+    if (row.source !== 'api' || name === undefined || known.has(name)) continue;
+    orphaned.set(name, [...(orphaned.get(name) ?? []), row.id]);
+  }
+  for (const [name, routes] of orphaned) {
+    errors.push({ field: 'upstreams', code: 'VALIDATION_ERROR', message: `Upstream '${name}' is named by API route(s) ${routes.slice(0, 10).join(', ')}; it cannot be removed from proxy.yml` });
+  }
   return errors;
 }

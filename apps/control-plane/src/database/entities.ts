@@ -21,6 +21,7 @@ import { RunbookEntity } from '../runbooks/runbook.entity';
 import { RunbookExecutionEntity } from '../runbooks/runbook-execution.entity';
 import { AiIncidentEntity } from '../ai-incidents/ai-incident.entity';
 import { AiUsageEntity } from '../ai/ai-usage.entity';
+import { UpstreamEntity } from '../upstreams/upstream.entity';
 
 /** Every entity of the schema (each feature module also registers its own with forFeature). */
-export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity, EventRecordEntity, DetectorStateEntity, BreakerHoldEntity, RunbookEntity, RunbookExecutionEntity, AiIncidentEntity, AiUsageEntity];
+export const ENTITIES = [RouteEntity, ConfigRevisionEntity, ProxyFileStateEntity, UserEntity, RevokedTokenEntity, AuditLogEntity, ApiKeyEntity, SettingsVersionEntity, TelemetryIntervalEntity, SamlRequestEntity, SamlAssertionEntity, SamlLoginCodeEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, ManagementSessionEntity, EventRecordEntity, DetectorStateEntity, BreakerHoldEntity, RunbookEntity, RunbookExecutionEntity, AiIncidentEntity, AiUsageEntity, UpstreamEntity];

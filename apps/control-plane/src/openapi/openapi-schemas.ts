@@ -1,5 +1,5 @@
 import { ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
-import { ROUTE_INPUT_JSON_SCHEMA, ROUTE_JSON_SCHEMA } from '@gateway/route-model';
+import { ROUTE_INPUT_JSON_SCHEMA, ROUTE_JSON_SCHEMA, UPSTREAM_INPUT_JSON_SCHEMA, UPSTREAM_JSON_SCHEMA } from '@gateway/route-model';
 
 /**
  * The decisions' envelope (decision 1) as OpenAPI schemas, shared by every controller's
@@ -52,11 +52,31 @@ const ROUTE_INPUT_SCHEMA: SchemaObject = {
     'The route (id is generated when omitted; server-set fields may be sent back and are ignored), or variant B (target, numeric timeout, retryAttempts, rateLimiting; decision 6); unknown fields are refused',
 };
 
+/** An upstream as the API answers it: the route model's canonical upstream, plus the row's timestamps. */
+export const UPSTREAM_SCHEMA_NAME = 'Upstream';
+/** A POST or PUT body of /api/upstreams. */
+export const UPSTREAM_INPUT_SCHEMA_NAME = 'UpstreamInput';
+const UPSTREAM_ANSWER_SCHEMA: SchemaObject = {
+  ...(UPSTREAM_JSON_SCHEMA as SchemaObject),
+  required: [...(UPSTREAM_JSON_SCHEMA.required ?? []), 'source'],
+  properties: {
+    ...(UPSTREAM_JSON_SCHEMA.properties as Record<string, SchemaObject>),
+    createdAt: { type: 'string', format: 'date-time', readOnly: true, description: 'API upstreams only (proxy.yml ones have no timestamps)' },
+    updatedAt: { type: 'string', format: 'date-time', readOnly: true, description: 'API upstreams only' },
+  },
+};
+const UPSTREAM_INPUT_SCHEMA: SchemaObject = {
+  ...(UPSTREAM_INPUT_JSON_SCHEMA as SchemaObject),
+  description: 'name, and url (one target of weight 100) or targets; server-set fields (source, createdAt, updatedAt) may be sent back and are ignored; unknown fields are refused',
+};
+
 /** Named schemas every document carries (openapi.ts adds them to components.schemas). */
 export const SHARED_SCHEMAS: Readonly<Record<string, SchemaObject>> = {
   [ERROR_ENVELOPE_NAME]: ERROR_ENVELOPE_SCHEMA,
   [ROUTE_SCHEMA_NAME]: ROUTE_ANSWER_SCHEMA,
   [ROUTE_INPUT_SCHEMA_NAME]: ROUTE_INPUT_SCHEMA,
+  [UPSTREAM_SCHEMA_NAME]: UPSTREAM_ANSWER_SCHEMA,
+  [UPSTREAM_INPUT_SCHEMA_NAME]: UPSTREAM_INPUT_SCHEMA,
 };
 
 /** A reference to one of SHARED_SCHEMAS. */

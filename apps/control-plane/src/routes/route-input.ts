@@ -1,5 +1,7 @@
-import { canonicalRouteInput, normalizeRoute, reservedPathError, type FieldError, type Route } from '@gateway/route-model';
+import { canonicalRouteInput, normalizeRoute, reservedPathError, type FieldError, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { DomainError } from '../common/domain-error';
+import { isJsonObject as isObject, mergePatch } from '../common/merge-patch';
+import { explainUnknownUpstream, resolveUpstreamReference } from './route-upstream-reference';
 
 /**
  * Fields the server sets. A client may send them back (a GET response used as a PUT body); they
@@ -9,10 +11,6 @@ const SERVER_SET_FIELDS = ['source', 'createdAt', 'updatedAt', 'deletedAt'] as c
 
 /** Spec 7.2 names a message per condition; when several fields fail, the most specific code leads. */
 const CODE_RANK: Record<string, number> = { INVALID_PATH: 0, INVALID_URL: 1 };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every failing field in `details.fields`; the code (and message) of the most specific one. */
 export function routeValidationError(errors: readonly FieldError[]): DomainError {
@@ -24,8 +22,9 @@ export function routeValidationError(errors: readonly FieldError[]): DomainError
  * A create or update body (variant A or B, decision 6) -> the canonical route, through
  * libs/route-model only: every rule (unknown fields included) is the library's.
  * `id` is the route being written (PUT/PATCH): the body may repeat it, not change it.
+ * `upstream` may name one of `upstreams` (proxy.yml's and the API's) instead of being a URL.
  */
-export function parseRouteBody(body: unknown, id?: string): Route {
+export function parseRouteBody(body: unknown, id?: string, upstreams: readonly UpstreamDefinition[] = []): Route {
   if (!isObject(body)) throw routeValidationError([{ field: '(body)', message: 'body must be a JSON object', code: 'VALIDATION_ERROR' }]);
   const input: Record<string, unknown> = { ...body };
   for (const field of SERVER_SET_FIELDS) delete input[field];
@@ -35,8 +34,9 @@ export function parseRouteBody(body: unknown, id?: string): Route {
     }
     input['id'] = id;
   }
-  const result = normalizeRoute(input, { source: 'api' });
-  if (!result.ok) throw routeValidationError(result.errors);
+  const named = resolveUpstreamReference(input, upstreams);
+  const result = normalizeRoute(input, named === undefined ? { source: 'api' } : { source: 'api', upstreams: named });
+  if (!result.ok) throw routeValidationError(explainUnknownUpstream(result.errors, input));
   return result.value;
 }
 
@@ -74,24 +74,19 @@ const VARIANT_B_TWINS: ReadonlyArray<{ field: string; replaces: (base: Record<st
  * and scalars replace, `null` removes a field (it goes back to its default). The result is
  * normalized and validated like a PUT body.
  */
-export function mergeRoutePatch(stored: Route, patch: unknown): Route {
+export function mergeRoutePatch(stored: Route, patch: unknown, upstreams: readonly UpstreamDefinition[] = []): Route {
   if (!isObject(patch)) throw routeValidationError([{ field: '(body)', message: 'body must be a JSON object', code: 'VALIDATION_ERROR' }]);
   // The stored route in its input spelling, so normalizing the merge does not re-read it (decision 7).
   const base = canonicalRouteInput(stored) as unknown as Record<string, unknown>;
   for (const field of SERVER_SET_FIELDS) delete base[field];
+  // A route naming an upstream keeps naming it unless the patch changes `upstream` (or `target`).
+  if (stored.upstreamName !== undefined) {
+    base['upstream'] = stored.upstreamName;
+    delete base['upstreamName'];
+  }
   for (const twin of VARIANT_B_TWINS) if (patch[twin.field] !== undefined && patch[twin.field] !== null) twin.replaces(base);
   // `timeout: 3000` (variant B) changes only the request timeout of the stored block.
   const input: Record<string, unknown> = { ...patch };
   if (typeof input['timeout'] === 'number' && isObject(base['timeout'])) input['timeout'] = { ...base['timeout'], request: input['timeout'] };
-  return parseRouteBody(mergePatch(base, input), stored.id);
-}
-
-function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else if (isObject(value) && isObject(out[key])) out[key] = mergePatch(out[key], value);
-    else out[key] = value;
-  }
-  return out;
+  return parseRouteBody(mergePatch(base, input), stored.id, upstreams);
 }

@@ -2,10 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { Injectable } from '@nestjs/common';
 import { outboundConnectOptions, OutboundAddressRule, OutboundTargetRefusedError } from '@gateway/outbound-target';
-import { compilePathPattern, createRouteMatcher, rewriteUpstreamPath, type FieldError, type Route } from '@gateway/route-model';
+import { compilePathPattern, createRouteMatcher, rewriteUpstreamPath, upstreamTargets, type FieldError, type Route } from '@gateway/route-model';
 import type { AuditActor } from '../audit/audit-actor';
 import { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../common/domain-error';
+import { UpstreamCatalog } from '../upstreams/upstream-catalog.service';
 import { parseRouteProbeRequest, type RouteProbeRequest } from './route-probe-input';
 import { RouteReads } from './route-reads.service';
 import { toCanonicalRoute } from './route.mapper';
@@ -46,12 +47,13 @@ export class RouteProbe {
     private readonly reads: RouteReads,
     private readonly outbound: OutboundAddressRule,
     private readonly audit: AuditLogService,
+    private readonly upstreams: UpstreamCatalog,
   ) {}
 
   async probe(id: string, body: unknown, actor: AuditActor): Promise<RouteProbeResponse | RouteProbeFailure> {
     const details: Record<string, unknown> = {};
     try {
-      const route = toCanonicalRoute(await this.reads.live(id));
+      const route = await this.withCurrentTarget(toCanonicalRoute(await this.reads.live(id)));
       const request = parseRouteProbeRequest(body);
       const url = upstreamUrl(route, request);
       // Neither headers, body nor query: they may carry credentials.
@@ -65,6 +67,17 @@ export class RouteProbe {
     } finally {
       await this.audit.record({ actor: actor.email, action: 'route.test', target: id, ip: actor.ip, details });
     }
+  }
+
+  /**
+   * A route naming an upstream is tested against that upstream's first target as it is now: its
+   * stored `upstream` is the first target when the route was written, and targets change alone.
+   */
+  private async withCurrentTarget(route: Route): Promise<Route> {
+    if (route.upstreamName === undefined) return route;
+    const named = (await this.upstreams.list()).find((u) => u.name === route.upstreamName);
+    const first = named === undefined ? undefined : upstreamTargets(named)[0];
+    return first === undefined ? route : { ...route, upstream: first.url };
   }
 }
 

@@ -7,6 +7,7 @@ import { AuditLogEntity } from '../audit/audit-log.entity';
 import { AuditLogService } from '../audit/audit-log.service';
 import { ConfigRevisionEntity } from '../cluster/config-revision.entity';
 import { ConfigRevisionService } from '../cluster/config-revision.service';
+import { ProxyFileStateStore } from '../cluster/proxy-file-state.store';
 import { RouteChangePublisher } from '../cluster/route-change-publisher.service';
 import { RouteChanges } from '../cluster/route-changes.service';
 import { DomainError } from '../common/domain-error';
@@ -23,6 +24,7 @@ import { RoutePurge, SOFT_DELETE_RETENTION_MS } from './route-purge.service';
 import { RouteStore } from './route-store';
 import { RouteWrites } from './route-writes.service';
 import { GENERAL_SETTINGS_SECTION } from '../settings/general-settings.section';
+import { UpstreamCatalog } from '../upstreams/upstream-catalog.service';
 
 /** Settings as they are before any change (version 0). */
 const DEFAULT_SETTINGS = { general: GENERAL_SETTINGS_SECTION.defaults };
@@ -37,6 +39,7 @@ for (const dialect of DIALECTS) {
     let revisions: ConfigRevisionService;
     let store: RouteStore;
     let purge: RoutePurge;
+    let routeWrites: () => RouteWrites;
 
     before(async () => {
       fixture = await createDialectFixture(dialect);
@@ -46,9 +49,13 @@ for (const dialect of DIALECTS) {
       await dataSource.initialize();
       revisions = new ConfigRevisionService(dataSource.getRepository(ConfigRevisionEntity));
       bus = new InProcessBus();
-      const changes = new RouteChanges(new TransactionRunner(dataSource), revisions, new RouteChangePublisher(bus, revisions));
+      // One runner, as the app has: SQLite transactions must queue on the one connection.
+      const transactions = new TransactionRunner(dataSource);
+      const changes = new RouteChanges(transactions, revisions, new RouteChangePublisher(bus, revisions));
       const audit = new AuditLogService(dataSource.getRepository(AuditLogEntity));
       store = new RouteStore(changes, audit);
+      const catalog = new UpstreamCatalog(transactions, new ProxyFileStateStore());
+      routeWrites = () => new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS, catalog, revisions);
       purge = new RoutePurge({ leases: parseLeasesConfig({}, []) }, new Lease(dataSource), changes, audit);
     });
     after(async () => {
@@ -58,7 +65,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a write that skipped the path check is refused by the unique index as PATH_EXISTS; nothing commits', async () => {
-      await new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS).create({ id: 'holder', path: '/taken', upstream: 'http://127.0.0.1:9' }, actor);
+      await routeWrites().create({ id: 'holder', path: '/taken', upstream: 'http://127.0.0.1:9' }, actor);
       const before = await revisions.current();
       const intruder = parseRouteBody({ id: 'intruder', path: '/taken', upstream: 'http://127.0.0.1:9' });
       await assert.rejects(
@@ -73,7 +80,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('two creates that both pass the check at once: one wins, the other gets PATH_EXISTS', async () => {
-      const writes = new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS);
+      const writes = routeWrites();
       const results = await Promise.allSettled([0, 1, 2, 3].map((i) => writes.create({ id: `racer-${i}`, path: '/race', upstream: 'http://127.0.0.1:9' }, actor)));
       assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
       for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as DomainError).code, 'PATH_EXISTS');
@@ -82,7 +89,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('the purge removes routes hidden for more than 30 days only, in one audited revision', async () => {
-      const writes = new RouteWrites(store, { reservedPathPrefixes: [] }, DEFAULT_SETTINGS);
+      const writes = routeWrites();
       const lifecycle = new RouteLifecycle(store);
       await writes.create({ id: 'hidden', path: '/hidden', upstream: 'http://127.0.0.1:9' }, actor);
       await lifecycle.remove('hidden', false, actor);

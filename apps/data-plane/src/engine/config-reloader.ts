@@ -9,6 +9,7 @@ import { RouteTable, upstreamEnvironment } from './route-table';
 import { LatestJsonFile } from './state-files';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
+import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /**
  * A configuration ready to apply (with the control plane's revision when it came from one, and
@@ -26,6 +27,8 @@ export interface ConfigReloaderDeps {
   services: EngineServices;
   health: UpstreamHealthRegistry;
   agents: UpstreamAgentPool;
+  /** Balancers and per-target state of named upstreams, replaced with each configuration. */
+  upstreams?: UpstreamRegistry;
   /** Where routes.snapshot.json goes. */
   snapshotPath: string;
   /**
@@ -93,7 +96,8 @@ export class ConfigReloader {
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
     const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
-    const table = RouteTable.compile(config, factories, baseEnv, agents);
+    const table = RouteTable.compile(config, factories, baseEnv, agents, this.deps.upstreams);
+    this.deps.upstreams?.replace(config.upstreams);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);

@@ -2,6 +2,8 @@ import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerRespons
 import type { CompiledRoute } from './compiled-route';
 import type { DeadlineSlot } from './deadline-wheel';
 import type { GatewayErrorCode } from './error-catalogue';
+import type { UpstreamEndpoint } from './upstreams/upstream-endpoint';
+import type { UpstreamGroup } from './upstreams/upstream-group';
 
 /**
  * Who gateway authentication found the caller to be (auth policy). Later policies read it here,
@@ -45,6 +47,11 @@ export class Exchange {
   deadline: DeadlineSlot<Exchange> | undefined = undefined;
   /** Upstream attempts made (retries count each). */
   attempts = 0;
+  /** The endpoint of a named upstream the current attempt went to (see upstreams/target-choice.ts). */
+  upstreamEndpoint: UpstreamEndpoint | undefined = undefined;
+  upstreamGroup: UpstreamGroup | undefined = undefined;
+  /** Endpoints earlier attempts went to, so a retry picks another; created on the second attempt. */
+  triedEndpoints: UpstreamEndpoint[] | undefined = undefined;
   /** True once the client disconnected before the response finished. */
   clientAborted = false;
   /** Served by a gateway endpoint (/health, /metrics): not proxied traffic, not counted as such. */

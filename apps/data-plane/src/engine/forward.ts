@@ -1,7 +1,9 @@
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import { GatewayError, isGatewayError } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { UpstreamCallback } from './policy';
+import { chooseTarget, settleTarget } from './upstreams/target-choice';
 
 /** Per-attempt state carried on the upstream request, so its listeners are shared functions. */
 interface Attempt {
@@ -21,6 +23,7 @@ function onUpstreamResponse(this: TrackedRequest, response: IncomingMessage): vo
   }
   attempt.settled = true;
   attempt.exchange.upstreamResponse = response;
+  settleTarget(attempt.exchange, (response.statusCode ?? 502) >= 500);
   attempt.done(null, response);
 }
 
@@ -29,6 +32,7 @@ function onUpstreamError(this: TrackedRequest, error: Error): void {
   // Errors after the response head belong to the response stream (the dispatcher watches it).
   if (attempt.settled) return;
   attempt.settled = true;
+  settleTarget(attempt.exchange, true);
   attempt.done(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', undefined, { cause: error }), null);
 }
 
@@ -42,6 +46,7 @@ function onUpstreamClose(this: TrackedRequest): void {
   const attempt = this[ATTEMPT];
   if (attempt.settled) return;
   attempt.settled = true;
+  settleTarget(attempt.exchange, true);
   attempt.done(new GatewayError('UPSTREAM_ERROR'), null);
 }
 
@@ -71,7 +76,9 @@ function flatHeaders(headers: OutgoingHttpHeaders): string[] {
  * `exchange.upstreamRequest`.
  */
 export function forward(exchange: Exchange, done: UpstreamCallback): void {
-  const target = (exchange.route as NonNullable<Exchange['route']>).upstream;
+  const route = exchange.route as NonNullable<Exchange['route']>;
+  // Before the headers are flattened: choosing a target of a named upstream sets its Host.
+  const target = route.balanced === undefined ? route.upstream : chooseTarget(exchange, route);
   exchange.attempts += 1;
   const req = exchange.req;
   const headers = flatHeaders(exchange.upstreamHeaders);
@@ -81,14 +88,16 @@ export function forward(exchange: Exchange, done: UpstreamCallback): void {
   // would read those bytes as a second request the gateway never checked (request smuggling).
   // node's parser only accepts a request Transfer-Encoding that ends in chunked.
   if (chunkedBody) headers.push('transfer-encoding', req.headers['transfer-encoding'] as string);
-  const upstreamRequest = target.request({
+  const options: HttpsRequestOptions = {
     hostname: target.hostname,
     port: target.port,
     method: exchange.method,
     path: exchange.upstreamPath,
     headers,
     agent: target.agent,
-  }) as TrackedRequest;
+    servername: target.servername,
+  };
+  const upstreamRequest = target.request(options) as TrackedRequest;
   // A HEAD answer ends with its head, so body bytes a faulty upstream sends after it would be read
   // as the answer to the next request on a pooled connection: another client's response.
   if (exchange.method === 'HEAD') upstreamRequest.shouldKeepAlive = false;

@@ -2,6 +2,7 @@ import type { BreakerStatus } from '@gateway/events';
 import type { OutboundAddressRule } from '@gateway/outbound-target';
 import type { DeadlineWheel } from './deadline-wheel';
 import type { ServiceLookup } from './service-registry';
+import type { UpstreamGroupStatus } from './upstreams/upstream-group';
 
 export type { BreakerStatus } from '@gateway/events';
 import type { Exchange } from './exchange';
@@ -79,6 +80,8 @@ export interface UpstreamHealthSource {
   unhealthyUpstreams(): string[];
   /** Every upstream name known to the current configuration. */
   upstreamNames(): string[];
+  /** Per-target balancing state of every named upstream (/health/deep). */
+  upstreamTargets(): Record<string, UpstreamGroupStatus>;
 }
 
 /** Where resilience policies report breakers and health-check verdicts (readiness reads them back). */
@@ -86,6 +89,8 @@ export interface UpstreamHealthSink extends UpstreamHealthSource {
   registerBreaker(name: string, status: () => BreakerStatus): void;
   unregisterBreaker(name: string): void;
   markHealthy(name: string, healthy: boolean): void;
+  /** The active check of one target (its origin) of a named upstream: the balancer skips it while unhealthy. */
+  markTargetHealthy(upstream: string, origin: string, healthy: boolean): void;
 }
 
 /** Names one piece of long-lived policy state and how to make it. */

@@ -13,6 +13,7 @@ import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
+import { releaseTarget } from './upstreams/target-choice';
 
 /** Serves the gateway's own endpoints (/health, /metrics, ...) ahead of route matching. */
 export interface LocalEndpoints {
@@ -289,6 +290,7 @@ export class RequestDispatcher {
       const upstream = exchange.upstreamRequest;
       if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('UPSTREAM_ERROR'));
     }
+    releaseTarget(exchange);
     const routeHooks = exchange.route?.onComplete;
     if (routeHooks) for (let i = 0; i < routeHooks.length; i += 1) this.safely(routeHooks[i] as (e: Exchange) => void, exchange);
     const hooks = this.gatewayHooks.onComplete;

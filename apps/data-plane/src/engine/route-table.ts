@@ -5,6 +5,7 @@ import { forward } from './forward';
 import { compilePipeline, sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
 import type { UpstreamAgentPool } from './upstream-target';
+import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /**
  * An immutable snapshot of the enabled routes, compiled for the hot path. A reload builds a new
@@ -18,7 +19,13 @@ export class RouteTable {
     readonly loadedAt: Date,
   ) {}
 
-  static compile(config: ProxyConfig, factories: readonly PolicyFactory[], baseEnv: Omit<PolicyEnvironment, 'upstreams'>, agents: UpstreamAgentPool): RouteTable {
+  static compile(
+    config: ProxyConfig,
+    factories: readonly PolicyFactory[],
+    baseEnv: Omit<PolicyEnvironment, 'upstreams'>,
+    agents: UpstreamAgentPool,
+    registry?: UpstreamRegistry,
+  ): RouteTable {
     const routeFactories = sortFactories(factories, 'route');
     const env = upstreamEnvironment(config, baseEnv);
     const compiled: CompiledRoute[] = [];
@@ -30,6 +37,7 @@ export class RouteTable {
         id: route.id,
         pattern: compilePathPattern(route.path),
         upstream: agents.targetFor(route),
+        balanced: route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry },
         ...pipeline,
       });
     }

@@ -1,4 +1,6 @@
 import type { BreakerStatus, UpstreamHealthSink } from './ports';
+import type { UpstreamGroupStatus } from './upstreams/upstream-group';
+import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /**
  * What readiness and /health/deep know about upstreams. Resilience policies register their
@@ -8,6 +10,9 @@ export class UpstreamHealthRegistry implements UpstreamHealthSink {
   private names: string[] = [];
   private readonly breakerSources = new Map<string, () => BreakerStatus>();
   private readonly unhealthy = new Set<string>();
+
+  /** `targets`: the named upstreams' balancers, told of per-target check verdicts. */
+  constructor(private readonly targets?: UpstreamRegistry) {}
 
   setUpstreamNames(names: readonly string[]): void {
     this.names = [...names];
@@ -24,6 +29,14 @@ export class UpstreamHealthRegistry implements UpstreamHealthSink {
   markHealthy(name: string, healthy: boolean): void {
     if (healthy) this.unhealthy.delete(name);
     else this.unhealthy.add(name);
+  }
+
+  markTargetHealthy(upstream: string, origin: string, healthy: boolean): void {
+    this.targets?.setTargetHealth(upstream, origin, healthy);
+  }
+
+  upstreamTargets(): Record<string, UpstreamGroupStatus> {
+    return this.targets?.status() ?? {};
   }
 
   breakers(): Record<string, BreakerStatus> {

@@ -19,6 +19,8 @@ export interface UpstreamTarget {
   readonly basePath: string;
   readonly agent: http.Agent;
   readonly request: typeof http.request;
+  /** TLS server name when the address dialled is a resolved IP (see upstreams/upstream-endpoint.ts). */
+  readonly servername?: string;
 }
 
 const IDLE_TICKS = Symbol('gateway.idleTicks');

@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import type { CompiledRoute } from './compiled-route';
 import { GatewayError } from './error-catalogue';
@@ -6,6 +7,7 @@ import type { Exchange } from './exchange';
 import { isHopByHopName } from './hop-by-hop';
 import type { OpenWebSockets } from './open-websockets';
 import { sendError, writeUpstreamResponseHead } from './responses';
+import { chooseTarget } from './upstreams/target-choice';
 import { WebSocketConnection } from './websocket-connection';
 
 /** Bytes that came after the head of an upgrade request, set by gateway-server on node's 'upgrade'. */
@@ -54,7 +56,8 @@ export class WebSocketUpgrades {
       sendError(exchange, 'WEBSOCKET_LIMIT_REACHED');
       return;
     }
-    const target = route.upstream;
+    // A named upstream's target is chosen per handshake, as for any request (docs/upstreams.md).
+    const target = route.balanced === undefined ? route.upstream : chooseTarget(exchange, route);
     exchange.attempts += 1;
     let settled = false;
     const settle = (): boolean => {
@@ -63,7 +66,7 @@ export class WebSocketUpgrades {
       clearTimeout(timer);
       return true;
     };
-    const upstreamRequest: ClientRequest = target.request({
+    const options: HttpsRequestOptions = {
       hostname: target.hostname,
       port: target.port,
       method: 'GET',
@@ -71,7 +74,9 @@ export class WebSocketUpgrades {
       headers: { ...exchange.upstreamHeaders, connection: 'Upgrade', upgrade: exchange.req.headers.upgrade as string },
       // A connection of its own: an upgraded socket leaves the pool for good, so it never takes a warm one.
       agent: false,
-    });
+      servername: target.servername,
+    };
+    const upstreamRequest: ClientRequest = target.request(options);
     exchange.upstreamRequest = upstreamRequest;
     // The handshake gets the route's request timeout; the connection after it, the idle timeout.
     const timer = setTimeout(() => upstreamRequest.destroy(new GatewayError('UPSTREAM_TIMEOUT')), route.route.timeout.request);

@@ -134,11 +134,14 @@ export class OpsEndpoints implements LocalEndpoints {
   private sendDeep(exchange: Exchange, extra: Record<string, HealthStatus>): void {
     const memory = process.memoryUsage();
     const result = readiness(this.currentTable(), this.services.health, extra);
+    const upstreams = this.services.health.upstreamTargets();
     sendJson(exchange, 200, {
       status: result.status,
       uptime: this.uptimeSeconds(),
       timestamp: new Date().toISOString(),
       circuitBreakers: this.services.health.breakers(),
+      // Beyond spec 4.2's shape, and only with named upstreams: per-target state (docs/upstreams.md).
+      ...(Object.keys(upstreams).length === 0 ? {} : { upstreams }),
       memory: {
         heapUsed: memory.heapUsed,
         heapTotal: memory.heapTotal,

@@ -7,7 +7,7 @@ import { fieldName, valueAt, type Draft, type FieldPath } from './draft';
  * (help text, bounds, defaults) comes from the route model's JSON Schema.
  */
 const LABELS: Readonly<Record<string, string>> = {
-  upstream: 'Upstream URL',
+  upstream: 'Upstream URL or upstream name',
   stripPath: 'Strip the matched prefix',
   windowMs: 'Window (ms)',
   ttl: 'Time to live (ms)',

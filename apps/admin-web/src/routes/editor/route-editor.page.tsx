@@ -48,5 +48,7 @@ export default function RouteEditorPage() {
 function editable(route: Route): Draft {
   const draft: Draft = { ...canonicalRouteInput(route) };
   for (const key of SERVER_SET) delete draft[key];
+  // A route naming an upstream keeps naming it (its `upstream` shows the first target's URL).
+  if (route.upstreamName !== undefined) draft['upstream'] = route.upstreamName;
   return draft;
 }

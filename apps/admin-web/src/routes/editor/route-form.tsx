@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { ROUTE_INPUT_JSON_SCHEMA, normalizeRoute, type FieldError } from '@gateway/route-model';
+import { NAME_PATTERN, ROUTE_INPUT_JSON_SCHEMA, normalizeRoute, type FieldError } from '@gateway/route-model';
 import { api, appBase } from '../../api/api-client';
 import { ApiError } from '../../api/api-error';
 import { invalidateQueries } from '../../api/query-cache';
@@ -32,9 +32,12 @@ export function RouteForm({ initial, routeId, readOnly }: RouteFormProps) {
   async function save(asDraft: boolean): Promise<void> {
     const body = asDraft ? { ...draft, enabled: false } : draft;
     const local = normalizeRoute(body);
+    // An upstream spelled like a name may name an upstream (proxy.yml's or /api/upstreams'): only the API knows them.
+    const named = typeof body['upstream'] === 'string' && NAME_PATTERN.test(body['upstream']);
+    const localErrors = local.ok ? [] : local.errors.filter((e) => !(named && e.field === 'upstream'));
     setFailure(undefined);
-    if (!local.ok) {
-      setErrors(local.errors);
+    if (localErrors.length > 0) {
+      setErrors(localErrors);
       focusSummary();
       return;
     }

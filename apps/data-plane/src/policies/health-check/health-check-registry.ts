@@ -2,6 +2,15 @@ import type { HealthCheckStatus } from '@gateway/events';
 import type { EngineServices, PolicyStateKey } from '../../engine/ports';
 import { HealthChecker, type HealthCheckSettings } from './health-checker';
 
+/** The target of a named upstream a check probes: its verdict steers that upstream's balancer. */
+export interface CheckedTarget {
+  readonly upstream: string;
+  readonly origin: string;
+}
+
+/** Best first: the verdict that lets the route serve, when it has several checks (one per target). */
+const SERVING_ORDER: readonly HealthCheckStatus['status'][] = ['Healthy', 'Degraded', 'Unknown', 'Unhealthy'];
+
 /** Name of a route's own check (upstream checks are named after the upstream). */
 export function routeCheckName(routeId: string): string {
   return `route:${routeId}`;
@@ -14,29 +23,32 @@ export function routeCheckName(routeId: string): string {
  */
 export class HealthCheckRegistry {
   private readonly checkers = new Map<string, HealthChecker>();
-  private readonly routes = new Map<string, string>();
+  private readonly targets = new Map<string, CheckedTarget>();
+  private readonly routes = new Map<string, readonly string[]>();
 
   constructor(private readonly services: EngineServices) {}
 
-  ensure(name: string, settings: HealthCheckSettings): HealthChecker {
+  ensure(name: string, settings: HealthCheckSettings, target?: CheckedTarget): HealthChecker {
     const existing = this.checkers.get(name);
     if (existing !== undefined && JSON.stringify(existing.settings) === JSON.stringify(settings)) return existing;
     existing?.stop();
     const checker = new HealthChecker(settings, (c) => this.changed(name, c), this.services.outbound);
     this.checkers.set(name, checker);
-    this.services.health.markHealthy(name, true);
+    if (target === undefined) this.targets.delete(name);
+    else this.targets.set(name, target);
+    this.markHealthy(name, true);
     checker.start();
     return checker;
   }
 
-  bindRoute(routeId: string, name: string): void {
-    this.routes.set(routeId, name);
+  bindRoute(routeId: string, names: readonly string[]): void {
+    this.routes.set(routeId, names);
   }
 
-  /** The check behind a route (its own, else its upstream's); undefined when it has none. */
+  /** The check behind a route (its own, else its upstream's; of several targets the one serving best); undefined when it has none. */
   status(routeId: string): HealthCheckStatus | undefined {
-    const name = this.routes.get(routeId);
-    return name === undefined ? undefined : this.checkers.get(name)?.status();
+    const statuses = (this.routes.get(routeId) ?? []).flatMap((name) => this.checkers.get(name)?.status() ?? []);
+    return statuses.sort((a, b) => SERVING_ORDER.indexOf(a.status) - SERVING_ORDER.indexOf(b.status))[0];
   }
 
   all(): Record<string, HealthCheckStatus> {
@@ -50,8 +62,9 @@ export class HealthCheckRegistry {
     for (const [name, checker] of this.checkers) {
       if (names.has(name)) continue;
       checker.stop();
+      this.markHealthy(name, true);
       this.checkers.delete(name);
-      this.services.health.markHealthy(name, true);
+      this.targets.delete(name);
     }
   }
 
@@ -62,8 +75,14 @@ export class HealthCheckRegistry {
 
   private changed(name: string, checker: HealthChecker): void {
     const status = checker.indicator;
-    this.services.health.markHealthy(name, status !== 'Unhealthy');
+    this.markHealthy(name, status !== 'Unhealthy');
     this.services.logger.info({ check: name, status }, 'health check status changed');
+  }
+
+  private markHealthy(name: string, healthy: boolean): void {
+    this.services.health.markHealthy(name, healthy);
+    const target = this.targets.get(name);
+    if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy);
   }
 }
 

@@ -1,7 +1,7 @@
-import type { HealthCheckConfig, ProxyConfig, Route } from '@gateway/route-model';
+import { upstreamTargets, type HealthCheckConfig, type ProxyConfig, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
-import { HEALTH_CHECKS, routeCheckName } from './health-check-registry';
-import type { HealthCheckSettings } from './health-checker';
+import { HEALTH_CHECKS, routeCheckName, type CheckedTarget } from './health-check-registry';
+import type { HealthChecker, HealthCheckSettings } from './health-checker';
 
 function settingsOf(config: HealthCheckConfig, base: string): HealthCheckSettings {
   return {
@@ -15,18 +15,42 @@ function settingsOf(config: HealthCheckConfig, base: string): HealthCheckSetting
   };
 }
 
-/** The check a route's traffic depends on: its own `healthCheck`, else its upstream's. */
-function checkOf(route: Route, env: PolicyEnvironment): { name: string; settings: HealthCheckSettings } | undefined {
-  if (route.healthCheck?.enabled === true) return { name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream) };
+interface Check {
+  readonly name: string;
+  readonly settings: HealthCheckSettings;
+  readonly target?: CheckedTarget;
+}
+
+/** The checks a route's traffic depends on: its own `healthCheck`, else its upstream's, one per target. */
+function checksOf(route: Route, env: PolicyEnvironment): Check[] {
+  if (route.healthCheck?.enabled === true) return [{ name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream) }];
   const upstream = route.upstreamName === undefined ? undefined : env.upstreams.get(route.upstreamName);
-  if (upstream?.healthCheck?.enabled === true) return { name: upstream.name, settings: settingsOf(upstream.healthCheck, upstream.url) };
-  return undefined;
+  return upstream?.healthCheck?.enabled === true ? upstreamChecks(upstream, upstream.healthCheck) : [];
 }
 
 /**
- * `healthCheck` of a route or its `proxy.yml` upstream (spec 2.4, 3.3): checks run in the
- * background; while the target is Unhealthy the route answers 503 at once instead of making a
- * doomed call. Unknown, Degraded and Healthy targets get traffic.
+ * One check per target. A single target keeps the check named after the upstream and its `url` as
+ * written; with several, each is named `<upstream>/<host:port>` and probes the path and query of
+ * `url` (default: the target URL plus /health) on its own origin.
+ */
+function upstreamChecks(upstream: UpstreamDefinition, config: HealthCheckConfig): Check[] {
+  const targets = upstreamTargets(upstream);
+  return targets.map((target) => {
+    const url = new URL(target.url);
+    const probe = targets.length === 1 || config.url === undefined ? config : { ...config, url: onOrigin(config.url, url.origin) };
+    return { name: targets.length === 1 ? upstream.name : `${upstream.name}/${url.host}`, settings: settingsOf(probe, target.url), target: { upstream: upstream.name, origin: url.origin } };
+  });
+}
+
+function onOrigin(checkUrl: string, origin: string): string {
+  const url = new URL(checkUrl);
+  return `${origin}${url.pathname}${url.search}`;
+}
+
+/**
+ * `healthCheck` of a route or its named upstream (spec 2.4, 3.3): checks run in the background;
+ * while every target is Unhealthy the route answers 503 at once instead of making a doomed call.
+ * Unknown, Degraded and Healthy targets get traffic.
  */
 export const healthCheckPolicy: PolicyFactory = {
   key: 'health-check',
@@ -35,14 +59,20 @@ export const healthCheckPolicy: PolicyFactory = {
   order: 550,
   create: (route, env) => {
     if (route === undefined) return null;
-    const check = checkOf(route, env);
-    if (check === undefined) return null;
+    const checks = checksOf(route, env);
+    if (checks.length === 0) return null;
     const registry = env.services.state.get(HEALTH_CHECKS);
-    const checker = registry.ensure(check.name, check.settings);
-    registry.bindRoute(route.id, check.name);
-    const reply: LocalReply = { kind: 'error', code: 'UPSTREAM_UNHEALTHY', retryAfter: Math.max(1, Math.ceil(check.settings.interval / 1000)) };
+    const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target));
+    registry.bindRoute(route.id, checks.map((check) => check.name));
+    const interval = (checks[0] as Check).settings.interval;
+    const reply: LocalReply = { kind: 'error', code: 'UPSTREAM_UNHEALTHY', retryAfter: Math.max(1, Math.ceil(interval / 1000)) };
+    // Unhealthy targets are skipped by the balancer; the route answers 503 only when none is left.
+    const allUnhealthy = (): boolean => {
+      for (let i = 0; i < checkers.length; i += 1) if ((checkers[i] as HealthChecker).indicator !== 'Unhealthy') return false;
+      return true;
+    };
     return {
-      onRequest: () => (checker.indicator === 'Unhealthy' ? reply : undefined),
+      onRequest: () => (allUnhealthy() ? reply : undefined),
     };
   },
   retain: (config: ProxyConfig, env) => {
@@ -50,9 +80,9 @@ export const healthCheckPolicy: PolicyFactory = {
     const routeIds = new Set<string>();
     for (const route of config.routes) {
       if (!route.enabled) continue;
-      const check = checkOf(route, env);
-      if (check === undefined) continue;
-      names.add(check.name);
+      const checks = checksOf(route, env);
+      if (checks.length === 0) continue;
+      for (const check of checks) names.add(check.name);
       routeIds.add(route.id);
     }
     env.services.state.get(HEALTH_CHECKS).retain(routeIds, names);

@@ -1,0 +1,4 @@
+import { postgres } from './routes-suite';
+import { upstreamsApiSuite } from './upstreams-suite';
+
+upstreamsApiSuite(postgres());

@@ -1,0 +1,4 @@
+import { SQLITE } from './routes-suite';
+import { upstreamsApiSuite } from './upstreams-suite';
+
+upstreamsApiSuite(SQLITE);
