@@ -1,16 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, startFakeDnsServer, startGatewayProcess, startUpstream, type FakeDnsServer, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { until } from './balancing-fixtures';
 
 const NAME = 'backend.lb.test';
 
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** `until` wants a value; a true check gives one. */
+const holds = async (check: () => Promise<boolean>): Promise<true | undefined> => ((await check()) ? true : undefined);
 
 /**
  * A target named by a host name is followed through DNS: the fake server on loopback plays a
@@ -55,20 +51,20 @@ routes:
   };
 
   test('requests go to the resolved address with the target host as Host', async () => {
-    await until('the first address', async () => (await batch(1))[0] === 'first');
+    await until('the first address', () => holds(async () => (await batch(1))[0] === 'first'));
     assert.equal(first.requests.at(-1)?.headers.host, `${NAME}:${first.port}`);
     assert.ok(dns.queries(NAME) > 0, 'the gateway asked the configured DNS server');
   });
 
   test('an address change is followed within the TTL (1 s), not the 30 s refresh interval', async () => {
     dns.set(NAME, { a: ['127.0.0.2'], ttl: 1 });
-    await until('the new address', async () => (await batch(1))[0] === 'second', 10_000);
+    await until('the new address', () => holds(async () => (await batch(1))[0] === 'second'), 10_000);
     assert.deepEqual(new Set(await batch(10)), new Set(['second']), 'the old address gets no more traffic');
   });
 
   test('a scaled-up service: every address gets traffic and shows in /health/deep', async () => {
     dns.set(NAME, { a: ['127.0.0.1', '127.0.0.2'], ttl: 1 });
-    await until('both addresses in rotation', async () => new Set(await batch(4)).size === 2, 10_000);
+    await until('both addresses in rotation', () => holds(async () => new Set(await batch(4)).size === 2), 10_000);
     const deep = (await request(`${gateway.url}/health/deep`)).json<{ upstreams: Record<string, { endpoints: Array<{ target: string; address?: string; state: string }> }> }>();
     assert.deepEqual(
       deep.upstreams['headless']?.endpoints.map((e) => [e.target, e.address, e.state]),
@@ -82,7 +78,7 @@ routes:
   test('a DNS failure keeps the last addresses instead of emptying the upstream', async () => {
     const queries = dns.queries(NAME);
     dns.set(NAME, undefined);
-    await until('a refresh that got NXDOMAIN', async () => dns.queries(NAME) > queries + 2, 10_000);
+    await until('a refresh that got NXDOMAIN', () => holds(async () => dns.queries(NAME) > queries + 2), 10_000);
     assert.deepEqual(new Set(await batch(6)), new Set(['first', 'second']));
   });
 });

@@ -283,7 +283,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
           routeBreaker: (routeId) => breakers.status(routeId)?.state,
           routeHealth: (routeId) => checks.status(routeId)?.status,
           breakers: () => health.breakers(),
-          healthChecks: () => checks.all(),
+          // A several-target upstream's checks are named per target; telemetry reports the upstream.
+          healthChecks: () => checks.byUpstream(),
         },
       });
       cluster.telemetry.start();

@@ -54,6 +54,11 @@ describe('normalizeUpstream', () => {
       ['upstreams[4].targets[1].weight', 'targets[1].weight must be between 1 and 1000'],
       ['upstreams[4].targets[2].url', 'targets[2].url is required'],
     ]);
+    assert.deepEqual(errors({ name: 'b', targets: [{ url: 'ftp://x' }, { url: 'http://y/v1', weight: 0 }, { url: 'http://z/v2' }] }), [
+      ['upstreams[4].targets[0].url', 'Invalid URL'],
+      ['upstreams[4].targets[1].weight', 'targets[1].weight must be between 1 and 1000'],
+      ['upstreams[4].targets[2].url', "every target of an upstream has the scheme and path of targets[1] (http:, '/v1')"],
+    ]);
     assert.deepEqual(errors({ name: 'b', targets: [{ url: 'http://a/v1' }, { url: 'http://a:80/v1' }, { url: 'http://c/v2' }, { url: 'https://d/v1' }] }), [
       ['upstreams[4].targets[1].url', 'Duplicate target http://a'],
       ['upstreams[4].targets[2].url', "every target of an upstream has the scheme and path of targets[0] (http:, '/v1')"],

@@ -48,23 +48,27 @@ function foldTargets(input: Record<string, unknown>, walked: Walked, prefix: str
   if (!given('url') && !given('targets')) return fail('url', 'url or targets is required');
   if (given('url')) return walked.url === undefined ? undefined : upstreamTargets({ url: walked.url });
   const targets = walked.targets;
-  // A target whose url or weight failed is kept without that key; its error is already reported.
-  if (targets === undefined || targets.some((t) => t.url === undefined || t.weight === undefined)) return undefined;
+  if (targets === undefined) return undefined;
   if (targets.length > MAX_UPSTREAM_TARGETS) return fail('targets', `targets may hold at most ${MAX_UPSTREAM_TARGETS} targets`);
+  // A target whose url or weight failed is kept without that key (its error is already reported);
+  // the others are still compared, so every problem is reported at once.
+  const complete = targets.every((t) => t.url !== undefined && t.weight !== undefined);
   const seen = new Set<string>();
   const before = errors.length;
-  const first = new URL(targets[0]?.url ?? '');
+  const firstIndex = targets.findIndex((t) => t.url !== undefined);
+  const first = new URL(targets[firstIndex]?.url ?? 'http://unset');
   targets.forEach((target, i) => {
+    if (target.url === undefined) return;
     const url = new URL(target.url);
     const at = `${appendIndex('targets', i)}.url`;
     if (seen.has(url.origin)) fail(at, `Duplicate target ${url.origin}`);
     // One pooled agent type and one path rewrite serve every target of a route's upstream.
     else if (url.pathname !== first.pathname || url.protocol !== first.protocol) {
-      fail(at, `every target of an upstream has the scheme and path of targets[0] (${first.protocol}, '${first.pathname}')`);
+      fail(at, `every target of an upstream has the scheme and path of targets[${firstIndex}] (${first.protocol}, '${first.pathname}')`);
     }
     seen.add(url.origin);
   });
-  return errors.length === before ? targets : undefined;
+  return complete && errors.length === before ? targets : undefined;
 }
 
 const UPSTREAM_RULES: ReadonlyArray<CrossFieldRule<UpstreamDefinition>> = [

@@ -143,6 +143,27 @@ describe('validateProxyConfig', () => {
     );
   });
 
+  it('checks upstream targets, balancing and outlier detection on their fields; a route may name a several-target upstream', () => {
+    assert.deepEqual(
+      errors({
+        ...minimal,
+        upstreams: [
+          { name: 'ok', targets: [{ url: 'http://a:1/v1' }, { url: 'http://b:1/v1', weight: 300 }], balancing: { algorithm: 'least-connections' } },
+          { name: 'bad', targets: [{ url: 'http://a:1', weight: 5000 }], balancing: { algorithm: 'consistent-hash', hashOn: 'cookie' }, outlierDetection: { consecutiveFailures: 0 } },
+        ],
+        routes: [{ path: '/ok/*', upstream: 'ok' }],
+      }).map((e) => [e.field, e.message]),
+      [
+        ['upstreams[1].targets[0].weight', 'targets[0].weight must be between 1 and 1000'],
+        ['upstreams[1].outlierDetection.consecutiveFailures', 'outlierDetection.consecutiveFailures must be between 1 and 1000'],
+        ['upstreams[1].balancing.hashKey', 'balancing.hashKey is required when balancing.hashOn is cookie'],
+      ],
+    );
+    const config = ok({ ...minimal, upstreams: [{ name: 'ok', targets: [{ url: 'http://a:1/v1' }, { url: 'http://b:1/v1' }] }], routes: [{ path: '/ok/*', upstream: 'ok' }] });
+    assert.equal(config.routes[0]!.upstream, 'http://a:1/v1', 'the route shows the first target');
+    assert.equal(config.routes[0]!.upstreamName, 'ok');
+  });
+
   it('reports route errors under routes[i], all of them', () => {
     assert.deepEqual(
       errors({

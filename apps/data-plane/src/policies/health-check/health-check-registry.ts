@@ -47,8 +47,19 @@ export class HealthCheckRegistry {
 
   /** The check behind a route (its own, else its upstream's; of several targets the one serving best); undefined when it has none. */
   status(routeId: string): HealthCheckStatus | undefined {
-    const statuses = (this.routes.get(routeId) ?? []).flatMap((name) => this.checkers.get(name)?.status() ?? []);
-    return statuses.sort((a, b) => SERVING_ORDER.indexOf(a.status) - SERVING_ORDER.indexOf(b.status))[0];
+    return bestServing((this.routes.get(routeId) ?? []).flatMap((name) => this.checkers.get(name)?.status() ?? []));
+  }
+
+  /** Route checks by name, and each named upstream's checks as one entry under its name: the target serving best. */
+  byUpstream(): Record<string, HealthCheckStatus> {
+    const grouped = new Map<string, HealthCheckStatus[]>();
+    for (const [name, checker] of this.checkers) {
+      const key = this.targets.get(name)?.upstream ?? name;
+      grouped.set(key, [...(grouped.get(key) ?? []), checker.status()]);
+    }
+    const out: Record<string, HealthCheckStatus> = {};
+    for (const [key, statuses] of grouped) out[key] = bestServing(statuses) as HealthCheckStatus;
+    return out;
   }
 
   all(): Record<string, HealthCheckStatus> {
@@ -84,6 +95,10 @@ export class HealthCheckRegistry {
     const target = this.targets.get(name);
     if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy);
   }
+}
+
+function bestServing(statuses: HealthCheckStatus[]): HealthCheckStatus | undefined {
+  return statuses.sort((a, b) => SERVING_ORDER.indexOf(a.status) - SERVING_ORDER.indexOf(b.status))[0];
 }
 
 export const HEALTH_CHECKS: PolicyStateKey<HealthCheckRegistry> = {
