@@ -17,7 +17,7 @@ export { generateRouteId, ROUTE_ID_PATTERN } from './route-id';
 export { fieldPathSegments } from './field-path';
 export { diffRoutes, type RouteDiff } from './route-diff';
 export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
-export { createRouteMatcher, type RouteMatch, type RouteMatcher } from './route-matcher';
+export { createRouteMatcher, routeMatcherSteps, type RouteMatch, type RouteMatcher, type RouteMatcherEntry, type UpdatableRouteMatcher } from './route-matcher';
 export { rewriteUpstreamPath } from './upstream-path';
 export { HEADER_TEMPLATE_VARIABLES, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
