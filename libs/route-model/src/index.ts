@@ -16,6 +16,7 @@ export { parseByteSize } from './byte-size';
 export { generateRouteId, ROUTE_ID_PATTERN } from './route-id';
 export { fieldPathSegments } from './field-path';
 export { diffRoutes, type RouteDiff } from './route-diff';
+export { deepEqual } from './deep-equal';
 export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 export { createRouteMatcher, routeMatcherSteps, type RouteMatch, type RouteMatcher, type RouteMatcherEntry, type UpdatableRouteMatcher } from './route-matcher';
 export { rewriteUpstreamPath } from './upstream-path';
