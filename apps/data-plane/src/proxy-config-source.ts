@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route } from '@gateway/route-model';
@@ -39,10 +40,29 @@ export async function loadProxySettings(filePath: string): Promise<ProxySettings
   return { ok: true, settings: result.config.proxy, from: 'file' };
 }
 
-/** A proxy.yml read off the event loop: the configuration and a fingerprint per route (see TableSource). */
-export type OffThreadConfigLoad =
-  | { ok: true; config: ProxyConfig; fingerprints: string[] }
+/** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */
+export type ReloadConfigLoad =
+  | { ok: true; config: ProxyConfig; fingerprints?: string[] }
   | { ok: false; errors: ConfigFileError[] };
+
+/**
+ * Files up to this size are parsed on the event loop: that takes a few milliseconds, while
+ * starting a worker (a fresh V8 isolate loading the YAML parser and the route model) takes tens
+ * of milliseconds on a quiet machine and over a second on a busy one. About 300 routes.
+ */
+const IN_THREAD_MAX_BYTES = 64 * 1024;
+
+/** The loader of a SIGHUP reload: in a worker thread for a large file, in this thread for a small one. */
+export async function loadProxyConfigForReload(filePath: string): Promise<ReloadConfigLoad> {
+  let size: number;
+  try {
+    size = (await stat(filePath)).size;
+  } catch {
+    // Missing or unreadable: loadProxyConfig says so with the usual error.
+    size = 0;
+  }
+  return size > IN_THREAD_MAX_BYTES ? loadProxyConfigOffThread(filePath) : loadProxyConfig(filePath);
+}
 
 /** Bounds of the worker: a config file is at most 5 MB, but its YAML document takes many times that. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 768 };
@@ -54,7 +74,7 @@ const WORKER_TIMEOUT_MS = 60_000;
  * them in slices of a few milliseconds. A worker that crashes, runs out of memory or takes longer
  * than a minute is a failed load, never a stalled or dead gateway.
  */
-export async function loadProxyConfigOffThread(filePath: string): Promise<OffThreadConfigLoad> {
+export async function loadProxyConfigOffThread(filePath: string): Promise<ReloadConfigLoad> {
   const received = await receiveFromWorker(filePath);
   if (!received.ok) return received;
   const routes = await runInSlices(parseRoutes(received.json));

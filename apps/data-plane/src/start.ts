@@ -43,7 +43,7 @@ import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
 import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
-import { loadProxyConfig, loadProxyConfigOffThread, loadProxySettings } from './proxy-config-source';
+import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -178,8 +178,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
-    // A SIGHUP reload reads, parses and validates proxy.yml in a worker thread: requests keep flowing.
-    load: source.kind === 'file' ? () => loadProxyConfigOffThread(options.configPath) : followerOnly,
+    // A SIGHUP reload reads, parses and validates a large proxy.yml in a worker thread: requests keep flowing.
+    load: source.kind === 'file' ? () => loadProxyConfigForReload(options.configPath) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
