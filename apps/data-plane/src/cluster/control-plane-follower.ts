@@ -310,7 +310,8 @@ export class ControlPlaneFollower {
     const base = this.config as ProxyConfig;
     const id = message.kind === 'upserted' ? message.route.id : message.routeId;
     const index = base.routes.findIndex((r) => r.id === id);
-    const routes = base.routes.filter((r) => r.id !== id);
+    const routes = base.routes.slice();
+    if (index !== -1) routes.splice(index, 1);
     let upserted: Route | undefined;
     if (message.kind === 'upserted' && message.route.enabled === true) {
       const refusals = routeRefusals(message.route, this.deps.factories);

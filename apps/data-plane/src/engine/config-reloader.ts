@@ -11,6 +11,9 @@ import { runInSlices, runToEnd } from './time-slices';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 
+/** How long after a route change the state it left behind is released (see releaseSoon). */
+const RELEASE_DELAY_MS = 250;
+
 /**
  * A configuration ready to apply (with the control plane's revision when it came from one, and
  * its API keys when it came as a whole snapshot; without `apiKeys` the known keys stay), or why not.
@@ -151,14 +154,17 @@ export class ConfigReloader {
     }
   }
 
-  /** releaseUnused once, after the current task: a burst of route changes releases once. */
+  /**
+   * releaseUnused once, a little later: it walks every route (a few milliseconds at 10,000), so a
+   * burst of route changes releases once. Until then a removed route's state only takes memory.
+   */
   private releaseSoon(): void {
     this.released ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
+      setTimeout(() => {
         this.released = undefined;
         this.releaseUnused();
         resolve();
-      }),
+      }, RELEASE_DELAY_MS),
     );
   }
 
