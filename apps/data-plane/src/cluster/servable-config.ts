@@ -50,29 +50,15 @@ function routeIdOf(route: unknown, index: number): string {
   return typeof id === 'string' ? id : `routes[${index}]`;
 }
 
-/**
- * The configuration a data plane serves from a control plane's routes: the local proxy settings,
- * the enabled routes that are valid and enforceable (each bad one skipped, never the whole set),
- * and the upstreams and authentication block when they validate.
- */
-export function servableConfig(
-  source: ServableSource,
-  settings: ProxySettings,
-  factories: readonly PolicyFactory[],
-): ServableConfig {
-  const steps = servableConfigSteps(source, settings, factories, []);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
-}
-
 type ServableSource = { routes: readonly unknown[]; upstreams: readonly unknown[]; authentication?: unknown; apiKeys?: unknown; apiKeySecretFingerprint?: unknown };
 
 /**
- * The same in steps of one route, for a snapshot of 10,000 routes while traffic flows. A route
- * equal to one of `served` (the routes being served, already checked) is not checked again, and
- * its served object is kept, so compiling the table finds it unchanged by identity.
+ * The configuration a data plane serves from a control plane's routes: the local proxy settings,
+ * the enabled routes that are valid and enforceable (each bad one skipped, never the whole set),
+ * and the upstreams and authentication block when they validate. In steps of one route, so a
+ * snapshot of 10,000 routes is checked while traffic flows (runInSlices). A route equal to one of
+ * `served` (the routes being served, already checked) is not checked again, and its served object
+ * is kept, so compiling the table finds it unchanged by identity.
  */
 export function* servableConfigSteps(
   source: ServableSource,
