@@ -183,7 +183,7 @@ export class ConfigReloader {
 
   /**
    * Swaps a built table in and does what follows every swap. `deferRelease`: the state of
-   * removed routes is released right after this task (it walks every route) instead of now.
+   * removed routes is released a little later, once per burst (releaseSoon), instead of now.
    */
   private install(built: BuiltTable, revision: number | undefined, deferRelease = false): ReloadOutcome & { ok: true } {
     const { dispatcher, services, health } = this.deps;
