@@ -1,7 +1,12 @@
-import { PROXY_DEFAULTS, type ProxySettings } from '@gateway/route-model';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
+import { runInSlices } from './engine/time-slices';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
 import { POLICY_FACTORIES } from './policies/policy-registry';
+import type { ConfigWorkerMessage } from './proxy-config-worker-protocol';
 
 export type { ConfigFileError, ConfigFileResult } from './adapters/yaml-config-file.adapter';
 
@@ -33,4 +38,96 @@ export async function loadProxySettings(filePath: string): Promise<ProxySettings
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
   return { ok: true, settings: result.config.proxy, from: 'file' };
+}
+
+/** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */
+export type ReloadConfigLoad =
+  | { ok: true; config: ProxyConfig; fingerprints?: string[] }
+  | { ok: false; errors: ConfigFileError[] };
+
+/**
+ * Files up to this size are parsed on the event loop: that takes a few milliseconds, while
+ * starting a worker (a fresh V8 isolate loading the YAML parser and the route model) takes tens
+ * of milliseconds on a quiet machine and over a second on a busy one. About 300 routes.
+ */
+const IN_THREAD_MAX_BYTES = 64 * 1024;
+
+/** The loader of a SIGHUP reload: in a worker thread for a large file, in this thread for a small one. */
+export async function loadProxyConfigForReload(filePath: string): Promise<ReloadConfigLoad> {
+  let size: number;
+  try {
+    size = (await stat(filePath)).size;
+  } catch {
+    // Missing or unreadable: loadProxyConfig says so with the usual error.
+    size = 0;
+  }
+  return size > IN_THREAD_MAX_BYTES ? loadProxyConfigOffThread(filePath) : loadProxyConfig(filePath);
+}
+
+/** Bounds of the worker: a config file is at most 5 MB, but its YAML document takes many times that. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 768 };
+const WORKER_TIMEOUT_MS = 60_000;
+
+/**
+ * loadProxyConfig in a worker thread (the same checks, the same errors with their lines), for
+ * reloads while traffic flows: the main thread only receives the routes as JSON text and parses
+ * them in slices of a few milliseconds. A worker that crashes, runs out of memory or takes longer
+ * than a minute is a failed load, never a stalled or dead gateway.
+ */
+export async function loadProxyConfigOffThread(filePath: string): Promise<ReloadConfigLoad> {
+  const received = await receiveFromWorker(filePath);
+  if (!received.ok) return received;
+  const routes = await runInSlices(parseRoutes(received.json));
+  return { ok: true, config: { ...received.config, routes }, fingerprints: received.fingerprints };
+}
+
+type WorkerResult = { ok: true; config: ProxyConfig; json: string[]; fingerprints: string[] } | { ok: false; errors: ConfigFileError[] };
+
+function receiveFromWorker(filePath: string): Promise<WorkerResult> {
+  return new Promise<WorkerResult>((resolve) => {
+    const worker = new Worker(path.join(__dirname, 'proxy-config-worker.js'), { workerData: { filePath }, resourceLimits: WORKER_LIMITS });
+    let config: ProxyConfig | undefined;
+    const json: string[] = [];
+    const fingerprints: string[] = [];
+    let settled = false;
+    const finish = (result: WorkerResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(result);
+    };
+    const fail = (message: string): void => finish({ ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message }] });
+    const timer = setTimeout(() => fail(`reading ${path.basename(filePath)} took longer than ${WORKER_TIMEOUT_MS / 1000} s`), WORKER_TIMEOUT_MS);
+    worker.on('message', (message: ConfigWorkerMessage) => {
+      switch (message.kind) {
+        case 'config':
+          config = message.config;
+          break;
+        case 'routes':
+          json.push(...message.json);
+          fingerprints.push(...message.fingerprints);
+          break;
+        case 'done':
+          if (config === undefined) fail('the configuration worker sent no configuration');
+          else finish({ ok: true, config, json, fingerprints });
+          break;
+        case 'failed':
+          finish({ ok: false, errors: message.errors });
+          break;
+      }
+    });
+    worker.on('error', (error) => fail(`the configuration worker failed: ${error.message}`));
+    worker.on('exit', (code) => fail(`the configuration worker exited (code ${code}) before it finished`));
+  });
+}
+
+/** One route a step: each was validated by the worker, this only turns its text back into a value. */
+function* parseRoutes(json: readonly string[]): Generator<void, Route[], void> {
+  const routes: Route[] = [];
+  for (const text of json) {
+    routes.push(JSON.parse(text) as Route);
+    yield;
+  }
+  return routes;
 }

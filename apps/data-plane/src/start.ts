@@ -45,7 +45,7 @@ import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
 import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
-import { loadProxyConfig, loadProxySettings } from './proxy-config-source';
+import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -183,7 +183,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
-    load: source.kind === 'file' ? () => loadProxyConfig(options.configPath) : followerOnly,
+    // A SIGHUP reload reads, parses and validates a large proxy.yml in a worker thread: requests keep flowing.
+    load: source.kind === 'file' ? () => loadProxyConfigForReload(options.configPath) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
@@ -196,6 +197,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     overrides,
     source: source.kind,
     applyApiKeys: (set) => edge.apiKeys.replace?.(set.keys, set.secretFingerprint),
+    // The auth policy compiles a route differently when no API key can be verified.
+    pipelineInputs: () => edge.apiKeys.unavailable?.(),
   });
   let follower: ControlPlaneFollower | undefined;
   if (initial !== undefined) {

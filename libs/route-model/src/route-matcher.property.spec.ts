@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createRouteMatcher } from './route-matcher';
+import { createRouteMatcher, routeMatcherSteps } from './route-matcher';
 import type { HttpMethod, Route } from './route.types';
 
 /*
@@ -113,5 +113,94 @@ describe('createRouteMatcher property', () => {
       { numRuns: 1000, seed: 42 },
     );
     assert.ok(matched > 200 && missed > 100, `matched ${matched}, missed ${missed}`);
+  });
+});
+
+/** A change the control plane sends: a route replaced in its place, removed, or added at the end. */
+type TableChange = { kind: 'replace'; at: number; route: Route } | { kind: 'remove'; at: number } | { kind: 'append'; route: Route };
+
+const changeArb: fc.Arbitrary<TableChange> = fc.oneof(
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), route: routeArb }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('append' as const), route: routeArb }),
+);
+
+describe('UpdatableRouteMatcher.update property', () => {
+  it('after any sequence of changes, matches like a matcher built from the resulting list', () => {
+    fc.assert(
+      fc.property(
+        fc.array(routeArb, { maxLength: 12 }),
+        fc.array(changeArb, { minLength: 1, maxLength: 12 }),
+        fc.array(requestArb, { minLength: 1, maxLength: 15 }),
+        (initial, changes, requests) => {
+          // Values are tokens unique to one version of one entry, so a stale entry cannot pass for a new one.
+          // As in the data plane, a disabled route holds no place in the list: dropped, not kept.
+          let token = 0;
+          const list = initial.filter((route) => route.enabled).map((route) => ({ route, value: token++ }));
+          const matcher = createRouteMatcher(list);
+          for (const change of changes) {
+            if (change.kind === 'append') {
+              if (!change.route.enabled) continue;
+              const entry = { route: change.route, value: token++ };
+              list.push(entry);
+              matcher.update([], [entry]);
+            } else if (list.length > 0) {
+              const at = change.at % list.length;
+              const old = list[at] as { route: Route; value: number };
+              if (change.kind === 'remove' || !change.route.enabled) {
+                list.splice(at, 1);
+                matcher.update([old], []);
+              } else {
+                const entry = { route: change.route, value: token++ };
+                list[at] = entry;
+                matcher.update([old], [{ ...entry, replaces: old.value }]);
+              }
+            }
+            const routes = list.map((e) => e.route);
+            for (const { method, path } of requests) {
+              const expected = referenceMatch(routes, method, path);
+              assert.equal(matcher.match(method, path)?.value, expected === undefined ? undefined : list[expected]?.value, `${method} ${path}`);
+            }
+            assert.equal(matcher.size, routes.filter((r) => r.enabled).length);
+          }
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('renumbers when many routes are slotted between the same two neighbours', () => {
+    const make = (id: string, priority: number, path: string): Route => ({ ...(fc.sample(routeArb, { numRuns: 1, seed: 1 })[0] as Route), id, priority, path, enabled: true, methods: undefined });
+    const top = { route: make('top', 1000, '/x/*'), value: 'top' };
+    const bottom = { route: make('bottom', 0, '/*'), value: 'bottom' };
+    const matcher = createRouteMatcher([top, bottom]);
+    // Each new route outranks the previous one but not `top`: every insertion halves the same gap.
+    for (let p = 1; p <= 40; p += 1) matcher.update([], [{ route: make(`p${p}`, p, `/p${p}`), value: `p${p}` }]);
+    assert.equal(matcher.match('GET', '/x/1')?.value, 'top');
+    assert.equal(matcher.match('GET', '/elsewhere')?.value, 'bottom');
+    for (let p = 1; p <= 40; p += 1) assert.equal(matcher.match('GET', `/p${p}`)?.value, `p${p}`);
+    // A catch-all with priority 20 loses to p21..p40 on their own paths and wins elsewhere over bottom.
+    matcher.update([], [{ route: make('mid', 20, '/*'), value: 'mid' }]);
+    assert.equal(matcher.match('GET', '/p30')?.value, 'p30');
+    assert.equal(matcher.match('GET', '/p10')?.value, 'mid');
+    assert.equal(matcher.match('GET', '/elsewhere')?.value, 'mid');
+  });
+
+  it('builds in steps the same matcher a one-piece build gives', () => {
+    fc.assert(
+      fc.property(fc.array(routeArb, { maxLength: 600 }), fc.array(requestArb, { minLength: 1, maxLength: 10 }), (routes, requests) => {
+        const entries = routes.map((route, index) => ({ route, value: index }));
+        const steps = routeMatcherSteps(entries);
+        let step = steps.next();
+        let yields = 0;
+        while (step.done !== true) {
+          yields += 1;
+          step = steps.next();
+        }
+        assert.ok(routes.length < 256 || yields > 1, 'a large table is built in more than one step');
+        for (const { method, path } of requests) assert.equal(step.value.match(method, path)?.value, referenceMatch(routes, method, path), `${method} ${path}`);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -21,8 +21,10 @@ export interface ManyRoutesOptions {
   upstreamOrigin: string;
   /** Route indexes whose upstream path gets `/changed` appended (a reload that changes them). */
   changed?: ReadonlySet<number>;
-  /** Rate-limit `max` per minute of the routes that have one (default 1,000,000: never reached by a benchmark). */
+  /** Rate-limit `max` of the routes that have one (default 1,000,000: never reached by a benchmark). */
   rateLimitMax?: number;
+  /** Their window in ms (default 60,000). */
+  rateLimitWindowMs?: number;
 }
 
 export interface ManyRoutesRoute {
@@ -60,8 +62,8 @@ export function manyRoutesRoute(index: number, changed?: ReadonlySet<number>): M
   }
 }
 
-function policyLines(set: ManyRoutesPolicySet, rateLimitMax: number): string[] {
-  const rateLimit = [`    rateLimit: { enabled: true, max: ${rateLimitMax}, windowMs: 60000, strategy: token-bucket, scope: ip }`];
+function policyLines(set: ManyRoutesPolicySet, rateLimit: { max: number; windowMs: number }): string[] {
+  const limit = [`    rateLimit: { enabled: true, max: ${rateLimit.max}, windowMs: ${rateLimit.windowMs}, strategy: token-bucket, scope: ip }`];
   const breaker = ['    circuitBreaker: { enabled: true, threshold: 50, timeout: 30000, volumeThreshold: 20 }'];
   const headers = [
     '    headers:',
@@ -71,22 +73,22 @@ function policyLines(set: ManyRoutesPolicySet, rateLimitMax: number): string[] {
   const cache = ['    cache: { enabled: true, ttl: 60000 }'];
   switch (set) {
     case 'none': return [];
-    case 'rate-limit': return rateLimit;
+    case 'rate-limit': return limit;
     case 'breaker-headers': return [...breaker, ...headers];
     case 'cache': return cache;
-    case 'all': return [...rateLimit, ...breaker, ...headers, ...cache];
+    case 'all': return [...limit, ...breaker, ...headers, ...cache];
   }
 }
 
 /** The YAML lines of one route (a list entry under `routes:`). */
-function routeLines(route: ManyRoutesRoute, origin: string, changed: ReadonlySet<number> | undefined, rateLimitMax: number): string[] {
+function routeLines(route: ManyRoutesRoute, origin: string, changed: ReadonlySet<number> | undefined, rateLimit: { max: number; windowMs: number }): string[] {
   const upstreamBase = `${origin}/r/${route.index}${changed?.has(route.index) ? '/changed' : ''}`;
   return [
     `  - id: ${route.id}`,
     `    path: ${route.path}`,
     `    upstream: ${upstreamBase}`,
     ...(route.kind === 'exact' ? ['    methods: [GET]'] : []),
-    ...policyLines(route.policies, rateLimitMax),
+    ...policyLines(route.policies, rateLimit),
   ];
 }
 
@@ -94,13 +96,13 @@ function routeLines(route: ManyRoutesRoute, origin: string, changed: ReadonlySet
 export function manyRoutesConfig(options: ManyRoutesOptions): ManyRoutesConfig {
   if (!Number.isSafeInteger(options.count) || options.count < 1) throw new RangeError(`count must be a whole number above 0, got ${options.count}`);
   const origin = options.upstreamOrigin.replace(/\/+$/, '');
-  const rateLimitMax = options.rateLimitMax ?? 1_000_000;
+  const rateLimit = { max: options.rateLimitMax ?? 1_000_000, windowMs: options.rateLimitWindowMs ?? 60_000 };
   const routes: ManyRoutesRoute[] = [];
   const lines = ['version: "1.0.0"', 'proxy:', '  host: 127.0.0.1', '  port: 8080', 'routes:'];
   for (let i = 0; i < options.count; i += 1) {
     const route = manyRoutesRoute(i, options.changed);
     routes.push(route);
-    lines.push(...routeLines(route, origin, options.changed, rateLimitMax));
+    lines.push(...routeLines(route, origin, options.changed, rateLimit));
   }
   lines.push('');
   return { routes, yaml: lines.join('\n') };

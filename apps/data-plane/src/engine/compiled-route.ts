@@ -27,4 +27,6 @@ export interface CompiledRoute extends CompiledHooks {
   /** The folded upstream phase: outer wrappers first, forward innermost. */
   readonly callUpstream: UpstreamCall;
   readonly policies: readonly Policy[];
+  /** Identifies the route's definition when its loader made one (proxy.yml): a reload compares these, not the routes. */
+  readonly fingerprint?: string;
 }

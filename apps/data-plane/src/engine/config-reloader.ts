@@ -1,22 +1,33 @@
 import path from 'node:path';
-import { diffRoutes, type FieldError, type ProxyConfig } from '@gateway/route-model';
+import { deepEqual, type FieldError, type ProxyConfig, type RouteDiff } from '@gateway/route-model';
 import type { ReloadOutcome } from '../data-plane-options';
 import type { ApiKeySet, PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
-import { RouteTable, upstreamEnvironment } from './route-table';
+import { RouteTable, upstreamEnvironment, type BuiltTable, type RouteChanges, type TableInputs } from './route-table';
 import { LatestJsonFile } from './state-files';
+import { runInSlices, runToEnd } from './time-slices';
 import type { UpstreamAgentPool } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
+
+/** How long after a route change the state it left behind is released (see releaseSoon). */
+const RELEASE_DELAY_MS = 250;
 
 /**
  * A configuration ready to apply (with the control plane's revision when it came from one, and
  * its API keys when it came as a whole snapshot; without `apiKeys` the known keys stay), or why not.
  */
 export type ConfigLoad =
-  | { ok: true; config: ProxyConfig; revision?: number; apiKeys?: ApiKeySet }
+  | {
+      ok: true;
+      config: ProxyConfig;
+      revision?: number;
+      apiKeys?: ApiKeySet;
+      /** Per route, a fingerprint of its definition (see TableSource): unchanged routes are found without comparing them. */
+      fingerprints?: ReadonlyArray<string | undefined>;
+    }
   | { ok: false; errors: Array<FieldError & { line?: number }> };
 
 export interface ConfigReloaderDeps {
@@ -43,6 +54,11 @@ export interface ConfigReloaderDeps {
   source?: PersistedRouteSnapshot['source'];
   /** Hands a snapshot's API keys to whatever verifies them (wired by the composition root). */
   applyApiKeys?(set: ApiKeySet): void;
+  /**
+   * What else route pipelines read when they compile, as a string (whether API keys can be
+   * verified): when it changes, a reload recompiles every route instead of reusing them.
+   */
+  pipelineInputs?(): string | undefined;
 }
 
 /**
@@ -59,6 +75,8 @@ export class ConfigReloader {
   private readonly statusFile: LatestJsonFile | undefined;
   /** Settles when routes.snapshot.json holds the latest applied configuration (or failed to). */
   private snapshotWritten: Promise<void> = Promise.resolve();
+  /** Settles once the state left behind by the last route changes is released (see releaseSoon). */
+  private released: Promise<void> | undefined;
   /** The API keys last applied (saved with every snapshot file, also after single route changes). */
   private apiKeys: ApiKeySet | undefined;
 
@@ -82,34 +100,110 @@ export class ConfigReloader {
   }
 
   /**
-   * Compiles and swaps in a configuration synchronously (the next request sees the new table;
-   * requests in flight finish on theirs); routes.snapshot.json follows asynchronously, latest wins.
-   * Throws only on a bug, never on bad input.
+   * Compiles and swaps in a configuration synchronously (start-up: nothing is served yet); the
+   * next request sees the new table, requests in flight finish on theirs. routes.snapshot.json
+   * follows asynchronously, latest wins. Throws only on a bug, never on bad input.
    */
   apply(config: ProxyConfig, revision?: number, apiKeys?: ApiKeySet): ReloadOutcome & { ok: true } {
-    const { dispatcher, factories, services, health, agents, overrides } = this.deps;
+    const inputs = this.prepare(config, apiKeys);
+    return this.install(runToEnd(RouteTable.buildSteps({ config }, inputs, this.deps.dispatcher.getTable())), revision);
+  }
+
+  /**
+   * The same for a whole configuration while traffic flows: compiled in slices of a few
+   * milliseconds (routes that did not change are reused), then swapped in one step. `stillWanted`
+   * is asked right before the swap (a change applied meanwhile may have made this one stale);
+   * when it says no, nothing is swapped and the result is undefined.
+   */
+  async applyInSlices(loaded: ConfigLoad & { ok: true }, stillWanted: () => boolean = () => true): Promise<(ReloadOutcome & { ok: true }) | undefined> {
+    const inputs = this.prepare(loaded.config, loaded.apiKeys);
+    const source = loaded.fingerprints === undefined ? { config: loaded.config } : { config: loaded.config, fingerprints: loaded.fingerprints };
+    const built = await runInSlices(RouteTable.buildSteps(source, inputs, this.deps.dispatcher.getTable()));
+    return stillWanted() ? this.install(built, loaded.revision) : undefined;
+  }
+
+  /**
+   * A few routes changed (a control-plane change message): only they are compiled, and the
+   * route index is updated in place, so applying one change costs about the same at 10 routes
+   * as at 10,000. Falls back to a full build when the change touches what every route is compiled
+   * against. Logged, counted and recorded like any reload.
+   */
+  commitChanges(changes: RouteChanges, revision: number, what: string): ReloadOutcome {
+    return this.record(
+      () => {
+        const inputs = this.prepare(changes.config, undefined);
+        const current = this.deps.dispatcher.getTable();
+        const built = current?.withChanges(changes, inputs) ?? runToEnd(RouteTable.buildSteps({ config: changes.config }, inputs, current));
+        return this.install(built, revision, true);
+      },
+      { revision },
+      what,
+    );
+  }
+
+  /** Releases the long-lived state (breakers, health checks, agents...) of what the live table no longer has. */
+  private releaseUnused(): void {
+    const { dispatcher, factories, services, agents } = this.deps;
+    const table = dispatcher.getTable();
+    if (table === undefined) return;
+    agents.prune(table.agentsInUse());
+    const env = upstreamEnvironment(table.config, { settings: { ...table.config.proxy, ...definedOnly(this.deps.overrides) }, services });
+    for (const factory of factories) {
+      try {
+        factory.retain?.(table.config, env);
+      } catch (error) {
+        services.logger.error({ err: String(error), policy: factory.key }, 'releasing policy state failed');
+      }
+    }
+  }
+
+  /**
+   * releaseUnused once, a little later: it walks every route (a few milliseconds at 10,000), so a
+   * burst of route changes releases once. Until then a removed route's state only takes memory.
+   */
+  private releaseSoon(): void {
+    this.released ??= new Promise<void>((resolve) =>
+      setTimeout(() => {
+        this.released = undefined;
+        this.releaseUnused();
+        resolve();
+      }, RELEASE_DELAY_MS),
+    );
+  }
+
+  /** Before a table compiles: API keys first (the auth policy reads whether keys can be verified at all). */
+  private prepare(config: ProxyConfig, apiKeys: ApiKeySet | undefined): TableInputs {
     if (apiKeys !== undefined) {
-      // Before the table compiles: the auth policy reads whether keys can be verified at all.
       this.deps.applyApiKeys?.(apiKeys);
       this.apiKeys = apiKeys;
     }
-    const before = dispatcher.getTable()?.config.routes ?? [];
+    const { factories, services, agents, overrides } = this.deps;
     const settings = { ...config.proxy, ...definedOnly(overrides) };
     const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
-    const table = RouteTable.compile(config, factories, baseEnv, agents, this.deps.upstreams);
-    this.deps.upstreams?.replace(config.upstreams);
+    const extra = this.deps.pipelineInputs?.();
+    const registry = this.deps.upstreams;
+    return { factories, baseEnv, agents, ...(registry === undefined ? {} : { registry }), ...(extra === undefined ? {} : { extra }) };
+  }
+
+  /**
+   * Swaps a built table in and does what follows every swap. `deferRelease`: the state of
+   * removed routes is released a little later, once per burst (releaseSoon), instead of now.
+   */
+  private install(built: BuiltTable, revision: number | undefined, deferRelease = false): ReloadOutcome & { ok: true } {
+    const { dispatcher, services, health } = this.deps;
+    const { table, diff } = built;
+    const config = table.config;
+    const previous = dispatcher.getTable();
+    // Before the swap: the new table's routes resolve their named upstreams through the registry.
+    if (previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) this.deps.upstreams?.replace(config.upstreams);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
-    agents.prune(table.agentsInUse());
-    const env = upstreamEnvironment(config, baseEnv);
-    for (const factory of factories) {
-      try {
-        factory.retain?.(config, env);
-      } catch (error) {
-        services.logger.error({ err: String(error), policy: factory.key }, 'releasing policy state failed');
-      }
+    // Only a removed or changed route, or other upstreams, can leave state (breakers, checks, agents) behind.
+    if (diff.removed.length > 0 || diff.changed.length > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
+      if (deferRelease) this.releaseSoon();
+      else this.releaseUnused();
     }
     const at = new Date().toISOString();
     const persisted: PersistedRouteSnapshot = {
@@ -126,7 +220,7 @@ export class ConfigReloader {
     this.snapshotWritten = this.snapshotFile.write(persisted).catch((error: unknown) =>
       services.logger.warn({ err: String(error), file: path.basename(this.deps.snapshotPath) }, 'could not write the route snapshot'),
     );
-    const outcome: ReloadOutcome & { ok: true } = { ok: true, routes: table.routes.length, diff: diffRoutes(before, config.routes), at };
+    const outcome: ReloadOutcome & { ok: true } = { ok: true, routes: table.routes.length, diff, at };
     return revision === undefined ? outcome : { ...outcome, version: revision };
   }
 
@@ -135,33 +229,62 @@ export class ConfigReloader {
    * line and reload-status.json, the same for every source. `what` names the change in the log.
    */
   commit(loaded: ConfigLoad, what = 'configuration reloaded'): ReloadOutcome {
+    if (!loaded.ok) return this.recordFailure(loaded.errors);
+    return this.record(() => this.apply(loaded.config, loaded.revision, loaded.apiKeys), loaded, what);
+  }
+
+  /** commit() with the table compiled in slices (see applyInSlices); undefined when `stillWanted` said no. */
+  async commitInSlices(loaded: ConfigLoad, what = 'configuration reloaded', stillWanted?: () => boolean): Promise<ReloadOutcome | undefined> {
+    if (!loaded.ok) return this.recordFailure(loaded.errors);
+    let applied: (ReloadOutcome & { ok: true }) | undefined;
+    let failure: unknown;
+    try {
+      applied = await this.applyInSlices(loaded, stillWanted);
+    } catch (error) {
+      failure = error;
+    }
+    if (failure === undefined && applied === undefined) return undefined;
+    return this.record(
+      () => {
+        if (applied === undefined) throw failure;
+        return applied;
+      },
+      loaded,
+      what,
+    );
+  }
+
+  /** Logs, counts and records an apply (or the bug that made it throw). */
+  private record(apply: () => ReloadOutcome & { ok: true }, loaded: { revision?: number; apiKeys?: ApiKeySet }, what: string): ReloadOutcome {
     const { services } = this.deps;
     let outcome: ReloadOutcome;
-    if (loaded.ok) {
-      try {
-        const applied = this.apply(loaded.config, loaded.revision, loaded.apiKeys);
-        outcome = applied;
-        const { diff } = applied;
-        services.logger.info(
-          {
-            routes: applied.routes,
-            ...(loaded.revision === undefined ? {} : { version: loaded.revision }),
-            added: diff.added.map((r) => r.id),
-            changed: diff.changed.map((c) => c.after.id),
-            removed: diff.removed.map((r) => r.id),
-            ...(loaded.apiKeys === undefined ? {} : { apiKeys: loaded.apiKeys.keys.length }),
-          },
-          what,
-        );
-      } catch (error) {
-        outcome = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }], at: new Date().toISOString() };
-        services.logger.error({ err: String(error) }, 'configuration reload failed; keeping the running configuration');
-      }
-    } else {
-      outcome = { ok: false, errors: loaded.errors, at: new Date().toISOString() };
-      services.logger.warn({ errors: loaded.errors }, 'configuration reload rejected; keeping the running configuration');
+    try {
+      const applied = apply();
+      outcome = applied;
+      services.logger.info(
+        {
+          routes: applied.routes,
+          ...(loaded.revision === undefined ? {} : { version: loaded.revision }),
+          ...diffIds(applied.diff),
+          ...(loaded.apiKeys === undefined ? {} : { apiKeys: loaded.apiKeys.keys.length }),
+        },
+        what,
+      );
+    } catch (error) {
+      outcome = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }], at: new Date().toISOString() };
+      services.logger.error({ err: String(error) }, 'configuration reload failed; keeping the running configuration');
     }
-    // Counted once both files say the same: whoever sees the counter move can read them.
+    return this.counted(outcome);
+  }
+
+  private recordFailure(errors: Array<FieldError & { line?: number }>): ReloadOutcome {
+    this.deps.services.logger.warn({ errors }, 'configuration reload rejected; keeping the running configuration');
+    return this.counted({ ok: false, errors, at: new Date().toISOString() });
+  }
+
+  /** Counted once both files say the same: whoever sees the counter move can read them. */
+  private counted(outcome: ReloadOutcome): ReloadOutcome {
+    const { services } = this.deps;
     const result = outcome.ok ? 'success' : 'failure';
     const statusFile = this.statusFile;
     const statusWritten = statusFile
@@ -173,7 +296,7 @@ export class ConfigReloader {
 
   /** Resolves once routes.snapshot.json and reload-status.json hold the latest applied state. */
   async flush(): Promise<void> {
-    await Promise.all([this.snapshotFile.settled(), this.statusFile?.settled()]);
+    await Promise.all([this.snapshotFile.settled(), this.statusFile?.settled(), this.released]);
   }
 
   private async run(): Promise<ReloadOutcome> {
@@ -184,7 +307,8 @@ export class ConfigReloader {
       loaded = { ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message: String(error) }] };
     }
     if (loaded.ok) this.warnOnServerSettingChanges(loaded.config);
-    const outcome = this.commit(loaded);
+    // Nothing else swaps tables in file mode, so the build is always still wanted.
+    const outcome = (await this.commitInSlices(loaded)) as ReloadOutcome;
     await this.flush();
     return outcome;
   }
@@ -198,6 +322,11 @@ export class ConfigReloader {
     );
     if (changed.length > 0) this.deps.services.logger.warn({ settings: changed.map((k) => `proxy.${k}`) }, 'changed proxy settings apply after a restart');
   }
+}
+
+/** The ids a reload added, changed and removed, for its log line. */
+function diffIds(diff: RouteDiff): { added: string[]; changed: string[]; removed: string[] } {
+  return { added: diff.added.map((r) => r.id), changed: diff.changed.map((c) => c.after.id), removed: diff.removed.map((r) => r.id) };
 }
 
 function definedOnly(overrides: { host?: string; port?: number }): { host?: string; port?: number } {

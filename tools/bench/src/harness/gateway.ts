@@ -37,8 +37,14 @@ function healthy(port: number): Promise<boolean> {
  * dir in a temp dir, LOG_LEVEL=warn. At warn the "gateway listening" line is not printed, so the
  * port is chosen here and readiness is GET /health/live answering 200 (or the line, if it shows).
  */
-export function startDataPlane(ctx: HarnessContext, name: string, configYaml: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  return startGateway(ctx, name, 'data-plane', configYaml, env);
+export function startDataPlane(ctx: HarnessContext, name: string, configYaml: string, env: NodeJS.ProcessEnv = {}, launch: GatewayLaunch = {}): Promise<GatewayServer> {
+  return startGateway(ctx, name, 'data-plane', configYaml, env, launch);
+}
+
+/** A started gateway, with where its proxy.yml and data directory are (a reload rewrites the one and reads the other). */
+export interface GatewayServer extends ServerProcess {
+  readonly configPath: string;
+  readonly dataDir: string;
 }
 
 /** How the gateway process is started, beyond its role, config and environment. */
@@ -60,7 +66,7 @@ export async function startGateway(
   configYaml: string,
   env: NodeJS.ProcessEnv = {},
   launch: GatewayLaunch = {},
-): Promise<ServerProcess> {
+): Promise<GatewayServer> {
   const startTimeoutMs = launch.startTimeoutMs ?? START_TIMEOUT_MS;
   if (!existsSync(GATEWAY_BIN)) {
     throw new Error(`the gateway is not built (${GATEWAY_BIN} is missing): run "npm run build", or leave it out with --only proxy/direct,proxy/forwarder`);
@@ -97,7 +103,7 @@ export async function startGateway(
   })();
   try {
     const listening = await Promise.race([fromLine, fromHealth]);
-    return { name, origin: `http://127.0.0.1:${listening}`, port: listening, pid: managed.pid, process: managed };
+    return { name, origin: `http://127.0.0.1:${listening}`, port: listening, pid: managed.pid, process: managed, configPath, dataDir: path.join(dir.path, 'data') };
   } finally {
     settled = true;
     fromLine.catch(() => undefined);

@@ -58,6 +58,7 @@ export interface LoadMeasurement {
   readonly requestsPerSecond: number;
   readonly p50Ms: number | undefined;
   readonly p99Ms: number | undefined;
+  readonly maxMs: number | undefined;
   readonly errors: number;
   readonly timeouts: number;
   readonly non2xx: number;
@@ -134,6 +135,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
           requestsPerSecond: ok / wallSeconds,
           p50Ms: percentileOfSorted(sorted, 50),
           p99Ms: percentileOfSorted(sorted, 99),
+          maxMs: percentileOfSorted(sorted, 100),
           errors: result.errors,
           timeouts: result.timeouts,
           non2xx: result.non2xx,

@@ -1,5 +1,6 @@
 // The loopback upstream: GET /bytes/<n> answers 200 with an n-byte body (n <= 1 MiB), from a
-// buffer built once per size, with Content-Length. Anything else is 404. It runs in its own process
+// buffer built once per size, with Content-Length; GET /r/... (where the generated many-routes
+// table forwards, @gateway/testing manyRoutesConfig) answers 100 bytes. Anything else is 404. It runs in its own process
 // so its CPU is not charged to the proxy or the load generator.
 import http from 'node:http';
 import { listenAndAnnounce } from './announce';
@@ -18,7 +19,7 @@ function bodyOf(size: number): { body: Buffer; length: string } {
 
 const server = http.createServer((req, res) => {
   const url = req.url ?? '';
-  const size = url.startsWith('/bytes/') ? Number.parseInt(url.slice('/bytes/'.length), 10) : Number.NaN;
+  const size = url.startsWith('/bytes/') ? Number.parseInt(url.slice('/bytes/'.length), 10) : url.startsWith('/r/') ? 100 : Number.NaN;
   if (!Number.isSafeInteger(size) || size < 0 || size > MAX_BODY) {
     res.writeHead(404, { 'content-length': '0' });
     res.end();

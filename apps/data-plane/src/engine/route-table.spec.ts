@@ -1,0 +1,104 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PROXY_DEFAULTS, validateProxyConfig, type ProxyConfig, type Route } from '@gateway/route-model';
+import { createPinoLogger } from '../adapters/pino-logger.adapter';
+import { POLICY_FACTORIES } from '../policies/policy-registry';
+import { createTestServices } from '../testing/engine-services.fixture';
+import { DeadlineWheel } from './deadline-wheel';
+import type { Exchange } from './exchange';
+import { RouteTable, type TableInputs } from './route-table';
+import { runToEnd } from './time-slices';
+import { UpstreamAgentPool } from './upstream-target';
+import { UpstreamHealthRegistry } from './upstream-health-registry';
+
+function config(routes: Array<Record<string, unknown>>): ProxyConfig {
+  const result = validateProxyConfig({ version: '1.0.0', routes });
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value;
+}
+
+const ROUTES = [
+  { id: 'a', path: '/a/*', upstream: 'http://127.0.0.1:9/a', rateLimit: { enabled: true, max: 10, windowMs: 1000 } },
+  { id: 'b', path: '/b/status', upstream: 'http://127.0.0.1:9/b', methods: ['GET'] },
+  { id: 'c', path: '/c/*/items', upstream: 'http://127.0.0.1:9/c', circuitBreaker: { enabled: true } },
+  { id: 'd', path: '/*', upstream: 'http://127.0.0.1:9/d', priority: 0 },
+];
+
+describe('RouteTable: reuse and incremental changes', () => {
+  const logger = createPinoLogger('silent');
+  const { services, close } = createTestServices({ logger, health: new UpstreamHealthRegistry(), deadlines: new DeadlineWheel<Exchange>() });
+  const agents = new UpstreamAgentPool();
+  const inputs = (proxy = { ...PROXY_DEFAULTS, trustedProxies: [] as string[] }): TableInputs => ({ factories: POLICY_FACTORIES, baseEnv: { settings: proxy, services }, agents });
+  const build = (source: ProxyConfig, previous?: RouteTable, fingerprints?: string[]) =>
+    runToEnd(RouteTable.buildSteps(fingerprints === undefined ? { config: source } : { config: source, fingerprints }, inputs(), previous));
+  const served = (table: RouteTable, path: string): string | undefined => table.match('GET', path)?.route.upstream;
+  after(() => {
+    agents.destroy();
+    close();
+  });
+
+  test('a reload of an equal configuration compiles nothing and keeps every compiled route and route object', () => {
+    const first = build(config(ROUTES));
+    assert.equal(first.compiled, 4);
+    const second = build(config(ROUTES), first.table);
+    assert.equal(second.compiled, 0);
+    assert.deepEqual(second.diff, { added: [], changed: [], removed: [] });
+    second.table.routes.forEach((route, i) => assert.equal(route, first.table.routes[i]));
+    second.table.config.routes.forEach((route, i) => assert.equal(route, first.table.config.routes[i]));
+    assert.equal(served(second.table, '/c/x/items'), 'http://127.0.0.1:9/c');
+  });
+
+  test('only the changed, added and removed routes count; the others keep their compiled form', () => {
+    const first = build(config(ROUTES));
+    const next = config([{ ...ROUTES[0], upstream: 'http://127.0.0.1:9/a2' }, ROUTES[1], ROUTES[3], { id: 'e', path: '/e', upstream: 'http://127.0.0.1:9/e' }]);
+    const second = build(next, first.table);
+    assert.equal(second.compiled, 2);
+    assert.deepEqual(second.diff.changed.map((c) => [c.after.id, c.fields]), [['a', ['upstream']]]);
+    assert.deepEqual(second.diff.added.map((r) => r.id), ['e']);
+    assert.deepEqual(second.diff.removed.map((r) => r.id), ['c']);
+    assert.equal(second.table.routes[1], first.table.routes[1]);
+    assert.equal(served(second.table, '/a/x'), 'http://127.0.0.1:9/a2');
+    assert.equal(served(second.table, '/c/x/items'), 'http://127.0.0.1:9/d');
+  });
+
+  test('equal fingerprints reuse a route without comparing it; a different one recompiles it', () => {
+    const first = build(config(ROUTES), undefined, ['f0', 'f1', 'f2', 'f3']);
+    // The definitions differ, but the loader vouches they do not: the fingerprint decides.
+    const vouched = config(ROUTES.map((r) => ({ ...r, description: 'edited' })));
+    const second = build(vouched, first.table, ['f0', 'f1', 'f2', 'f3']);
+    assert.equal(second.compiled, 0);
+    const third = build(vouched, second.table, ['f0', 'f1', 'x2', 'f3']);
+    assert.equal(third.compiled, 1);
+    assert.equal(third.table.routes[2]?.route.description, 'edited');
+  });
+
+  test('new proxy settings recompile every route', () => {
+    const first = build(config(ROUTES));
+    const second = runToEnd(RouteTable.buildSteps({ config: config(ROUTES) }, inputs({ ...PROXY_DEFAULTS, trustedProxies: ['10.0.0.0/8'] }), first.table));
+    assert.equal(second.compiled, 4);
+    assert.deepEqual(second.diff, { added: [], changed: [], removed: [] });
+  });
+
+  test('withChanges compiles the changed route only and matches like a full build of the result', () => {
+    const first = build(config(ROUTES));
+    const changedA = { ...(first.table.config.routes[0] as Route), upstream: 'http://127.0.0.1:9/a3' };
+    const added = config([{ id: 'f', path: '/f/*', upstream: 'http://127.0.0.1:9/f' }]).routes[0] as Route;
+    const routes = [changedA, ...first.table.config.routes.slice(1).filter((r) => r.id !== 'b'), added];
+    const after = { ...first.table.config, routes };
+    const changed = first.table.withChanges({ config: after, upserted: [changedA, added], removedIds: ['b'] }, inputs());
+    assert.ok(changed !== undefined);
+    assert.equal(changed.compiled, 2);
+    assert.deepEqual(changed.diff.changed.map((c) => c.after.id), ['a']);
+    assert.deepEqual(changed.diff.added.map((r) => r.id), ['f']);
+    assert.deepEqual(changed.diff.removed.map((r) => r.id), ['b']);
+    assert.deepEqual(changed.table.routes.map((r) => r.id), ['a', 'c', 'd', 'f']);
+    const full = build(after);
+    for (const path of ['/a/1', '/b/status', '/c/x/items', '/f/1', '/zzz']) assert.equal(served(changed.table, path), served(full.table, path), path);
+  });
+
+  test('withChanges declines a change of what routes are compiled against', () => {
+    const first = build(config(ROUTES));
+    const after = { ...first.table.config, upstreams: [{ name: 'u', url: 'http://127.0.0.1:9' }] };
+    assert.equal(first.table.withChanges({ config: after, upserted: [], removedIds: [] }, inputs()), undefined);
+  });
+});
