@@ -18,8 +18,14 @@ const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connecti
  * HTTP/2 frames a body without Content-Length and the upstream hop needs a framing of its own.
  */
 export class H2GatewayRequest extends http2.Http2ServerRequest {
+  /** Octets of the header list as SETTINGS_MAX_HEADER_LIST_SIZE counts them (RFC 9113 6.5.2): nghttp2 announces that limit but does not enforce it. */
+  readonly headerListSize: number;
+
   constructor(stream: http2.ServerHttp2Stream, headers: IncomingHttpHeaders, options: ConstructorParameters<typeof http2.Http2ServerRequest>[2], rawHeaders: readonly string[]) {
     super(stream, headers, options, rawHeaders);
+    let size = 0;
+    for (let i = 0; i < rawHeaders.length; i += 2) size += (rawHeaders[i] as string).length + (rawHeaders[i + 1] as string).length + 32;
+    this.headerListSize = size;
     const plain = toHttp1Headers(headers, !stream.endAfterHeaders);
     // Own properties shadow the compatibility getters; `method` and `url` still read the pseudo-headers.
     Object.defineProperty(this, 'headers', { value: plain, enumerable: true });
@@ -32,7 +38,7 @@ export class H2GatewayRequest extends http2.Http2ServerRequest {
  * a cached answer may still hold one), and with the `writableFinished` node:http has: the engine
  * tells a complete response from a cut one with it.
  */
-export class H2GatewayResponse extends http2.Http2ServerResponse {
+export class H2GatewayResponse extends http2.Http2ServerResponse<H2GatewayRequest> {
   override writeHead(statusCode: number, ...rest: Array<string | OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined>): this {
     const headers = rest[rest.length - 1];
     // The status message is HTTP/1 only: HTTP/2 has none to carry.

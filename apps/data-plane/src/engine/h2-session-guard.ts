@@ -45,8 +45,11 @@ class WindowCounter {
 export function guardSession(session: http2.ServerHttp2Session, onAbuse: (kind: H2Abuse) => void, budgets = H2_SESSION_BUDGETS): void {
   const resets = new WindowCounter(budgets.resets, budgets.windowMs);
   const settings = new WindowCounter(budgets.settings, budgets.windowMs);
+  let stopped = false;
   const stop = (kind: H2Abuse): void => {
-    if (session.destroyed || session.closed) return;
+    // Destroying the session aborts its other streams: they must not count (and log) once more.
+    if (stopped || session.destroyed) return;
+    stopped = true;
     onAbuse(kind);
     session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
     // After the GOAWAY frame is written: destroying at once could drop it.
@@ -55,10 +58,13 @@ export function guardSession(session: http2.ServerHttp2Session, onAbuse: (kind: 
   session.on('remoteSettings', () => {
     if (settings.exceeded(Date.now())) stop('settings-flood');
   });
+  const countReset = (): void => {
+    if (resets.exceeded(Date.now())) stop('rapid-reset');
+  };
   session.on('stream', (stream: http2.ServerHttp2Stream) => {
-    // 'aborted': the client reset the stream before the gateway ended its answer.
-    stream.once('aborted', () => {
-      if (resets.exceeded(Date.now())) stop('rapid-reset');
-    });
+    // 'aborted': the client reset the stream before the gateway ended its answer. node announces a
+    // stream on the next tick, so a reset that came in the same read as its HEADERS is already there.
+    if (stream.aborted) countReset();
+    else stream.once('aborted', countReset);
   });
 }

@@ -131,6 +131,10 @@ export class TlsListener implements FrontListener {
     // The compatibility objects stand in for node:http's (see h2-compat.ts): the engine is protocol-blind.
     const serve = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
     server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+      if ((req as H2GatewayRequest).headerListSize > settings.maxHeaderSize) {
+        writeH2StreamError(res.stream, 'HEADERS_TOO_LARGE');
+        return;
+      }
       if (this.http1Only(req.url)) {
         req.stream.close(http2.constants.NGHTTP2_HTTP_1_1_REQUIRED);
         return;
