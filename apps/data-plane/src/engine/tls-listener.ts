@@ -16,6 +16,8 @@ import { contextFor, loadCertificates, type CertificateLoad, type CertificateSet
 export const H2_MAX_CONCURRENT_STREAMS = 100;
 /** MB of memory one session may hold in nghttp2 buffers before new streams are refused (node's default, made explicit). */
 const H2_MAX_SESSION_MEMORY_MB = 10;
+/** PINGs a client may have unanswered (node's default, made explicit): a PING flood fills no queue. */
+const H2_MAX_OUTSTANDING_PINGS = 10;
 /** Header fields one request may carry (node:http allows 2000 lines, nghttp2 counts pairs). */
 const H2_MAX_HEADER_PAIRS = 256;
 
@@ -116,6 +118,7 @@ export class TlsListener implements FrontListener {
     const server = http2.createServer({
       settings: { maxConcurrentStreams: H2_MAX_CONCURRENT_STREAMS, maxHeaderListSize: settings.maxHeaderSize, enablePush: false },
       maxSessionMemory: H2_MAX_SESSION_MEMORY_MB,
+      maxOutstandingPings: H2_MAX_OUTSTANDING_PINGS,
       maxHeaderListPairs: H2_MAX_HEADER_PAIRS,
       Http2ServerRequest: H2GatewayRequest,
       Http2ServerResponse: H2GatewayResponse,
