@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, scryptSync } from 'node:crypto';
 import http2 from 'node:http2';
+import https from 'node:https';
 import WebSocket from 'ws';
 import { echoHandler, makeSelfSignedCert, startGatewayProcess, startUpstream, withTimeout, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { errorCode, FRAME, getHeaders, rawH2Session, rstStream } from './raw-h2';
@@ -100,6 +101,8 @@ routes:
   - { id: hold, path: /hold/*, upstream: "${o}", stripPath: false }
   - { id: ws, path: /ws, upstream: "${echo.origin}", stripPath: false, websocket: true }
 `,
+      // The last test stops it: no drain delay, so in-flight requests meet the drain itself.
+      env: { DRAIN_DELAY_SECONDS: '0', DRAIN_TIMEOUT_SECONDS: '20' },
     });
     port = tlsPortOf(gateway);
     session = await h2Connect(port);
@@ -260,6 +263,23 @@ routes:
     assert.equal(await echoed, 'over tls');
     socket.close();
     assert.equal((await httpsRequest(port, '/echo/h1')).status, 200);
+  });
+
+  test('SIGTERM drains the HTTPS listener: requests in flight finish, HTTP/2 sessions get GOAWAY, HTTP/1.1 ones Connection: close', async () => {
+    const client = await h2Connect(port);
+    const goaway = new Promise<number>((resolve) => client.once('goaway', resolve));
+    holding = 0;
+    const overH2 = h2Request(client, { ':path': '/hold/drain-h2' });
+    const overH1 = httpsRequest(port, '/hold/drain-h1', { agent: new https.Agent({ keepAlive: true }) });
+    for (let i = 0; i < 200 && holding < 2; i += 1) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(holding, 2, 'both requests reached the upstream');
+    gateway.signal('SIGTERM');
+    const [h2Answer, h1Answer] = await Promise.all([overH2, overH1]);
+    assert.deepEqual([h2Answer.status, h2Answer.body], [200, 'held']);
+    assert.deepEqual([h1Answer.status, h1Answer.body, h1Answer.headers['connection']], [200, 'held', 'close']);
+    assert.equal(await withTimeout(goaway, 10_000, 'GOAWAY'), http2.constants.NGHTTP2_NO_ERROR);
+    client.destroy();
+    assert.equal(await withTimeout(gateway.exited, 30_000, 'exit'), 0);
   });
 });
 
