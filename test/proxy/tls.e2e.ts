@@ -1,11 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import type http2 from 'node:http2';
 import https from 'node:https';
 import path from 'node:path';
-import { echoHandler, makeSelfSignedCert, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { echoHandler, GATEWAY_COMMAND, makeSelfSignedCert, makeTempDir, request, startGatewayProcess, startUpstream, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { h2Connect, h2Request, handshake, httpsRequest, tlsPortOf } from './tls-clients';
 
 /*
@@ -134,7 +135,7 @@ describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate rel
     writeFileSync(path.join(dir.path, '.b.crt.tmp'), 'not a certificate\n');
     renameSync(path.join(dir.path, '.b.crt.tmp'), path.join(dir.path, 'b.crt'));
     gateway.signal('SIGHUP');
-    const line = await gateway.waitForOutput('certificates not reloaded', 20_000);
+    const line = await gateway.waitForOutput('configuration reload rejected', 20_000);
     assert.match(line, /proxy\.tls\.certificates\[1\]\.certFile/);
     assert.ok(line.includes(path.join(dir.path, 'b.crt')), line);
     assert.equal((await handshake(port, { servername: 'b.test' })).fingerprint, running);
@@ -205,5 +206,14 @@ describe('HTTPS listener: minimum version, redirect to HTTPS, start errors', () 
     // A certificate with another certificate's key.
     assert.match(failed, /proxy\.tls\.certificates\[2\]/);
     assert.equal(failed.includes('PRIVATE KEY'), false);
+
+    // config:validate reads the files too, with the lines of the entries; relative paths are read from the file's directory.
+    writeFileSync(path.join(dir.path, 'broken.yml'), broken);
+    const validate = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir.path, 'broken.yml')], { encoding: 'utf8' });
+    assert.equal(validate.status, 1, validate.stdout + validate.stderr);
+    assert.match(validate.stderr, /broken\.yml:6 proxy\.tls\.certificates\[0\]\.keyFile: .*missing\.key does not exist/);
+    writeFileSync(path.join(dir.path, 'relative.yml'), `version: "1.0.0"\nproxy:\n  tls:\n    certificates:\n      - { certFile: a.crt, keyFile: a.key }\n`);
+    const relative = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir.path, 'relative.yml')], { encoding: 'utf8', cwd: '/' });
+    assert.equal(relative.status, 0, relative.stdout + relative.stderr);
   });
 });
