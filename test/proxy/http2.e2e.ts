@@ -1,10 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, scryptSync } from 'node:crypto';
 import http2 from 'node:http2';
 import https from 'node:https';
 import WebSocket from 'ws';
-import { echoHandler, makeSelfSignedCert, startGatewayProcess, startUpstream, withTimeout, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
+import { basicHash, echoHandler, makeSelfSignedCert, startGatewayProcess, startUpstream, withTimeout, type GatewayProcess, type LoopbackUpstream } from '@gateway/testing';
 import { errorCode, FRAME, getHeaders, rawH2Session, rstStream } from './raw-h2';
 import { h2Connect, h2Request, httpsRequest, tlsPortOf } from './tls-clients';
 import { startEchoUpstream, type EchoUpstream } from './websocket-echo';
@@ -20,10 +19,7 @@ const MAX_HEADER_SIZE = 4096;
 const MAX_BODY_SIZE = 1024;
 const REQUEST_TIMEOUT_MS = 1500;
 
-const BASIC_HASH = ((): string => {
-  const salt = randomBytes(16);
-  return `scrypt$1024$8$1$${salt.toString('base64')}$${scryptSync('correct horse', salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64')}`;
-})();
+const BASIC_HASH = basicHash('correct horse');
 
 interface Echoed {
   method: string;

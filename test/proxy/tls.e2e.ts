@@ -33,30 +33,50 @@ function install(dir: string, name: string, cert: Cert): void {
   }
 }
 
-describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate reload', () => {
+/** Certificates for a.test and b.test (with *.b.test) in a temp dir, an echo upstream, and a gateway serving both. */
+interface TlsFixture {
+  readonly dir: string;
+  readonly certs: Cert[];
+  readonly upstream: LoopbackUpstream;
+  readonly gateway: GatewayProcess;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+async function startTlsFixture(extra = ''): Promise<TlsFixture> {
   const dir = makeTempDir('gateway-tls-');
-  const certs: Cert[] = [];
-  let upstream: LoopbackUpstream;
+  const certs = [makeSelfSignedCert(['a.test']), makeSelfSignedCert(['b.test', '*.b.test'])];
+  install(dir.path, 'a', certs[0] as Cert);
+  install(dir.path, 'b', certs[1] as Cert);
+  const upstream = await startUpstream({ handler: echoHandler });
+  const gateway = await startGatewayProcess({ config: config(dir.path, upstream.origin, extra) });
+  return {
+    dir: dir.path,
+    certs,
+    upstream,
+    gateway,
+    port: tlsPortOf(gateway),
+    stop: async () => {
+      await gateway.stop();
+      await upstream.close();
+      for (const cert of certs) cert.remove();
+      dir.remove();
+    },
+  };
+}
+
+describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate reload', () => {
+  let fixture: TlsFixture;
   let gateway: GatewayProcess;
   let port: number;
+  let dir: string;
 
   before(async () => {
-    const a = makeSelfSignedCert(['a.test']);
-    const b = makeSelfSignedCert(['b.test', '*.b.test']);
-    certs.push(a, b);
-    install(dir.path, 'a', a);
-    install(dir.path, 'b', b);
-    upstream = await startUpstream({ handler: echoHandler });
-    gateway = await startGatewayProcess({ config: config(dir.path, upstream.origin) });
-    port = tlsPortOf(gateway);
+    fixture = await startTlsFixture();
+    ({ gateway, port, dir } = fixture);
   });
 
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.close();
-    for (const cert of certs) cert.remove();
-    dir.remove();
-  });
+  after(() => fixture?.stop());
 
   test('chooses the certificate by SNI (exact and one-label wildcard names), the first one otherwise', async () => {
     assert.equal((await handshake(port, { servername: 'a.test' })).commonName, 'a.test');
@@ -110,8 +130,8 @@ describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate rel
     try {
       while (sent < 40) await new Promise((r) => setTimeout(r, 20));
       const renewed = makeSelfSignedCert(['a.test']);
-      certs.push(renewed);
-      install(dir.path, 'a', renewed);
+      fixture.certs.push(renewed);
+      install(dir, 'a', renewed);
       gateway.signal('SIGHUP');
       await gateway.waitForOutput('certificates reloaded', 20_000);
       assert.notEqual(new X509Certificate(renewed.cert).fingerprint256, before);
@@ -132,12 +152,12 @@ describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate rel
 
   test('a reload with a broken certificate keeps the running one and names the field and file, never key material', async () => {
     const running = (await handshake(port, { servername: 'b.test' })).fingerprint;
-    writeFileSync(path.join(dir.path, '.b.crt.tmp'), 'not a certificate\n');
-    renameSync(path.join(dir.path, '.b.crt.tmp'), path.join(dir.path, 'b.crt'));
+    writeFileSync(path.join(dir, '.b.crt.tmp'), 'not a certificate\n');
+    renameSync(path.join(dir, '.b.crt.tmp'), path.join(dir, 'b.crt'));
     gateway.signal('SIGHUP');
     const line = await gateway.waitForOutput('configuration reload rejected', 20_000);
     assert.match(line, /proxy\.tls\.certificates\[1\]\.certFile/);
-    assert.ok(line.includes(path.join(dir.path, 'b.crt')), line);
+    assert.ok(line.includes(path.join(dir, 'b.crt')), line);
     assert.equal((await handshake(port, { servername: 'b.test' })).fingerprint, running);
     assert.equal((await httpsRequest(port, '/echo', { servername: 'b.test' })).status, 200);
     assert.equal(gateway.output.some((l) => l.includes('PRIVATE KEY')), false, 'no key in the log');
@@ -145,25 +165,17 @@ describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate rel
 });
 
 describe('HTTPS listener: minimum version, redirect to HTTPS, start errors', () => {
-  const dir = makeTempDir('gateway-tls-');
-  const certs: Cert[] = [];
-  let upstream: LoopbackUpstream;
+  let fixture: TlsFixture;
   let gateway: GatewayProcess;
+  let upstream: LoopbackUpstream;
+  let dir: string;
 
   before(async () => {
-    certs.push(makeSelfSignedCert(['a.test']), makeSelfSignedCert(['b.test']));
-    install(dir.path, 'a', certs[0] as Cert);
-    install(dir.path, 'b', certs[1] as Cert);
-    upstream = await startUpstream({ handler: echoHandler });
-    gateway = await startGatewayProcess({ config: config(dir.path, upstream.origin, '    minVersion: TLSv1.3\n    redirectHttp: true\n') });
+    fixture = await startTlsFixture('    minVersion: TLSv1.3\n    redirectHttp: true\n');
+    ({ gateway, upstream, dir } = fixture);
   });
 
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.close();
-    for (const cert of certs) cert.remove();
-    dir.remove();
-  });
+  after(() => fixture?.stop());
 
   test('minVersion TLSv1.3 refuses a TLS 1.2 client and accepts a TLS 1.3 one', async () => {
     const port = tlsPortOf(gateway);
@@ -186,12 +198,12 @@ describe('HTTPS listener: minimum version, redirect to HTTPS, start errors', () 
   });
 
   test('a certificate or key that is missing or invalid stops the start, naming the field and the file', async () => {
-    writeFileSync(path.join(dir.path, 'bad.crt'), '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+    writeFileSync(path.join(dir, 'bad.crt'), '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
     const broken =
       `version: "1.0.0"\nproxy:\n  tls:\n    port: 0\n    certificates:\n` +
-      `      - { certFile: "${path.join(dir.path, 'a.crt')}", keyFile: "${path.join(dir.path, 'missing.key')}" }\n` +
-      `      - { certFile: "${path.join(dir.path, 'bad.crt')}", keyFile: "${path.join(dir.path, 'b.key')}" }\n` +
-      `      - { certFile: "${path.join(dir.path, 'a.crt')}", keyFile: "${path.join(dir.path, 'b.key')}" }\n` +
+      `      - { certFile: "${path.join(dir, 'a.crt')}", keyFile: "${path.join(dir, 'missing.key')}" }\n` +
+      `      - { certFile: "${path.join(dir, 'bad.crt')}", keyFile: "${path.join(dir, 'b.key')}" }\n` +
+      `      - { certFile: "${path.join(dir, 'a.crt')}", keyFile: "${path.join(dir, 'b.key')}" }\n` +
       `routes: []\n`;
     const failed = await startGatewayProcess({ config: broken }).then(
       async (started) => {
@@ -201,19 +213,19 @@ describe('HTTPS listener: minimum version, redirect to HTTPS, start errors', () 
       (error: Error) => error.message,
     );
     assert.match(failed, /proxy\.tls\.certificates\[0\]\.keyFile/);
-    assert.ok(failed.includes(`${path.join(dir.path, 'missing.key')} does not exist`), failed);
+    assert.ok(failed.includes(`${path.join(dir, 'missing.key')} does not exist`), failed);
     assert.match(failed, /proxy\.tls\.certificates\[1\]\.certFile/);
     // A certificate with another certificate's key.
     assert.match(failed, /proxy\.tls\.certificates\[2\]/);
     assert.equal(failed.includes('PRIVATE KEY'), false);
 
     // config:validate reads the files too, with the lines of the entries; relative paths are read from the file's directory.
-    writeFileSync(path.join(dir.path, 'broken.yml'), broken);
-    const validate = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir.path, 'broken.yml')], { encoding: 'utf8' });
+    writeFileSync(path.join(dir, 'broken.yml'), broken);
+    const validate = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir, 'broken.yml')], { encoding: 'utf8' });
     assert.equal(validate.status, 1, validate.stdout + validate.stderr);
     assert.match(validate.stderr, /broken\.yml:6 proxy\.tls\.certificates\[0\]\.keyFile: .*missing\.key does not exist/);
-    writeFileSync(path.join(dir.path, 'relative.yml'), `version: "1.0.0"\nproxy:\n  tls:\n    certificates:\n      - { certFile: a.crt, keyFile: a.key }\n`);
-    const relative = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir.path, 'relative.yml')], { encoding: 'utf8', cwd: '/' });
+    writeFileSync(path.join(dir, 'relative.yml'), `version: "1.0.0"\nproxy:\n  tls:\n    certificates:\n      - { certFile: a.crt, keyFile: a.key }\n`);
+    const relative = spawnSync(process.execPath, [...GATEWAY_COMMAND, 'config:validate', '--config', path.join(dir, 'relative.yml')], { encoding: 'utf8', cwd: '/' });
     assert.equal(relative.status, 0, relative.stdout + relative.stderr);
   });
 });
