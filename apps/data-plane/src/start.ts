@@ -358,7 +358,7 @@ async function loadWithCertificates(configPath: string, listener: TlsListener | 
   const tls = loaded.ok ? loaded.config.proxy.tls : undefined;
   // Turning TLS on or off, or its port, needs a restart; only the certificates are reloaded.
   if (!loaded.ok || listener === undefined || tls === undefined || !tls.enabled) return loaded;
-  const certificates = await listener.reload(tls.certificates);
+  const certificates = await listener.reload(tls);
   return certificates.ok ? loaded : { ok: false, errors: certificates.errors };
 }
 
@@ -371,7 +371,7 @@ async function reloadFollowerCertificates(configPath: string, listener: TlsListe
 }
 
 async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): Promise<FieldError[]> {
-  const loaded = await listener.reload(tls.certificates);
+  const loaded = await listener.reload(tls);
   return loaded.ok ? [] : loaded.errors;
 }
 

@@ -3,7 +3,7 @@ import type http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
-import type { ProxySettings, ProxyTlsSettings, TlsCertificateFiles } from '@gateway/route-model';
+import type { ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { GATEWAY_ERRORS } from './error-catalogue';
 import { H2GatewayRequest, H2GatewayResponse } from './h2-compat';
 import { guardSession, type H2Abuse } from './h2-session-guard';
@@ -20,6 +20,9 @@ const H2_MAX_SESSION_MEMORY_MB = 10;
 const H2_MAX_OUTSTANDING_PINGS = 10;
 /** Header fields one request may carry (node:http allows 2000 lines, nghttp2 counts pairs). */
 const H2_MAX_HEADER_PAIRS = 256;
+
+/** What a reload cannot change on a listening socket (only the certificates are swapped). */
+const RESTART_SETTINGS = ['enabled', 'port', 'minVersion', 'http2', 'redirectHttp'] as const;
 
 /**
  * The HTTPS listener: one TLS socket per client, its certificate chosen by SNI from the set in
@@ -81,8 +84,10 @@ export class TlsListener implements FrontListener {
    * handshakes; connections already open keep the certificate they were given. Files that do not
    * load leave the running certificates in place and are reported by field.
    */
-  async reload(certificates: readonly TlsCertificateFiles[]): Promise<CertificateLoad> {
-    const load = await loadCertificates(certificates, this.tlsSettings.minVersion);
+  async reload(tls: ProxyTlsSettings): Promise<CertificateLoad> {
+    const changed = RESTART_SETTINGS.filter((key) => tls[key] !== this.tlsSettings[key]);
+    if (changed.length > 0) this.logger.warn({ settings: changed.map((key) => `proxy.tls.${key}`) }, 'changed proxy settings apply after a restart');
+    const load = await loadCertificates(tls.certificates, this.tlsSettings.minVersion);
     if (!load.ok) {
       this.logger.error({ errors: load.errors }, 'certificates not reloaded; keeping the running ones');
       return load;
