@@ -102,6 +102,7 @@ routes:
     });
     port = tlsPortOf(gateway);
     session = await h2Connect(port);
+    session.once('goaway', () => (goneAway = true));
   });
 
   after(async () => {
@@ -112,11 +113,18 @@ routes:
     cert?.remove();
   });
 
-  /** On the shared session, opened again when the gateway closed it (idle for keepAliveTimeout), as a client would. */
-  const h2 = async (headers: http2.OutgoingHttpHeaders, body?: string | string[]): ReturnType<typeof h2Request> => {
-    if (session.closed || session.destroyed) session = await h2Connect(port);
-    return h2Request(session, headers, body);
+  let goneAway = false;
+  /** On the shared session, opened again once the gateway sent GOAWAY (idle for keepAliveTimeout), as a client would. */
+  const live = async (): Promise<http2.ClientHttp2Session> => {
+    if (goneAway || session.closed || session.destroyed) {
+      session.destroy();
+      session = await h2Connect(port);
+      goneAway = false;
+      session.once('goaway', () => (goneAway = true));
+    }
+    return session;
   };
+  const h2 = async (headers: http2.OutgoingHttpHeaders, body?: string | string[]): ReturnType<typeof h2Request> => h2Request(await live(), headers, body);
 
   test('maps the request to HTTP/1.1: Host from :authority, no pseudo-headers, cookies joined, a body of unknown length chunked', async () => {
     const answer = await h2({ ':method': 'POST', ':path': '/echo/a?b=1', cookie: ['a=1', 'b=2'], 'x-client': 'yes' }, ['first ', 'second']);
@@ -181,8 +189,17 @@ routes:
     assert.equal((await h2({ ':path': '/echo/after' })).status, 200);
   });
 
+  test('CONNECT over HTTP/2 is refused like CONNECT over HTTP/1.1 (a reverse proxy only), and the gateway serves on', async () => {
+    const stream = (await live()).request({ ':method': 'CONNECT', ':authority': 'elsewhere.example:443' }, { endStream: false });
+    stream.on('error', () => undefined);
+    const head = await withTimeout(new Promise<http2.IncomingHttpHeaders>((resolve) => stream.once('response', resolve)), 10_000, 'CONNECT answer');
+    assert.equal(head[':status'], 405);
+    stream.close();
+    assert.equal((await h2({ ':path': '/echo/after-connect' })).status, 200);
+  });
+
   test('a request body still arriving after requestTimeout gets 408 with the spec body', async () => {
-    const stream = session.request({ ':method': 'POST', ':path': '/echo/stalled' }, { endStream: false });
+    const stream = (await live()).request({ ':method': 'POST', ':path': '/echo/stalled' }, { endStream: false });
     stream.write('partial');
     const head = await withTimeout(new Promise<http2.IncomingHttpHeaders>((resolve) => stream.once('response', resolve)), REQUEST_TIMEOUT_MS * 10, '408');
     assert.equal(head[':status'], 408);
@@ -193,7 +210,7 @@ routes:
   });
 
   test('a header list larger than proxy.maxHeaderSize is refused: 431, or the stream reset once the limit is acknowledged', async () => {
-    assert.equal(session.remoteSettings.maxHeaderListSize, MAX_HEADER_SIZE);
+    assert.equal((await live()).remoteSettings.maxHeaderListSize, MAX_HEADER_SIZE);
     // node resets the stream itself (ENHANCE_YOUR_CALM) once the client acknowledged the limit;
     // before that, the gateway answers 431 with the spec body.
     const outcome = await h2({ ':path': '/echo/big-header', 'x-big': 'a'.repeat(MAX_HEADER_SIZE) }).then(
@@ -206,7 +223,7 @@ routes:
   });
 
   test('at most 100 streams at once per connection: a client that opens more loses the connection', async () => {
-    assert.equal(session.remoteSettings.maxConcurrentStreams, 100);
+    assert.equal((await live()).remoteSettings.maxConcurrentStreams, 100);
     const raw = await rawH2Session(port);
     try {
       peakHolding = 0;

@@ -66,7 +66,8 @@ export function h2Connect(port: number, options: http2.SecureClientSessionOption
   return withTimeout(
     new Promise((resolve, reject) => {
       const session = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false, ...options });
-      session.once('connect', () => resolve(session));
+      // Once the server's SETTINGS are in: its limits can be read at once.
+      session.once('remoteSettings', () => resolve(session));
       session.once('error', reject);
     }),
     10_000,

@@ -98,6 +98,8 @@ describe('HTTPS listener: SNI, HTTP/1.1 and HTTP/2 side by side, certificate rel
     assert.equal((JSON.parse(secure.body) as { headers: Record<string, string> }).headers['x-forwarded-proto'], 'https');
     assert.equal((await handshake(port, { ALPNProtocols: ['h2', 'http/1.1'] })).alpn, 'h2');
     assert.equal((await handshake(port, { ALPNProtocols: ['http/1.1'] })).alpn, 'http/1.1');
+    // The HTTP/1.1 server's own limits hold on TLS connections too.
+    assert.equal((await httpsRequest(port, '/echo', { headers: { 'x-big': 'a'.repeat(20_000) } })).status, 431);
     assert.equal((await handshake(port, { maxVersion: 'TLSv1.2' })).protocol, 'TLSv1.2');
     assert.equal((await handshake(port)).protocol, 'TLSv1.3');
   });

@@ -143,12 +143,19 @@ export class TlsListener implements FrontListener {
         writeH2StreamError(res.stream, 'HEADERS_TOO_LARGE');
         return;
       }
-      if (this.http1Only(req.url)) {
+      // CONNECT (RFC 9113 8.5) has no :path: the dispatcher refuses it like CONNECT over HTTP/1.1.
+      if (this.http1Only(req.url ?? '')) {
         req.stream.close(http2.constants.NGHTTP2_HTTP_1_1_REQUIRED);
         return;
       }
       limitRequestTime(req, res, settings.requestTimeout);
-      serve(req, res);
+      try {
+        serve(req, res);
+      } catch (error) {
+        // node:http catches nothing here either, but a throw on this path would end the process.
+        this.logger.error({ err: String(error) }, 'HTTP/2 request failed inside the gateway');
+        if (!res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      }
     });
     return server;
   }
