@@ -143,6 +143,10 @@ routes:
     const raw = upstream.requests.at(-1)?.rawHeaders ?? [];
     assert.equal(raw.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length, 1);
     assert.match(answer.headers['x-correlation-id'] as string, /\S/);
+    // Recorded as a complete 200, not as a client gone away (the edge gives HTTP/2 responses node:http's writableFinished).
+    const metrics = (await h2({ ':path': '/metrics' })).body;
+    assert.match(metrics, /^gateway_requests_total\{route="echo",method="POST",status="200"\} [1-9]/m);
+    assert.doesNotMatch(metrics, /status="499"/);
   });
 
   test('maps the response back: connection-specific fields dropped, the others and set-cookie kept, the body streamed', async () => {
@@ -196,6 +200,20 @@ routes:
     assert.equal(head[':status'], 405);
     stream.close();
     assert.equal((await h2({ ':path': '/echo/after-connect' })).status, 200);
+  });
+
+  test('a client that resets its stream is a client gone away: the upstream request is cut and 499 recorded', async () => {
+    const abortedBefore = upstream.aborted;
+    holding = 0;
+    const stream = (await live()).request({ ':path': '/hold/cancelled' });
+    stream.on('error', () => undefined);
+    for (let i = 0; i < 200 && holding === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(holding, 1, 'the request reached the upstream');
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+    for (let i = 0; i < 200 && upstream.aborted === abortedBefore; i += 1) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(upstream.aborted, abortedBefore + 1, 'the upstream request was cut');
+    // node's own writableFinished of an HTTP/2 response is true once the stream closed, cut or not.
+    assert.match((await h2({ ':path': '/metrics' })).body, /^gateway_requests_total\{route="hold",method="GET",status="499"\} 1$/m);
   });
 
   test('a request body still arriving after requestTimeout gets 408 with the spec body', async () => {

@@ -35,8 +35,9 @@ export class H2GatewayRequest extends http2.Http2ServerRequest {
 
 /**
  * The response without connection-specific fields (a gateway-made 400 asks for `Connection: close`,
- * a cached answer may still hold one), and with the `writableFinished` node:http has: the engine
- * tells a complete response from a cut one with it.
+ * a cached answer may still hold one), and with node:http's meaning of `writableFinished`: the
+ * engine tells a complete response from a cut one with it, and node's compatibility response says
+ * true for a stream the client reset mid-answer (no 499, the upstream request left running).
  */
 export class H2GatewayResponse extends http2.Http2ServerResponse<H2GatewayRequest> {
   override writeHead(statusCode: number, ...rest: Array<string | OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined>): this {
