@@ -137,6 +137,8 @@ export type ReloadOutcome =
 export interface RunningDataPlane {
   readonly host: string;
   readonly port: number;
+  /** The HTTPS listener's port (`proxy.tls`), when it has one. */
+  readonly tlsPort?: number;
   /** This data plane's name on the bus (presence, command replies, events). */
   readonly instanceId: string;
   /**

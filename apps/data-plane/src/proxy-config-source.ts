@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
 import { runInSlices } from './engine/time-slices';
+import { loadCertificates } from './engine/tls-certificates';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import type { ConfigWorkerMessage } from './proxy-config-worker-protocol';
@@ -20,8 +21,10 @@ export async function loadProxyConfig(filePath: string): Promise<ConfigFileResul
   const result = await readProxyConfigFile(filePath);
   if (!result.ok) return result;
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
-  if (errors.length === 0) return result;
-  return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
+  if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
+  const proxy = withCertificatePaths(result.config.proxy, filePath);
+  const certificates = await certificateErrors(proxy, result.lineOf);
+  return certificates.length > 0 ? { ok: false, errors: certificates } : { ...result, config: { ...result.config, proxy } };
 }
 
 export type ProxySettingsLoad = { ok: true; settings: ProxySettings; from: 'file' | 'defaults' } | { ok: false; errors: ConfigFileError[] };
@@ -37,7 +40,25 @@ export async function loadProxySettings(filePath: string): Promise<ProxySettings
   if (!result.ok) return result;
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
-  return { ok: true, settings: result.config.proxy, from: 'file' };
+  const settings = withCertificatePaths(result.config.proxy, filePath);
+  const certificates = await certificateErrors(settings, result.lineOf);
+  return certificates.length > 0 ? { ok: false, errors: certificates } : { ok: true, settings, from: 'file' };
+}
+
+/** Certificate and key paths of `proxy.tls` relative to the file's own directory (as its other paths are read), made absolute. */
+function withCertificatePaths(proxy: ProxySettings, filePath: string): ProxySettings {
+  const tls = proxy.tls;
+  if (tls === undefined) return proxy;
+  const dir = path.dirname(path.resolve(filePath));
+  const certificates = tls.certificates.map((c) => ({ ...c, certFile: path.resolve(dir, c.certFile), keyFile: path.resolve(dir, c.keyFile) }));
+  return { ...proxy, tls: { ...tls, certificates } };
+}
+
+/** The files `proxy.tls` names must load: a file that validates is one that starts (nginx -t checks them too). */
+async function certificateErrors(proxy: ProxySettings, lineOf: ((field: string) => number | undefined) | undefined): Promise<ConfigFileError[]> {
+  if (proxy.tls?.enabled !== true) return [];
+  const loaded = await loadCertificates(proxy.tls.certificates, proxy.tls.minVersion);
+  return loaded.ok ? [] : loaded.errors.map((e) => ({ ...e, line: lineOf?.(e.field) }));
 }
 
 /** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */

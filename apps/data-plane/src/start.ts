@@ -5,23 +5,24 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { LogRingBuffer, SecretText } from '@gateway/logging';
 import { OutboundAddressRule } from '@gateway/outbound-target';
-import type { FieldError, ProxyConfig, ProxySettings } from '@gateway/route-model';
+import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
 import { ClusterMember } from './cluster/cluster-member';
 import { ControlPlaneFollower } from './cluster/control-plane-follower';
-import { DATA_FILES, type DataPlaneOptions, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
+import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader, type ConfigLoad } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
 import type { Exchange } from './engine/exchange';
 import { forward } from './engine/forward';
 import { createGatewayServer } from './engine/gateway-server';
+import { withHttpsRedirect } from './engine/https-redirect';
 import { OpenStreams } from './engine/open-streams';
 import { OpenWebSockets } from './engine/open-websockets';
 import { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
-import { withMount } from './engine/mount';
+import { isUnderPrefix, mountPrefixes, withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
 import { PolicyState } from './engine/policy-state';
 import type { EngineServices } from './engine/ports';
@@ -32,6 +33,8 @@ import { UpstreamAgentPool } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
 import { UpstreamRegistry } from './engine/upstreams/upstream-registry';
+import { loadCertificates, type CertificateSet } from './engine/tls-certificates';
+import { TlsListener } from './engine/tls-listener';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { RESILIENCE_EVENTS } from './policies/circuit-breaker/breaker-events';
 import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
@@ -148,6 +151,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   // File mode: the whole proxy.yml. Control-plane mode: only its proxy block (or the defaults).
   let initial: ProxyConfig | undefined;
   let fileSettings: ProxySettings;
+  let certificates: CertificateSet | undefined;
   try {
     // A policy whose declared service is not provided above is a wiring bug: found here, not per request.
     wirePolicies(POLICY_FACTORIES, provided, metrics);
@@ -161,6 +165,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
       fileSettings = loaded.settings;
       logger.info({ settings: loaded.from === 'file' ? path.basename(options.configPath) : 'defaults' }, 'following a control plane for routes');
+    }
+    const tls = fileSettings.tls;
+    if (tls?.enabled === true) {
+      const loaded = await loadCertificates(tls.certificates, tls.minVersion);
+      if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
+      certificates = loaded.set;
     }
     // Shared limits from the first request when Redis is there; never a failed start when it is not.
     await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
@@ -181,10 +191,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const dispatcher = new RequestDispatcher(gatewayPipeline, ops, logger, streams, websockets);
   tableRef.dispatcher = dispatcher;
 
+  // Set once the HTTPS listener exists; a reload reads its certificates again.
+  const tlsRef: { listener?: TlsListener } = {};
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
     // A SIGHUP reload reads, parses and validates a large proxy.yml in a worker thread: requests keep flowing.
-    load: source.kind === 'file' ? () => loadProxyConfigForReload(options.configPath) : followerOnly,
+    load: source.kind === 'file' ? () => loadWithCertificates(options.configPath, tlsRef.listener) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
@@ -221,8 +233,16 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   }
 
   const handler = options.mount === undefined ? dispatcher.handle : withMount(options.mount, dispatcher.handle);
-  const server = createGatewayServer(settings, handler, dispatcher.rejectExpectation);
-  const drain = new ServerDrain(server, streams, websockets);
+  const tlsSettings = certificates === undefined ? undefined : (settings.tls as ProxyTlsSettings);
+  const tlsPort = { value: tlsSettings?.port ?? 0 };
+  // One-process mode: /api and /admin are served on the HTTPS listener too, by the same handler (docs/tls.md).
+  const httpHandler = tlsSettings?.redirectHttp === true ? withHttpsRedirect(() => tlsPort.value, (p) => ops.serves(p), handler) : handler;
+  const server = createGatewayServer(settings, httpHandler, dispatcher.rejectExpectation);
+  const mounted = options.mount === undefined ? undefined : mountPrefixes(options.mount.prefixes);
+  const http1Only = mounted === undefined ? undefined : (url: string): boolean => isUnderPrefix(url, mounted);
+  const tlsListener =
+    certificates === undefined ? undefined : new TlsListener(settings, tlsSettings as ProxyTlsSettings, certificates, server, handler, logger, http1Only);
+  const drain = new ServerDrain(server, streams, websockets, tlsListener === undefined ? [] : [tlsListener]);
   tableRef.drain = drain;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -232,14 +252,27 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         resolve();
       });
     });
+    if (tlsListener !== undefined) {
+      tlsPort.value = (await tlsListener.listen(tlsPort.value, settings.host)).port;
+      tlsRef.listener = tlsListener;
+    }
   } catch (error) {
+    server.close();
     await follower?.close();
     agents.destroy();
     await releaseResources();
     throw error;
   }
   const address = server.address() as AddressInfo;
-  logger.info({ host: address.address, port: address.port, routes: dispatcher.getTable()?.routes.length ?? 0 }, 'gateway listening');
+  logger.info(
+    {
+      host: address.address,
+      port: address.port,
+      ...(tlsListener === undefined ? {} : { tlsPort: tlsPort.value, http2: tlsSettings?.http2, serverNames: certificates?.names }),
+      routes: dispatcher.getTable()?.routes.length ?? 0,
+    },
+    'gateway listening',
+  );
 
   let closing: Promise<void> | undefined;
   const breakers = state.get(BREAKERS);
@@ -297,7 +330,13 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     host: address.address,
     port: address.port,
     instanceId,
-    reload: () => (follower === undefined ? reloader.reload() : follower.resync()),
+    ...(tlsListener === undefined ? {} : { tlsPort: tlsPort.value }),
+    reload: async () => {
+      if (follower === undefined) return reloader.reload();
+      // Following a control plane, the certificates come from the proxy block of proxy.yml.
+      const certificates = await reloadFollowerCertificates(options.configPath, tlsRef.listener);
+      return certificates ?? follower.resync();
+    },
     resilience,
     cache: purgeCache,
     apiKeys: edge.apiKeys,
@@ -318,6 +357,32 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         logger.info({}, 'gateway stopped');
       })()),
   };
+}
+
+/**
+ * proxy.yml with its certificates read again: a file whose certificates do not load is rejected
+ * like any invalid file (routes and certificates stay as they run), and reported by field.
+ */
+async function loadWithCertificates(configPath: string, listener: TlsListener | undefined): Promise<ConfigLoad> {
+  const loaded = await loadProxyConfigForReload(configPath);
+  const tls = loaded.ok ? loaded.config.proxy.tls : undefined;
+  // Turning TLS on or off, or its port, needs a restart; only the certificates are reloaded.
+  if (!loaded.ok || listener === undefined || tls === undefined || !tls.enabled) return loaded;
+  const certificates = await listener.reload(tls);
+  return certificates.ok ? loaded : { ok: false, errors: certificates.errors };
+}
+
+/** The certificates of a data plane that follows a control plane; undefined when they loaded (or there is no HTTPS listener). */
+async function reloadFollowerCertificates(configPath: string, listener: TlsListener | undefined): Promise<ReloadOutcome | undefined> {
+  if (listener === undefined) return undefined;
+  const file = await loadProxySettings(configPath);
+  const errors = !file.ok ? file.errors : file.settings.tls?.enabled === true ? await certificateErrors(listener, file.settings.tls) : [];
+  return errors.length === 0 ? undefined : { ok: false, errors, at: new Date().toISOString() };
+}
+
+async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): Promise<FieldError[]> {
+  const loaded = await listener.reload(tls);
+  return loaded.ok ? [] : loaded.errors;
 }
 
 /** With a control-plane source, reload() asks the follower for a snapshot; the file is not read. */

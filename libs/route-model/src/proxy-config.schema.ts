@@ -1,7 +1,9 @@
 import type {
   ProxyConfig,
   ProxySettings,
+  ProxyTlsSettings,
   SessionAuthenticationConfig,
+  TlsCertificateFiles,
   UpstreamBalancing,
   UpstreamCircuitBreakerConfig,
   UpstreamDefinition,
@@ -10,13 +12,46 @@ import type {
 } from './proxy-config.types';
 import { arr, bool, byteSize, int, obj, str } from './field-spec';
 import { headerNameCheck, httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
-import { PROXY_DEFAULTS as P, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B, UPSTREAM_DEFAULTS as U } from './proxy-defaults';
+import { PROXY_DEFAULTS as P, PROXY_TLS_DEFAULTS as T, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B, UPSTREAM_DEFAULTS as U } from './proxy-defaults';
 import { HEALTH_CHECK_SCHEMA, ROUTE_SCHEMA } from './route.schema';
 import { CONFIG_SCHEMA_VERSION } from './versions';
 
 /** The proxy.yml schema (spec 2.6); routes use the route table through normalizeRoute. */
 
 const HOUR_MS = 3_600_000;
+
+/** A DNS name or a wildcard of one leftmost label (RFC 6125 6.4.3), as SNI carries it. */
+const SERVER_NAME = /^(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+const TLS_CERTIFICATE_SCHEMA = obj<TlsCertificateFiles>(
+  {
+    certFile: str({ doc: 'PEM certificate chain file (leaf first)', required: true, minLength: 1, maxLength: 4096 }),
+    keyFile: str({ doc: 'PEM private key file of the leaf', required: true, minLength: 1, maxLength: 4096 }),
+    serverNames: arr({
+      doc: "SNI names it serves ('*.example.com' matches one label); default: the certificate's DNS names",
+      items: str({
+        doc: 'server name',
+        maxLength: 253,
+        normalize: (value) => value.toLowerCase(),
+        check: (value, label) => (SERVER_NAME.test(value) ? undefined : { message: `${label} must be a DNS name, optionally starting with '*.'` }),
+      }),
+      unique: true,
+    }),
+  },
+  { doc: 'a certificate and its key' },
+);
+
+const TLS_SCHEMA = obj<ProxyTlsSettings>(
+  {
+    enabled: bool({ doc: 'HTTPS listener on', default: T.enabled }),
+    port: int({ doc: 'HTTPS listen port; 0 picks a free one', default: T.port, min: 0, max: 65_535 }),
+    certificates: arr({ doc: 'certificates chosen by SNI; the first is the default', items: TLS_CERTIFICATE_SCHEMA, required: true, minItems: 1 }),
+    minVersion: str({ doc: 'oldest TLS version accepted', default: T.minVersion, oneOf: ['TLSv1.2', 'TLSv1.3'] }),
+    http2: bool({ doc: 'HTTP/2 offered by ALPN next to HTTP/1.1', default: T.http2 }),
+    redirectHttp: bool({ doc: 'the HTTP listener redirects to HTTPS (301 GET/HEAD, 308 others); /health and /metrics stay', default: T.redirectHttp }),
+  },
+  { doc: 'HTTPS listener (docs/tls.md); certificates reload on SIGHUP, the rest needs a restart' },
+);
 
 export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
   {
@@ -32,6 +67,7 @@ export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
     requestTimeout: int({ doc: 'ms to receive the whole request (408 beyond)', default: P.requestTimeout, min: 1, max: HOUR_MS }),
     keepAliveTimeout: int({ doc: 'ms an idle client connection is kept', default: P.keepAliveTimeout, min: 1, max: HOUR_MS }),
     trustedProxies: arr({ doc: 'peers whose X-Forwarded-For is believed: IPs or CIDRs', items: str({ doc: 'IP or CIDR', check: ipOrCidrCheck }), default: P.trustedProxies, unique: true }),
+    tls: TLS_SCHEMA,
   },
   { doc: 'listening socket settings; changes need a restart', fill: true },
 );

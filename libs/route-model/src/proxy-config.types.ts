@@ -79,6 +79,32 @@ export interface ProxySettings {
   keepAliveTimeout: number;
   /** Peers whose X-Forwarded-For is believed (IPs or CIDRs). */
   trustedProxies: string[];
+  /** The HTTPS listener next to the HTTP one (docs/tls.md); absent: HTTP only. */
+  tls?: ProxyTlsSettings;
+}
+
+/** One certificate of the HTTPS listener; the first of the list is served when no name matches. */
+export interface TlsCertificateFiles {
+  /** PEM certificate chain (leaf first). */
+  certFile: string;
+  /** PEM private key of the leaf. */
+  keyFile: string;
+  /** SNI names it answers (`api.example.com`, `*.example.com`); default: the certificate's DNS names. */
+  serverNames?: string[];
+}
+
+/** `proxy.tls`: certificates chosen by SNI, reloaded on SIGHUP and `config:reload`. */
+export interface ProxyTlsSettings {
+  enabled: boolean;
+  /** HTTPS listen port (0: ephemeral). */
+  port: number;
+  certificates: TlsCertificateFiles[];
+  /** Oldest protocol accepted in the handshake. */
+  minVersion: 'TLSv1.2' | 'TLSv1.3';
+  /** HTTP/2 offered by ALPN (HTTP/1.1 always). */
+  http2: boolean;
+  /** The HTTP listener answers with a permanent redirect to HTTPS (ops endpoints excepted). */
+  redirectHttp: boolean;
 }
 
 export interface SessionAuthenticationConfig {

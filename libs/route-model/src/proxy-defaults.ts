@@ -15,6 +15,16 @@ export const PROXY_DEFAULTS = deepFreeze({
   trustedProxies: [],
 } as const);
 
+/** `proxy.tls` when the block is given without a key. */
+export const PROXY_TLS_DEFAULTS = deepFreeze({
+  enabled: true,
+  port: 8443,
+  /** TLS 1.0 and 1.1 are deprecated (RFC 8996). */
+  minVersion: 'TLSv1.2',
+  http2: true,
+  redirectHttp: false,
+} as const);
+
 /** Upstream-level breaker (spec 2.5 and 8) applied inside an upstream's `circuitBreaker` block. */
 export const UPSTREAM_BREAKER_DEFAULTS = deepFreeze({
   enabled: true,

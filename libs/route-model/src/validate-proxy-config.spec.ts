@@ -114,6 +114,39 @@ describe('validateProxyConfig', () => {
     assert.deepEqual(ok({ ...minimal, proxy: { port: 0, maxBodySize: 1024, maxHeaderSize: '32kb' } }).proxy.maxHeaderSize, 32768);
   });
 
+  it('fills proxy.tls defaults and checks its certificates, names, version and port', () => {
+    const tls = ok({ ...minimal, proxy: { tls: { certificates: [{ certFile: 'a.crt', keyFile: 'a.key', serverNames: ['API.Example.com', '*.example.com'] }] } } }).proxy.tls;
+    assert.deepEqual(tls, {
+      enabled: true,
+      port: 8443,
+      certificates: [{ certFile: 'a.crt', keyFile: 'a.key', serverNames: ['api.example.com', '*.example.com'] }],
+      minVersion: 'TLSv1.2',
+      http2: true,
+      redirectHttp: false,
+    });
+    assert.equal(ok(minimal).proxy.tls, undefined, 'no HTTPS listener unless asked for');
+    assert.deepEqual(
+      errors({
+        ...minimal,
+        proxy: { tls: { certificates: [{ certFile: 'a.crt', serverNames: ['*.*.example.com', 'a b'] }, { keyFile: '' }], minVersion: 'TLSv1.1', http2: 'yes' } },
+      }).map((e) => [e.field, e.message]),
+      [
+        ['proxy.tls.certificates[0].keyFile', 'proxy.tls.certificates[0].keyFile is required'],
+        ['proxy.tls.certificates[0].serverNames[0]', "proxy.tls.certificates[0].serverNames[0] must be a DNS name, optionally starting with '*.'"],
+        ['proxy.tls.certificates[0].serverNames[1]', "proxy.tls.certificates[0].serverNames[1] must be a DNS name, optionally starting with '*.'"],
+        ['proxy.tls.certificates[1].certFile', 'proxy.tls.certificates[1].certFile is required'],
+        ['proxy.tls.certificates[1].keyFile', 'proxy.tls.certificates[1].keyFile must not be empty'],
+        ['proxy.tls.minVersion', 'proxy.tls.minVersion must be one of: TLSv1.2, TLSv1.3'],
+        ['proxy.tls.http2', 'proxy.tls.http2 must be a boolean'],
+      ],
+    );
+    assert.deepEqual(errors({ ...minimal, proxy: { tls: { certificates: [] } } }).map((e) => e.field), ['proxy.tls.certificates']);
+    assert.deepEqual(errors({ ...minimal, proxy: { tls: {} } }).map((e) => e.field), ['proxy.tls.certificates']);
+    assert.deepEqual(errors({ ...minimal, proxy: { port: 8443, tls: { certificates: [{ certFile: 'a', keyFile: 'b' }] } } }), [
+      { field: 'proxy.tls.port', message: 'proxy.tls.port must differ from proxy.port (HTTP and HTTPS listen side by side)', code: 'VALIDATION_ERROR' },
+    ]);
+  });
+
   it('refuses headersTimeout above requestTimeout (node would not start)', () => {
     assert.deepEqual(errors({ ...minimal, proxy: { headersTimeout: 60000, requestTimeout: 30000 } }), [
       { field: 'proxy.headersTimeout', message: 'proxy.headersTimeout must not exceed proxy.requestTimeout', code: 'VALIDATION_ERROR' },

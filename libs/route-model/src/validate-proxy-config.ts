@@ -21,6 +21,13 @@ const CONFIG_RULES: ReadonlyArray<CrossFieldRule<Config>> = [
         ? 'proxy.headersTimeout must not exceed proxy.requestTimeout'
         : undefined,
   },
+  {
+    field: 'proxy.tls.port',
+    check: ({ proxy }) =>
+      proxy?.tls !== undefined && proxy.tls.enabled !== false && proxy.tls.port !== 0 && proxy.tls.port === proxy.port
+        ? 'proxy.tls.port must differ from proxy.port (HTTP and HTTPS listen side by side)'
+        : undefined,
+  },
 ];
 
 /**

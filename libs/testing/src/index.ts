@@ -16,3 +16,4 @@ export * from './rebinding-resolver';
 export * from './collect-garbage';
 export * from './many-routes';
 export * from './fake-dns-server';
+export * from './basic-hash';

@@ -10,6 +10,11 @@ export interface RequestTarget {
 // reg-name / IPv4 or [IPv6], optional port (RFC 9110 7.2, RFC 3986 3.2.2).
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-._~]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** A Host value of the form RFC 9110 7.2 allows (no user info, no path). */
+export function isWellFormedHost(host: string): boolean {
+  return VALID_HOST.test(host);
+}
+
 const VALIDATED_HOST = Symbol('gateway.validatedHost');
 type HostCachingSocket = IncomingMessage['socket'] & { [VALIDATED_HOST]?: string };
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
+import type { ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
@@ -136,4 +137,20 @@ export function writeRawError(socket: Socket, code: GatewayErrorCode): void {
     ...Object.entries(VERSION_HEADERS).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/** The HTTP/2 counterpart of writeRawError: a gateway error written on a stream no exchange answered. */
+export function writeH2StreamError(stream: ServerHttp2Stream, code: GatewayErrorCode): void {
+  if (stream.destroyed || stream.headersSent) return;
+  const correlationId = generateCorrelationId();
+  const body = errorBody(code, correlationId);
+  stream.respond({
+    ':status': GATEWAY_ERRORS[code].status,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-correlation-id': correlationId,
+    ...VERSION_HEADERS,
+  });
+  stream.end(body);
 }

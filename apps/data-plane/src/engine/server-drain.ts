@@ -24,6 +24,21 @@ export interface DrainOutcome {
   connectionsCut: number;
 }
 
+/**
+ * A listener in front of the HTTP/1.1 server (the HTTPS one): it hands its HTTP/1.1 connections to
+ * that server, which the drain already watches, and serves HTTP/2 sessions itself.
+ */
+export interface FrontListener {
+  /** Stops accepting; resolves once its connections are gone. */
+  close(): Promise<void>;
+  /** Asks the connections it serves itself to finish (HTTP/2 GOAWAY). */
+  drain(): void;
+  /** Destroys those still open; returns how many. */
+  cut(): number;
+  /** Connections it serves itself. */
+  readonly openConnections: number;
+}
+
 type ServingSocket = Socket & { _httpMessage?: http.ServerResponse | null };
 
 /** Runs before the request handler: a request that reaches a closing server is its connection's last. */
@@ -49,6 +64,7 @@ export class ServerDrain {
     private readonly streams?: OpenStreams,
     /** The data plane's relayed WebSocket connections. */
     private readonly websockets?: OpenWebSockets,
+    private readonly fronts: readonly FrontListener[] = [],
   ) {
     server.on('connection', (socket: ServingSocket) => {
       this.sockets.add(socket);
@@ -58,7 +74,9 @@ export class ServerDrain {
 
   /** Client connections open now (the telemetry gauge reads it too). */
   get openConnections(): number {
-    return this.sockets.size;
+    let count = this.sockets.size;
+    for (const front of this.fronts) count += front.openConnections;
+    return count;
   }
 
   /** True from the stop signal on: /health/serving and /health/ready answer 503. */
@@ -69,13 +87,14 @@ export class ServerDrain {
   async drain(timings: DrainTimings): Promise<DrainOutcome> {
     this.started = true;
     if (timings.delayMs > 0) await sleep(timings.delayMs);
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = Promise.all([new Promise<void>((resolve) => this.server.close(() => resolve())), ...this.fronts.map((front) => front.close())]);
     this.server.prependListener('request', lastOnItsConnection);
     // Close frames first: an upgraded socket must get its 1001 before anything could close it.
     const webSocketsClosed = this.websockets?.endAll() ?? 0;
     for (const socket of this.sockets) this.closeAfterCurrentResponse(socket);
     this.server.closeIdleConnections();
     const streamsEnded = this.streams?.endAll() ?? 0;
+    for (const front of this.fronts) front.drain();
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<true>((resolve) => {
@@ -87,6 +106,7 @@ export class ServerDrain {
     if (cut) {
       connectionsCut = this.sockets.size;
       for (const socket of this.sockets) socket.destroy();
+      for (const front of this.fronts) connectionsCut += front.cut();
       await closed;
     }
     return { streamsEnded, webSocketsClosed, connectionsCut };

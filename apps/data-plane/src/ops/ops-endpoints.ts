@@ -39,6 +39,11 @@ export class OpsEndpoints implements LocalEndpoints {
     ]);
   }
 
+  /** Whether `path` is one of these endpoints (the HTTPS redirect leaves them on plain HTTP for probes). */
+  serves(path: string): boolean {
+    return this.paths.has(path);
+  }
+
   handle(exchange: Exchange): boolean {
     const path = exchange.path;
     // Every ops path starts with /h, /m or /v and is short: most proxied paths skip the lookup.
