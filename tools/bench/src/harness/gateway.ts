@@ -47,6 +47,8 @@ export interface GatewayLaunch {
   readonly wrapper?: readonly string[];
   /** How long it may take to answer GET /health/live (default 60 s; a process under valgrind needs more). */
   readonly startTimeoutMs?: number;
+  /** Node/V8 flags before the gateway's own (`--single-threaded` for counting under valgrind). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startGateway(
   const managed = ctx.processes.spawn(name, wrapper[0] ?? process.execPath, {
     args: [
       ...(wrapper.length > 0 ? [...wrapper.slice(1), process.execPath] : []),
+      ...(launch.nodeFlags ?? []),
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
       ...GATEWAY_COMMAND, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
