@@ -66,11 +66,11 @@ const setting = (name: string, fallback: number): number => {
  * - Time-driven work (timers, once-a-second windows) counted apart in an idle spell and taken off
  *   each batch at the process's own idle rate.
  */
-export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded').split(' ').filter((f) => f !== '');
+export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded --interrupt-budget=16384').split(' ').filter((f) => f !== '');
 const settings = () => ({
-  requests: setting('BENCH_CALLGRIND_REQUESTS', 2000),
-  batches: setting('BENCH_CALLGRIND_BATCHES', 4),
-  rounds: setting('BENCH_CALLGRIND_ROUNDS', 3),
+  requests: setting('BENCH_CALLGRIND_REQUESTS', 1000),
+  batches: setting('BENCH_CALLGRIND_BATCHES', 3),
+  rounds: setting('BENCH_CALLGRIND_ROUNDS', 2),
   warmup: setting('BENCH_CALLGRIND_WARMUP', 6000),
   connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
   idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
@@ -186,19 +186,24 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         });
         started.push({ variant, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name) });
       }
-      for (const p of started) {
-        await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
-        p.callgrind.instrument();
-        await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
-      }
+      // The variants run side by side: a count does not depend on what else the machine does (only
+      // the timers phase does, and it is counted apart), and a shared machine gives each process a share.
+      await Promise.all(
+        started.map(async (p) => {
+          await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
+          p.callgrind.instrument();
+          await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
+        }),
+      );
       const batches = new Map<string, Batch[]>(started.map((p) => [p.variant.name, []]));
       for (let b = 0; b < s.batches; b += 1) {
-        // Alternating the order too, so neither variant always follows the other's batch.
-        for (const p of b % 2 === 0 ? started : [...started].reverse()) {
-          p.callgrind.zero();
-          const seconds = await sendRequests(p.server.origin, spec.path, s.requests, s.connections);
-          batches.get(p.variant.name)?.push({ count: p.callgrind.dump(), seconds });
-        }
+        await Promise.all(
+          started.map(async (p) => {
+            p.callgrind.zero();
+            const seconds = await sendRequests(p.server.origin, spec.path, s.requests, s.connections);
+            batches.get(p.variant.name)?.push({ count: p.callgrind.dump(), seconds });
+          }),
+        );
       }
       for (const p of started) p.callgrind.zero();
       const idleStarted = process.hrtime.bigint();
