@@ -43,20 +43,27 @@ export interface InstructionCount {
    * (the event-loop delay monitor). Work driven by the clock rather than by requests.
    */
   readonly timers: number;
+  /** The main thread's TurboFan compilation (`Compiler::CompileOptimized`, inclusive): near 0 once the warm-up was long enough. */
+  readonly compile: number;
 }
 
 /** libuv's timers phase; its inclusive cost is what the clock, not the traffic, makes a process do. */
 const TIMERS_PHASE = 'uv__run_timers';
+/** V8's optimising compiler, entered once per function it optimises (the name is followed by its parameter list). */
+const OPTIMISING_COMPILER = 'v8::internal::Compiler::CompileOptimized(';
 
 /**
  * Inclusive instructions of every call to `fn` in a callgrind dump (`--compress-strings=no`): the
  * cost line after each `cfn=<fn>` / `calls=` pair carries the call's inclusive cost as its last number.
+ * A name ending in `(` matches any parameter list; recursive calls (`'2` suffixes) are inside the outer call's cost.
  */
 export function inclusiveInstructions(dump: string, fn: string): number {
   const lines = dump.split('\n');
+  const matches = (name: string): boolean => (fn.endsWith('(') ? name.startsWith(fn) && !/'\d+$/.test(name) : name === fn);
   let total = 0;
   for (let i = 0; i < lines.length - 2; i += 1) {
-    if (lines[i] !== `cfn=${fn}` || !(lines[i + 1] as string).startsWith('calls=')) continue;
+    const line = lines[i] as string;
+    if (!line.startsWith('cfn=') || !matches(line.slice(4)) || !(lines[i + 1] as string).startsWith('calls=')) continue;
     const cost = (lines[i + 2] as string).trim().split(/\s+/).at(-1);
     total += Number(cost);
   }
@@ -102,6 +109,7 @@ export class CallgrindProcess {
       all: files.reduce((sum, f) => sum + (f === main ? totalInstructions(mainDump, f) : totalInstructions(read(f), f)), 0),
       main: totalInstructions(mainDump, main),
       timers: inclusiveInstructions(mainDump, TIMERS_PHASE),
+      compile: inclusiveInstructions(mainDump, OPTIMISING_COMPILER),
     };
   }
 

@@ -59,6 +59,8 @@ const setting = (name: string, fallback: number): number => {
  * - V8 without background threads: with concurrent compilation a function's optimised code is
  *   installed whenever the compiler thread, which valgrind serialises with the main thread, happens
  *   to finish, so two processes ran different code for different numbers of requests.
+ * - A long uninstrumented warm-up: TurboFan was still compiling thousands of requests into a
+ *   process (half of a counted batch 6,300 requests in), so compilation must be over before the count.
  * - One keep-alive connection, one request at a time: every request is one read and one event-loop
  *   turn; with several connections the number of requests a turn handles changed the count.
  * - Many requests a batch, pooled (a process's figure is its batches' total over their requests),
@@ -66,12 +68,12 @@ const setting = (name: string, fallback: number): number => {
  * - Time-driven work (timers, once-a-second windows) counted apart in an idle spell and taken off
  *   each batch at the process's own idle rate.
  */
-export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded --interrupt-budget=16384').split(' ').filter((f) => f !== '');
+export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded').split(' ').filter((f) => f !== '');
 const settings = () => ({
   requests: setting('BENCH_CALLGRIND_REQUESTS', 1000),
   batches: setting('BENCH_CALLGRIND_BATCHES', 3),
   rounds: setting('BENCH_CALLGRIND_ROUNDS', 2),
-  warmup: setting('BENCH_CALLGRIND_WARMUP', 6000),
+  warmup: setting('BENCH_CALLGRIND_WARMUP', 20_000),
   connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
   idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
 });
@@ -150,6 +152,13 @@ const processGross = (p: ProcessCount, requests: number): number => sum(p.batche
 /** Timers-phase instructions a second under traffic (the batches) and without (the idle spell). */
 const busyTimersRate = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.timers)) / sum(p.batches.map((b) => b.seconds));
 const idleTimersRate = (p: ProcessCount): number => p.idle.count.timers / p.idle.seconds;
+/** TurboFan's share of a process's last batch: a count is steady-state only when this is about 0. */
+const lastCompileShare = (p: ProcessCount): number => {
+  const last = p.batches.at(-1);
+  return last === undefined ? Number.NaN : last.count.compile / last.count.all;
+};
+/** Above this share of TurboFan in a last batch, the warm-up was too short for a verdict. */
+const COMPILING_AT_MOST = 0.02;
 
 /**
  * An instruction count per request of gateway variants under valgrind's callgrind, for goals like
@@ -214,7 +223,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         const count: ProcessCount = { batches: batches.get(p.variant.name) ?? [], idle };
         counts.set(p.variant.name, count);
         ctx.log(
-          `round ${r} ${p.variant.name}: ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s)`).join(', ')} Ir/request; ` +
+          `round ${r} ${p.variant.name}: ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')} Ir/request; ` +
             `main thread ${formatNumber(processNet(count, s.requests, 'main'))}; timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; ` +
             `idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
         );
@@ -258,6 +267,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           formatNumber(median(processes.map((p) => processGross(p, s.requests)))),
           formatNumber(median(processes.map(busyTimersRate))),
           formatNumber(median(processes.map(idleTimersRate))),
+          percent(Math.max(...processes.map(lastCompileShare))),
         ];
       });
       const hasGoalVariants = ran.some((v) => v.name === spec.baseline) && ran.some((v) => v.name === spec.goal.variant);
@@ -278,17 +288,21 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       const mainRatios = ratiosOf((p) => processNet(p, s.requests, 'main'));
       const grossRatios = ratiosOf((p) => processGross(p, s.requests));
       const repeats = ran.every((v) => relativeSpread(rounds.map((r) => processNet(of(r, v.name), s.requests))) <= REPEAT_WITHIN);
+      const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
       const goal: GoalCheck = {
-        description: goalBase.description + (repeats ? '' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`),
+        description:
+          goalBase.description +
+          (repeats ? '' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
+          (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`),
         value: hasGoalVariants ? median(verdictRatios) : undefined,
         atLeast: spec.goal.atLeast,
         ...(verdictRatios.length > 0 ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
-        met: hasGoalVariants && repeats ? median(verdictRatios) >= spec.goal.atLeast : undefined,
+        met: hasGoalVariants && repeats && compiled ? median(verdictRatios) >= spec.goal.atLeast : undefined,
       };
       const list = (values: number[]): string => values.map((v) => v.toFixed(4)).join(', ');
       const markdown = [
         markdownTable(
-          ['variant', 'Ir / request', 'spread over processes', 'spread over batches', 'main thread Ir / request', 'Ir / request with timers', 'timers Ir / s, busy', 'timers Ir / s, idle'],
+          ['variant', 'Ir / request', 'spread over processes', 'spread over batches', 'main thread Ir / request', 'Ir / request with timers', 'timers Ir / s, busy', 'timers Ir / s, idle', 'TurboFan share, last batch'],
           rows,
         ),
         '',
