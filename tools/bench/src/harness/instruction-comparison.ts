@@ -61,12 +61,12 @@ const setting = (name: string, fallback: number): number => {
  *   to finish, so two processes ran different code for different numbers of requests.
  * - A long uninstrumented warm-up: TurboFan was still compiling thousands of requests into a
  *   process (half of a counted batch 6,300 requests in), so compilation must be over before the count.
- * - One keep-alive connection, one request at a time: every request is one read and one event-loop
- *   turn; with several connections the number of requests a turn handles changed the count.
+ * - One keep-alive connection, one request at a time: every request is the same event-loop turns; with several connections the number of requests a turn handles changed the count.
  * - Many requests a batch, pooled (a process's figure is its batches' total over their requests),
  *   so garbage collection is charged in proportion instead of to the batch it falls into.
- * - Time-driven work (timers, once-a-second windows) counted apart in an idle spell and taken off
- *   each batch at the process's own idle rate.
+ * - Time-driven work (timers, once-a-second windows) read apart from the same dump: the main
+ *   thread's timers phase (`uv__run_timers`, inclusive) is out of the per-request figure and
+ *   charged separately, a second, at CHARGE_REQUESTS_PER_SECOND.
  */
 export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded').split(' ').filter((f) => f !== '');
 const settings = () => ({
