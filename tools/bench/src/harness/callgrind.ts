@@ -16,12 +16,58 @@ export function valgrindVersion(): { readonly available: true; readonly version:
 
 /**
  * The command a process runs under to have its instructions counted by callgrind. Instrumentation
- * starts off (startup runs several times faster) and collection is steered by `CallgrindProcess`:
- * every thread's instructions are summed (V8's compiler and GC threads, libuv's pool), which is
- * what a request really costs.
+ * starts off (startup runs several times faster) and collection is steered by `CallgrindProcess`.
+ * Threads are counted apart (`--separate-threads=yes`, one dump file per thread) so that a dump
+ * gives both every thread's sum (V8's compiler and GC threads, libuv's pool: what a request really
+ * costs) and the main thread's alone.
  */
 export function callgrindWrapper(outDir: string, name: string): string[] {
-  return [VALGRIND, '--tool=callgrind', '--instr-atstart=no', '--dump-instr=no', '--compress-strings=no', `--callgrind-out-file=${path.join(outDir, `${name}.%p`)}`];
+  return [
+    VALGRIND,
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--dump-instr=no',
+    '--compress-strings=no',
+    '--separate-threads=yes',
+    `--callgrind-out-file=${path.join(outDir, `${name}.%p`)}`,
+  ];
+}
+
+/** Instructions (Ir) of one dump: every thread summed, the main thread's (thread 1) alone, and its timers phase. */
+export interface InstructionCount {
+  readonly all: number;
+  readonly main: number;
+  /**
+   * The main thread's instructions inside libuv's timers phase (`uv__run_timers`, inclusive): every
+   * JS timer and interval (a once-a-second window, the data plane's sweeps) and node's own timers
+   * (the event-loop delay monitor). Work driven by the clock rather than by requests.
+   */
+  readonly timers: number;
+  /** The main thread's TurboFan compilation (`Compiler::CompileOptimized`, inclusive): near 0 once the warm-up was long enough. */
+  readonly compile: number;
+}
+
+/** libuv's timers phase; its inclusive cost is what the clock, not the traffic, makes a process do. */
+const TIMERS_PHASE = 'uv__run_timers';
+/** V8's optimising compiler, entered once per function it optimises (the name is followed by its parameter list). */
+const OPTIMISING_COMPILER = 'v8::internal::Compiler::CompileOptimized(';
+
+/**
+ * Inclusive instructions of every call to `fn` in a callgrind dump (`--compress-strings=no`): the
+ * cost line after each `cfn=<fn>` / `calls=` pair carries the call's inclusive cost as its last number.
+ * A name ending in `(` matches any parameter list; recursive calls (`'2` suffixes) are inside the outer call's cost.
+ */
+export function inclusiveInstructions(dump: string, fn: string): number {
+  const lines = dump.split('\n');
+  const matches = (name: string): boolean => (fn.endsWith('(') ? name.startsWith(fn) && !/'\d+$/.test(name) : name === fn);
+  let total = 0;
+  for (let i = 0; i < lines.length - 2; i += 1) {
+    const line = lines[i] as string;
+    if (!line.startsWith('cfn=') || !matches(line.slice(4)) || !(lines[i + 1] as string).startsWith('calls=')) continue;
+    const cost = (lines[i + 2] as string).trim().split(/\s+/).at(-1);
+    total += Number(cost);
+  }
+  return total;
 }
 
 /** Steers callgrind in a running process through callgrind_control and reads its dumps. */
@@ -44,14 +90,27 @@ export class CallgrindProcess {
     this.control(['--zero']);
   }
 
-  /** Dumps the counters (and zeroes them) and returns the instructions executed since the last zero or dump. */
-  dump(): number {
+  /**
+   * Dumps the counters (and zeroes them) and returns the instructions executed since the last zero
+   * or dump. With `--separate-threads=yes` a dump is one file a thread, `<name>.<pid>.<n>-<thread>`
+   * (thread 01 is the main thread).
+   */
+  dump(): InstructionCount {
     this.control(['--dump']);
     this.dumps += 1;
-    const file = path.join(this.outDir, `${this.name}.${this.pid}.${this.dumps}`);
+    const prefix = `${this.name}.${this.pid}.${this.dumps}-`;
     const present = readdirSync(this.outDir);
-    if (!present.includes(path.basename(file))) throw new Error(`callgrind dump ${file} is missing (have ${present.join(', ')})`);
-    return totalInstructions(readFileSync(file, 'utf8'), file);
+    const files = present.filter((f) => f.startsWith(prefix));
+    const main = files.find((f) => f === `${prefix}01`);
+    if (main === undefined) throw new Error(`callgrind dump ${prefix}01 is missing in ${this.outDir} (have ${present.join(', ')})`);
+    const read = (file: string): string => readFileSync(path.join(this.outDir, file), 'utf8');
+    const mainDump = read(main);
+    return {
+      all: files.reduce((sum, f) => sum + (f === main ? totalInstructions(mainDump, f) : totalInstructions(read(f), f)), 0),
+      main: totalInstructions(mainDump, main),
+      timers: inclusiveInstructions(mainDump, TIMERS_PHASE),
+      compile: inclusiveInstructions(mainDump, OPTIMISING_COMPILER),
+    };
   }
 
   private control(args: readonly string[]): void {

@@ -42,13 +42,13 @@ export async function telemetryFollower(
   env: TelemetryBenchEnv,
   ctx: HarnessContext,
   name: string,
-  telemetry: 'on' | 'off',
+  variantEnv: NodeJS.ProcessEnv,
   launch: GatewayLaunch = {},
   proxyYaml: string = EMPTY_PROXY_CONFIG,
 ): Promise<RunningVariant & { readonly process: ServerProcess }> {
   const gateway = await startGateway(ctx, name, 'data-plane', proxyYaml, {
     ...dataPlaneEnv(env.controlPlane.secrets, BENCH_REDIS_URL, env.controlPlane.process.origin),
-    GATEWAY_TELEMETRY: telemetry,
+    ...variantEnv,
   }, launch);
   const readyWithinMs = launch.startTimeoutMs ?? READY_WITHIN_MS;
   const deadline = Date.now() + readyWithinMs;
@@ -77,7 +77,7 @@ export const telemetryScenario = defineLoadComparison<TelemetryBenchEnv>({
   goals: [{ variant: 'on', metric: 'instructionsPerRequest', atLeast: 0.97 }],
   prepare: (ctx) => prepareTelemetryBench(ctx),
   variants: [
-    { name: 'off', label: 'telemetry off', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-off', 'off') },
-    { name: 'on', label: 'telemetry on', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-on', 'on') },
+    { name: 'off', label: 'telemetry off', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-off', { GATEWAY_TELEMETRY: 'off' }) },
+    { name: 'on', label: 'telemetry on', start: (env, ctx) => telemetryFollower(env, ctx, 'data-plane-telemetry-on', { GATEWAY_TELEMETRY: 'on' }) },
   ],
 });

@@ -1,0 +1,342 @@
+import http from 'node:http';
+import { makeTempDir } from '@gateway/testing';
+import { CallgrindProcess, callgrindWrapper, valgrindVersion, type InstructionCount } from './callgrind';
+import type { GatewayLaunch } from './gateway';
+import type { ServerProcess } from './processes';
+import { formatGoal, formatNumber, markdownTable } from './report';
+import { median as medianOrUndefined } from './stats';
+import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
+
+/**
+ * One variant of an instruction comparison: the gateway's environment and a proxy.yml overlay,
+ * nothing else differs between variants (same node flags, same request, same upstream).
+ */
+export interface InstructionVariant {
+  readonly name: string;
+  readonly label: string;
+  /** Laid over the gateway's environment. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Top-level proxy.yml keys laid over the base file (`proxy` is merged key by key). */
+  readonly proxy?: Readonly<Record<string, unknown>>;
+}
+
+/** How the harness wants a variant's gateway started: under callgrind, with these flags and this proxy.yml. */
+export interface InstructionLaunch {
+  readonly name: string;
+  readonly variant: InstructionVariant;
+  readonly proxyYaml: string;
+  readonly launch: GatewayLaunch;
+}
+
+export interface InstructionComparisonSpec<Env> {
+  readonly name: string;
+  readonly title: string;
+  /** What the variants are (the method is added by the harness). */
+  readonly description: string;
+  readonly variants: readonly InstructionVariant[];
+  readonly baseline: string;
+  /** baseline / variant instructions per request >= atLeast. */
+  readonly goal: { readonly variant: string; readonly atLeast: number; readonly description: string };
+  /** The GET every request sends (a 200 is required). */
+  readonly path: string;
+  /** Servers shared by every round (upstream, control plane, routes); upstream timeouts raised for valgrind. */
+  prepare(ctx: HarnessContext): Promise<Env>;
+  /** Starts one gateway as told (env, proxy.yml, wrapper, flags) and resolves once it serves `path`. */
+  start(env: Env, ctx: HarnessContext, launch: InstructionLaunch): Promise<ServerProcess>;
+  /** Anything measured before the rounds (a hook alone in a loop), reported under the table. */
+  extra?(ctx: HarnessContext): Promise<{ readonly markdown: string; readonly data: JsonValue }>;
+}
+
+const setting = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got ${process.env[name]})`);
+  return value;
+};
+
+/**
+ * The settings that make callgrind's count repeat (tools/bench/README.md, "Instructions under
+ * callgrind"); every one is the same for every variant.
+ * - V8 without background threads: with concurrent compilation a function's optimised code is
+ *   installed whenever the compiler thread, which valgrind serialises with the main thread, happens
+ *   to finish, so two processes ran different code for different numbers of requests.
+ * - A long uninstrumented warm-up: TurboFan was still compiling thousands of requests into a
+ *   process (half of a counted batch 6,300 requests in), so compilation must be over before the count.
+ * - One keep-alive connection, one request at a time: every request is the same event-loop turns; with several connections the number of requests a turn handles changed the count.
+ * - Many requests a batch, pooled (a process's figure is its batches' total over their requests),
+ *   so garbage collection is charged in proportion instead of to the batch it falls into.
+ * - Time-driven work (timers, once-a-second windows) read apart from the same dump: the main
+ *   thread's timers phase (`uv__run_timers`, inclusive) is out of the per-request figure and
+ *   charged separately, a second, at CHARGE_REQUESTS_PER_SECOND.
+ */
+export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded').split(' ').filter((f) => f !== '');
+const settings = () => ({
+  requests: setting('BENCH_CALLGRIND_REQUESTS', 1000),
+  batches: setting('BENCH_CALLGRIND_BATCHES', 3),
+  rounds: setting('BENCH_CALLGRIND_ROUNDS', 2),
+  warmup: setting('BENCH_CALLGRIND_WARMUP', 20_000),
+  connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
+  idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
+});
+/** Instrumented requests after instrumentation is switched on, before the first zero (callgrind retranslates everything). */
+const INSTRUMENTED_WARMUP_REQUESTS = 300;
+/** A process under valgrind on a busy machine can stall for a long time (instrumentation switched on, GC). */
+const REQUEST_TIMEOUT_MS = 300_000;
+const START_UNDER_VALGRIND_MS = 300_000;
+/** How closely the processes' figures must agree for a verdict: ±1.5 % (valgrind's repeatability). */
+const REPEAT_WITHIN = 0.03;
+/**
+ * The request rate at which the time-driven difference (Ir a second) is charged to requests in the
+ * verdict: low for a data plane under load, so it overstates what once-a-second work costs.
+ */
+export const CHARGE_REQUESTS_PER_SECOND = 1000;
+
+/** The base proxy.yml: the gateway's own deadlines raised (under valgrind a request can take seconds). */
+const BASE_PROXY = { version: '1.0.0', proxy: { headersTimeout: 600_000, requestTimeout: 600_000, keepAliveTimeout: 600_000 }, routes: [] };
+
+/** proxy.yml for a variant (JSON is YAML). */
+export function overlayProxyYaml(overlay: Readonly<Record<string, unknown>> = {}): string {
+  const proxy = { ...BASE_PROXY.proxy, ...((overlay['proxy'] as Record<string, unknown> | undefined) ?? {}) };
+  return `${JSON.stringify({ ...BASE_PROXY, ...overlay, proxy }, null, 2)}\n`;
+}
+
+/** `count` GETs over `connections` keep-alive connections, each one waiting for its previous answer; every answer must be 200. */
+async function sendRequests(origin: string, path: string, count: number, connections: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const started = process.hrtime.bigint();
+  let next = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = http.get(origin + path, { agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${origin}${path} answered ${res.statusCode}`))));
+      });
+      req.on('timeout', () => req.destroy(new Error(`${origin}${path} did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
+      req.on('error', reject);
+    });
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      next += 1;
+      await one();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: connections }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+interface Batch {
+  readonly count: InstructionCount;
+  readonly seconds: number;
+}
+
+interface ProcessCount {
+  readonly batches: Batch[];
+  /** The idle spell after the batches: no traffic, only what the clock drives. */
+  idle: Batch;
+}
+
+const median = (values: readonly number[]): number => medianOrUndefined(values) ?? Number.NaN;
+const relativeSpread = (values: readonly number[]): number => (Math.max(...values) - Math.min(...values)) / median(values);
+const percent = (value: number): string => `${(value * 100).toFixed(1)} %`;
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+/** Request-driven instructions of a batch a request: everything but the timers phase (every thread, or the main thread's). */
+const batchNet = (b: Batch, requests: number, thread: 'all' | 'main' = 'all'): number => (b.count[thread] - b.count.timers) / requests;
+/** A process's figure: its batches pooled (total over requests), so a garbage collection counts in proportion wherever it fell. */
+const processNet = (p: ProcessCount, requests: number, thread: 'all' | 'main' = 'all'): number =>
+  sum(p.batches.map((b) => b.count[thread] - b.count.timers)) / (requests * p.batches.length);
+const processGross = (p: ProcessCount, requests: number): number => sum(p.batches.map((b) => b.count.all)) / (requests * p.batches.length);
+/** Timers-phase instructions a second under traffic (the batches) and without (the idle spell). */
+const busyTimersRate = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.timers)) / sum(p.batches.map((b) => b.seconds));
+const idleTimersRate = (p: ProcessCount): number => p.idle.count.timers / p.idle.seconds;
+/** TurboFan's share of a process's last batch: a count is steady-state only when this is about 0. */
+const lastCompileShare = (p: ProcessCount): number => {
+  const last = p.batches.at(-1);
+  return last === undefined ? Number.NaN : last.count.compile / last.count.all;
+};
+/** Above this share of TurboFan in a last batch, the warm-up was too short for a verdict. */
+const COMPILING_AT_MOST = 0.02;
+
+/**
+ * An instruction count per request of gateway variants under valgrind's callgrind, for goals like
+ * "at most 3 % more instructions per request" where the VM has no hardware counters. A round starts
+ * a fresh process per variant (all under callgrind, instrumentation off), warms each up
+ * uninstrumented, switches instrumentation on, then counts batches of sequential requests,
+ * alternating the variants batch by batch (zeroed before, dumped after: no start-up in the count),
+ * and an idle spell of every variant at once.
+ */
+export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec<Env>): Scenario {
+  const names = spec.variants.map((v) => v.name);
+  if (!names.includes(spec.baseline) || !names.includes(spec.goal.variant)) throw new Error(`${spec.name}: baseline and goal variant must be variants`);
+  const s0 = settings();
+  const description =
+    `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
+    `${s0.rounds} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${s0.warmup} uninstrumented warm-up requests (BENCH_CALLGRIND_WARMUP), then ${s0.batches} ` +
+    `batches (BENCH_CALLGRIND_BATCHES) of ${s0.requests} sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), the variants alternating batch by batch, ` +
+    `and ${s0.idleSeconds} s without traffic whose rate is taken off each batch. Goal: ${spec.goal.description} >= ${spec.goal.atLeast}, the time-driven difference ` +
+    `charged at ${CHARGE_REQUESTS_PER_SECOND} requests a second. Ignores --duration, --rounds and --connections.`;
+
+  async function round(ctx: HarnessContext, env: Env, r: number): Promise<Map<string, ProcessCount>> {
+    const s = settings();
+    const variants = spec.variants.filter((v) => ctx.variantSelected(spec.name, v.name));
+    const outDir = makeTempDir('gateway-bench-callgrind-');
+    const started: Array<{ variant: InstructionVariant; server: ServerProcess; callgrind: CallgrindProcess }> = [];
+    try {
+      for (const variant of variants) {
+        const name = `${spec.name}-${variant.name}-r${r}`;
+        const server = await spec.start(env, ctx, {
+          name,
+          variant,
+          proxyYaml: overlayProxyYaml(variant.proxy),
+          launch: { wrapper: callgrindWrapper(outDir.path, name), startTimeoutMs: START_UNDER_VALGRIND_MS, nodeFlags: CALLGRIND_NODE_FLAGS },
+        });
+        started.push({ variant, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name) });
+      }
+      // The variants run side by side: a count does not depend on what else the machine does (only
+      // the timers phase does, and it is counted apart), and a shared machine gives each process a share.
+      await Promise.all(
+        started.map(async (p) => {
+          await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
+          p.callgrind.instrument();
+          await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
+        }),
+      );
+      const batches = new Map<string, Batch[]>(started.map((p) => [p.variant.name, []]));
+      for (let b = 0; b < s.batches; b += 1) {
+        await Promise.all(
+          started.map(async (p) => {
+            p.callgrind.zero();
+            const seconds = await sendRequests(p.server.origin, spec.path, s.requests, s.connections);
+            batches.get(p.variant.name)?.push({ count: p.callgrind.dump(), seconds });
+          }),
+        );
+      }
+      for (const p of started) p.callgrind.zero();
+      const idleStarted = process.hrtime.bigint();
+      await new Promise((resolve) => setTimeout(resolve, s.idleSeconds * 1000));
+      const counts = new Map<string, ProcessCount>();
+      for (const p of started) {
+        const idle = { count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - idleStarted) / 1e9 };
+        const count: ProcessCount = { batches: batches.get(p.variant.name) ?? [], idle };
+        counts.set(p.variant.name, count);
+        ctx.log(
+          `round ${r} ${p.variant.name}: ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')} Ir/request; ` +
+            `main thread ${formatNumber(processNet(count, s.requests, 'main'))}; timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; ` +
+            `idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
+        );
+      }
+      return counts;
+    } finally {
+      for (const p of started) await p.server.process.stop();
+      outDir.remove();
+    }
+  }
+
+  return {
+    name: spec.name,
+    title: spec.title,
+    description,
+    variantNames: names,
+    run: async (ctx: HarnessContext): Promise<ScenarioResult> => {
+      const goalBase = { description: `${spec.goal.description} (callgrind)`, atLeast: spec.goal.atLeast };
+      const valgrind = valgrindVersion();
+      if (!valgrind.available) {
+        const goal: GoalCheck = { ...goalBase, value: undefined, met: undefined };
+        return { name: spec.name, title: spec.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals: [goal], data: { error: valgrind.reason } };
+      }
+      const s = settings();
+      ctx.log(`${valgrind.version}; node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${s.rounds} rounds of ${s.batches} x ${s.requests} requests per variant over ${s.connections} connection(s)`);
+      const extra = spec.extra ? await spec.extra(ctx) : undefined;
+      const env = await spec.prepare(ctx);
+      const rounds: Array<Map<string, ProcessCount>> = [];
+      for (let r = 1; r <= s.rounds; r += 1) rounds.push(await round(ctx, env, r));
+
+      const ran = spec.variants.filter((v) => rounds.every((r) => r.has(v.name)));
+      const of = (r: Map<string, ProcessCount>, v: string): ProcessCount => r.get(v) as ProcessCount;
+      const rows = ran.map((v) => {
+        const processes = rounds.map((r) => of(r, v.name));
+        return [
+          v.label,
+          formatNumber(median(processes.map((p) => processNet(p, s.requests)))),
+          percent(relativeSpread(processes.map((p) => processNet(p, s.requests)))),
+          percent(relativeSpread(processes.flatMap((p) => p.batches.map((b) => batchNet(b, s.requests))))),
+          formatNumber(median(processes.map((p) => processNet(p, s.requests, 'main')))),
+          formatNumber(median(processes.map((p) => processGross(p, s.requests)))),
+          formatNumber(median(processes.map(busyTimersRate))),
+          formatNumber(median(processes.map(idleTimersRate))),
+          percent(Math.max(...processes.map(lastCompileShare))),
+        ];
+      });
+      const hasGoalVariants = ran.some((v) => v.name === spec.baseline) && ran.some((v) => v.name === spec.goal.variant);
+      const ratiosOf = (pick: (p: ProcessCount) => number): number[] => (hasGoalVariants ? rounds.map((r) => pick(of(r, spec.baseline)) / pick(of(r, spec.goal.variant))) : []);
+      // The clock's extra work for the goal's variant: the larger of its busy and idle difference
+      // (under valgrind a busy loop fires 10 ms timers less often than at full speed, an idle one has an empty window).
+      const timeDrivenOf = (r: Map<string, ProcessCount>): number => {
+        const base = of(r, spec.baseline);
+        const variant = of(r, spec.goal.variant);
+        return Math.max(0, busyTimersRate(variant) - busyTimersRate(base), idleTimersRate(variant) - idleTimersRate(base));
+      };
+      const timeDriven = hasGoalVariants ? median(rounds.map(timeDrivenOf)) : Number.NaN;
+      // The goal's figure: request-driven work plus the time-driven difference charged at CHARGE_REQUESTS_PER_SECOND.
+      const verdictRatios = hasGoalVariants
+        ? rounds.map((r) => processNet(of(r, spec.baseline), s.requests) / (processNet(of(r, spec.goal.variant), s.requests) + timeDrivenOf(r) / CHARGE_REQUESTS_PER_SECOND))
+        : [];
+      const netRatios = ratiosOf((p) => processNet(p, s.requests));
+      const mainRatios = ratiosOf((p) => processNet(p, s.requests, 'main'));
+      const grossRatios = ratiosOf((p) => processGross(p, s.requests));
+      const repeats = ran.every((v) => relativeSpread(rounds.map((r) => processNet(of(r, v.name), s.requests))) <= REPEAT_WITHIN);
+      const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
+      const goal: GoalCheck = {
+        description:
+          goalBase.description +
+          (repeats ? '' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
+          (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`),
+        value: hasGoalVariants ? median(verdictRatios) : undefined,
+        atLeast: spec.goal.atLeast,
+        ...(verdictRatios.length > 0 ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
+        met: hasGoalVariants && repeats && compiled ? median(verdictRatios) >= spec.goal.atLeast : undefined,
+      };
+      const list = (values: number[]): string => values.map((v) => v.toFixed(4)).join(', ');
+      const markdown = [
+        markdownTable(
+          ['variant', 'Ir / request', 'spread over processes', 'spread over batches', 'main thread Ir / request', 'Ir / request with timers', 'timers Ir / s, busy', 'timers Ir / s, idle', 'TurboFan share, last batch'],
+          rows,
+        ),
+        '',
+        `${s.rounds} rounds (fresh processes each) x ${s.batches} batches of ${s.requests} sequential requests over ${s.connections} keep-alive connection(s) per variant; ` +
+          `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrind.version}. Ir / request: every thread, a process's batches pooled, less the main thread's timers phase ` +
+          `(uv__run_timers: what the clock drives), median of the rounds. Timers Ir / s: that phase a second during the batches and during ${s.idleSeconds} s without traffic. ` +
+          `Spread: (max - min) / median.`,
+        '',
+        ...(hasGoalVariants
+          ? [
+              `${spec.baseline}/${spec.goal.variant} per round: ${list(netRatios)} (main thread only: ${list(mainRatios)}; timers phase left in: ${list(grossRatios)}). ` +
+                `Time-driven work: ${formatNumber(timeDriven)} Ir/s more for ${spec.goal.variant} (the larger of the busy and idle differences), charged at ${CHARGE_REQUESTS_PER_SECOND} ` +
+                `requests a second in the goal's ratio: ${list(verdictRatios)}.`,
+              '',
+            ]
+          : []),
+        ...(extra ? [extra.markdown, ''] : []),
+        formatGoal(goal),
+        '',
+      ].join('\n');
+      const data: JsonValue = {
+        valgrind: valgrind.version,
+        nodeFlags: [...CALLGRIND_NODE_FLAGS],
+        settings: s,
+        rounds: rounds.map((r) =>
+          Object.fromEntries(
+            [...r].map(([name, p]) => [name, { idle: { ...p.idle.count, seconds: p.idle.seconds }, batches: p.batches.map((b) => ({ ...b.count, seconds: b.seconds })) }]),
+          ),
+        ),
+        ratios: { net: netRatios, mainThread: mainRatios, withIdleWork: grossRatios, goal: verdictRatios },
+        timeDrivenInstructionsPerSecond: timeDriven,
+        ...(extra ? { extra: extra.data } : {}),
+      };
+      return { name: spec.name, title: spec.title, markdown, goals: [goal], data };
+    },
+  };
+}
