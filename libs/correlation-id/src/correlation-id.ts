@@ -15,7 +15,21 @@ let stampMs = 0;
 let stamp = '';
 
 /**
- * `req-<epoch ms>-<random>` (spec 9.2, decision 17): ten hex characters from a pooled CSPRNG
+ * `byteCount` (at most 64) bytes from a pooled CSPRNG buffer as lowercase hex: unguessable ids
+ * (correlation ids, W3C trace and span ids) at one getrandom() per 4 KiB instead of one per id.
+ */
+export function randomHex(byteCount: number): string {
+  if (poolOffset + byteCount > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const hex = pool.toString('hex', poolOffset, poolOffset + byteCount);
+  poolOffset += byteCount;
+  return hex;
+}
+
+/**
+ * `req-<epoch ms>-<random>` (spec 9.2, decision 17): ten hex characters from the pooled CSPRNG
  * buffer, so ids are unique and not guessable; the `req-<ms>-` part is rebuilt only when the
  * millisecond changes.
  */
@@ -25,11 +39,5 @@ export function generateCorrelationId(): string {
     stampMs = now;
     stamp = `req-${now}-`;
   }
-  if (poolOffset + RANDOM_BYTES_PER_ID > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const id = stamp + pool.toString('hex', poolOffset, poolOffset + RANDOM_BYTES_PER_ID);
-  poolOffset += RANDOM_BYTES_PER_ID;
-  return id;
+  return stamp + randomHex(RANDOM_BYTES_PER_ID);
 }
