@@ -14,3 +14,4 @@ export * from './round-robin-balancer';
 export * from './server-sent-events';
 export * from './rebinding-resolver';
 export * from './collect-garbage';
+export * from './otlp-collector';

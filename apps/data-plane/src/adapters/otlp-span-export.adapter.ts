@@ -70,6 +70,11 @@ export class OtlpSpanExport implements SpanExport {
     this.tracer = this.provider.getTracer('api-gateway');
   }
 
+  /** Spans handed to the SDK whose export has not ended yet. */
+  get queued(): number {
+    return this.pending;
+  }
+
   record(span: FinishedSpan): void {
     if (this.pending >= this.maxQueueSize) {
       this.options.dropped.queueFull.inc();
@@ -85,7 +90,8 @@ export class OtlpSpanExport implements SpanExport {
   }
 
   async close(): Promise<void> {
-    await this.provider.shutdown();
+    // The SDK rejects when the last flush fails; that failure is already counted and logged.
+    await this.provider.shutdown().catch(() => undefined);
   }
 
   private settled(count: number, result: ExportResult): void {
