@@ -47,6 +47,8 @@ export interface GatewayLaunch {
   readonly wrapper?: readonly string[];
   /** How long it may take to answer GET /health/live (default 60 s; a process under valgrind needs more). */
   readonly startTimeoutMs?: number;
+  /** Node flags and script of the gateway (default this checkout's GATEWAY_COMMAND; another build as a baseline). */
+  readonly command?: readonly string[];
 }
 
 /**
@@ -75,7 +77,7 @@ export async function startGateway(
       ...(wrapper.length > 0 ? [...wrapper.slice(1), process.execPath] : []),
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
-      ...GATEWAY_COMMAND, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+      ...(launch.command ?? GATEWAY_COMMAND), 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: dir.path,
