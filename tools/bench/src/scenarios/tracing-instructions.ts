@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { makeTempDir, shebangNodeFlags } from '@gateway/testing';
-import { CallgrindProcess, callgrindWrapper, valgrindVersion } from '../harness/callgrind';
+import path from 'node:path';
+import { CallgrindProcess, callgrindWrapper, countInstructions, valgrindVersion } from '../harness/callgrind';
 import { startGateway } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { median as medianOrUndefined } from '../harness/stats';
@@ -32,6 +33,11 @@ const SAMPLED_AT_LEAST = 1 / 1.05;
 const REPEAT_WITHIN = 0.01;
 
 type Variant = 'baseline' | 'off' | 'sampled-10';
+/** Calls of the tracing hooks alone in the short and the long run; their difference cancels node's start-up. */
+const HOOK_CALLS = [20_000, 220_000] as const;
+const HOOK_REPEATS = 2;
+const HOOK_MODES = ['propagate', 'export-10'] as const;
+type HookMode = (typeof HOOK_MODES)[number];
 
 const median = (values: readonly number[]): number => medianOrUndefined(values) ?? Number.NaN;
 const spread = (values: readonly number[]): number => (Math.max(...values) - Math.min(...values)) / median(values);
@@ -59,6 +65,27 @@ async function sendRequests(origin: string, count: number): Promise<void> {
     await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   } finally {
     agent.destroy();
+  }
+}
+
+/**
+ * Instructions a request of the tracing hooks alone (servers/tracing-hook-loop.ts): (long run - short
+ * run) / calls between them, per repeat. `export-10` includes building and exporting the sampled
+ * tenth as OTLP spans (the collector is a child process valgrind does not count).
+ */
+async function hookInstructions(ctx: HarnessContext, mode: HookMode): Promise<number[]> {
+  const script = path.join(__dirname, '..', 'servers', 'tracing-hook-loop.js');
+  const outDir = makeTempDir('gateway-bench-callgrind-tracing-hook-');
+  try {
+    const perCall: number[] = [];
+    for (let r = 0; r < HOOK_REPEATS; r += 1) {
+      const [short, long] = await Promise.all(HOOK_CALLS.map((n) => countInstructions(outDir.path, `${mode}-${r}-${n}`, script, [String(n), mode])));
+      perCall.push(((long as number) - (short as number)) / (HOOK_CALLS[1] - HOOK_CALLS[0]));
+      ctx.log(`tracing hooks alone (${mode}), repeat ${r + 1}: ${formatNumber(perCall.at(-1), 0)} Ir a request`);
+    }
+    return perCall;
+  } finally {
+    outDir.remove();
   }
 }
 
@@ -116,6 +143,8 @@ export const tracingInstructionsScenario: Scenario = {
     if (BASELINE_BIN !== undefined && !existsSync(BASELINE_BIN)) throw new Error(`BENCH_TRACING_BASELINE_BIN=${BASELINE_BIN} does not exist`);
     const variants: Variant[] = (['baseline', 'off', 'sampled-10'] as const).filter((v) => (v !== 'baseline' || BASELINE_BIN !== undefined) && ctx.variantSelected(name, v));
     ctx.log(`${valgrind.version}; ${ROUNDS} rounds of ${BATCHES} x ${REQUESTS} requests per variant (${variants.join(', ')})`);
+    const hooks = {} as Record<HookMode, number[]>;
+    for (const mode of HOOK_MODES) hooks[mode] = await hookInstructions(ctx, mode);
     const { env } = await prepareTracingBench(ctx);
     const rounds: Array<Partial<Record<Variant, number[]>>> = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -138,16 +167,29 @@ export const tracingInstructionsScenario: Scenario = {
       const ok = repeats(['off', 'sampled-10']);
       goals.push({ description: `10 % sampling vs tracing off, instructions per request (off/sampled-10)${ok ? '' : noVerdict}`, value, atLeast: SAMPLED_AT_LEAST, met: ok ? value >= SAMPLED_AT_LEAST : undefined });
     }
+    // The hooks alone repeat where whole processes do not: their share of a tracing-off request.
+    const offRequest = variants.includes('off') ? figure('off') : Number.NaN;
+    const hookShare = (mode: HookMode): number => median(hooks[mode]) / offRequest;
+    goals.push({
+      description: 'off/sampled-10 from the tracing hooks alone at 10 % sampling (trace context, spans built and exported) added to a tracing-off request',
+      value: 1 / (1 + hookShare('export-10')),
+      atLeast: SAMPLED_AT_LEAST,
+      met: Number.isFinite(offRequest) ? 1 / (1 + hookShare('export-10')) >= SAMPLED_AT_LEAST : undefined,
+    });
     const rows = variants.map((v) => [v, formatNumber(figure(v)), `${(spread(processFigures(v)) * 100).toFixed(1)} %`, `${(spread(rounds.flatMap((r) => r[v] ?? [])) * 100).toFixed(1)} %`]);
     const markdown = [
       markdownTable(['variant', 'Ir / request', 'spread over processes', 'spread over all batches'], rows),
       '',
       `${ROUNDS} rounds x ${BATCHES} batches of ${REQUESTS} requests per variant; ${valgrind.version}. Per process: the median of its batches; per variant: the median of the rounds.`,
       '',
+      `The tracing hooks alone (a ${HOOK_CALLS[1]}-call run less a ${HOOK_CALLS[0]}-call one, so node's start-up cancels out, ${HOOK_REPEATS} repeats): ` +
+        HOOK_MODES.map((m) => `${m} ${hooks[m].map((n) => formatNumber(n)).join(', ')} Ir a request (${(hookShare(m) * 100).toFixed(2)} % of a tracing-off request)`).join('; ') +
+        '. With tracing off no hook is compiled into the pipeline: what is left per request is one more field initialised on each exchange.',
+      '',
       ...goals.map(formatGoal),
       '',
     ].join('\n');
-    const data: JsonValue = { valgrind: valgrind.version, requestsPerBatch: REQUESTS, batches: BATCHES, baselineBin: BASELINE_BIN ?? null, rounds: rounds as JsonValue };
+    const data: JsonValue = { valgrind: valgrind.version, requestsPerBatch: REQUESTS, batches: BATCHES, baselineBin: BASELINE_BIN ?? null, rounds: rounds as JsonValue, hookInstructionsPerRequest: hooks };
     return { name, title, markdown, goals, data };
   },
 };
