@@ -198,4 +198,19 @@ ${routes}`,
     await request(`${off.url}/api/off-none`);
     assert.equal(upstream.requests.find((r) => r.url === '/api/off-none')?.headers['traceparent'], undefined);
   });
+
+  test('a collector header whose environment variable is not set stops the start with the field named, and no value logged', async () => {
+    await assert.rejects(
+      startGatewayProcess({
+        env: { E2E_OTLP_TOKEN: undefined },
+        config: `
+version: "1.0.0"
+proxy:
+  tracing: { enabled: true, otlp: { enabled: true, endpoint: "${collector.endpoint}", headersFromEnv: { authorization: E2E_OTLP_TOKEN } } }
+routes: []
+`,
+      }),
+      /proxy\.tracing\.otlp\.headersFromEnv\.authorization.*E2E_OTLP_TOKEN/,
+    );
+  });
 });
