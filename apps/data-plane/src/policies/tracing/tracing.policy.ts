@@ -7,6 +7,8 @@ import { formatTraceparent, gatewayHop, rootSampler } from './trace-context';
 
 /** RFC 9110 methods keep their name in `http.request.method`; others are `_OTHER` (HTTP semantic conventions). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+/** Constant for the process; read once (the getter crosses into C++ on every read). */
+const TIME_ORIGIN_MS = performance.timeOrigin;
 
 /**
  * `tracing` (issue 18, docs/tracing.md): with `proxy.tracing.enabled`, every proxied request
@@ -26,7 +28,7 @@ export const tracingPolicy: PolicyFactory = {
     if (route === undefined || settings === undefined || !settings.enabled) return null;
     const sampleRoot = rootSampler(settings.samplingRatio);
     const spans = env.services.provided.find(SPAN_EXPORT);
-    const fixed = { 'http.route': route.path, 'gateway.route.id': route.id, 'gateway.upstream': upstreamLabel(route) };
+    const fixed: RouteAttributes = { route: route.path, routeId: route.id, upstream: upstreamLabel(route) };
     return {
       onRequest(exchange) {
         const headers = exchange.req.headers;
@@ -39,18 +41,28 @@ export const tracingPolicy: PolicyFactory = {
         else if (upstream.tracestate !== undefined) delete upstream.tracestate;
         return undefined;
       },
-      ...(spans === undefined ? {} : { onComplete: (exchange: Exchange) => recordSpan(spans, exchange, route.path, fixed) }),
+      ...(spans === undefined ? {} : { onComplete: (exchange: Exchange) => recordSpan(spans, exchange, fixed) }),
     };
   },
 };
 
-function recordSpan(spans: SpanExport, exchange: Exchange, routePath: string, fixed: Readonly<Record<string, string>>): void {
+/** A route's span attributes, resolved when the route compiles. */
+interface RouteAttributes {
+  readonly route: string;
+  readonly routeId: string;
+  readonly upstream: string;
+}
+
+function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
   const trace = exchange.trace;
   if (trace === undefined || !trace.sampled) return;
   const { method, status, req } = exchange;
   const known = KNOWN_METHODS.has(method);
+  // One literal (no spread): the span's attributes are built on every sampled request.
   const attributes: Record<string, string | number> = {
-    ...fixed,
+    'http.route': fixed.route,
+    'gateway.route.id': fixed.routeId,
+    'gateway.upstream': fixed.upstream,
     'http.request.method': known ? method : '_OTHER',
     'url.path': exchange.path,
     'url.scheme': 'encrypted' in req.socket ? 'https' : 'http',
@@ -67,9 +79,9 @@ function recordSpan(spans: SpanExport, exchange: Exchange, routePath: string, fi
   const error = status >= 500 ? (exchange.errorCode ?? String(status)) : undefined;
   if (error !== undefined) attributes['error.type'] = error;
   spans.record({
-    name: `${known ? method : 'HTTP'} ${routePath}`,
+    name: `${known ? method : 'HTTP'} ${fixed.route}`,
     trace,
-    startTimeMs: performance.timeOrigin + exchange.startedAt,
+    startTimeMs: TIME_ORIGIN_MS + exchange.startedAt,
     durationMs: performance.now() - exchange.startedAt,
     attributes,
     error,
