@@ -7,6 +7,7 @@ import { LogRingBuffer, SecretText } from '@gateway/logging';
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
+import { OtlpSpanExport, readCollectorHeaders } from './adapters/otlp-span-export.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
@@ -48,6 +49,7 @@ import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
 import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
+import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './policies/tracing/span-export';
 import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
@@ -139,13 +141,15 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     outbound: new OutboundAddressRule(options.outboundAllowCidrs),
   };
   state.attach(services);
-  // Health-check timers, cache sweeps, the deadline sweep and the Redis connection must not outlive the plane.
+  const exports: { spans?: SpanExport } = {};
+  // Health-check timers, cache sweeps, the deadline sweep, the Redis connection and the span queue must not outlive the plane.
   const releaseResources = async (): Promise<void> => {
     deadlines.close();
     upstreams.close();
     edge.close();
     await state.close();
     await rateLimitStore.close();
+    await exports.spans?.close();
   };
 
   // File mode: the whole proxy.yml. Control-plane mode: only its proxy block (or the defaults).
@@ -172,6 +176,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
       certificates = loaded.set;
     }
+    const spans = createSpanExport(fileSettings, env, services);
+    if (spans !== undefined) provided.provide(SPAN_EXPORT, (exports.spans = spans));
     // Shared limits from the first request when Redis is there; never a failed start when it is not.
     await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
   } catch (error) {
@@ -383,6 +389,22 @@ async function reloadFollowerCertificates(configPath: string, listener: TlsListe
 async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): Promise<FieldError[]> {
   const loaded = await listener.reload(tls);
   return loaded.ok ? [] : loaded.errors;
+}
+
+/** The OTLP span export when `proxy.tracing.otlp` is on (read at boot, like every `proxy` setting). */
+function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): SpanExport | undefined {
+  const { tracing } = settings;
+  if (!tracing.enabled || !tracing.otlp.enabled || tracing.otlp.endpoint === undefined) return undefined;
+  const { headers, errors } = readCollectorHeaders(tracing.otlp.headersFromEnv, env);
+  if (errors.length > 0) throw new InvalidConfigError(errors);
+  const dropped = services.metrics.counter(SPANS_DROPPED);
+  return new OtlpSpanExport({
+    settings: { ...tracing.otlp, endpoint: tracing.otlp.endpoint },
+    headers,
+    serviceVersion: services.version,
+    logger: services.logger,
+    dropped: { queueFull: dropped.labels('queue_full'), exportFailed: dropped.labels('export_failed') },
+  });
 }
 
 /** With a control-plane source, reload() asks the follower for a snapshot; the file is not read. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateCorrelationId, isAcceptableCorrelationId } from './correlation-id';
+import { generateCorrelationId, isAcceptableCorrelationId, randomHex } from './correlation-id';
 
 test('generated ids are req-<ms>-<10 hex>, unique, and acceptable when echoed back', () => {
   const ids = new Set<string>();
@@ -21,4 +21,15 @@ test('client ids: at most 128 safe characters (decision 17)', () => {
   for (const bad of ['a'.repeat(129), '', 'has space', 'semi;colon', 'line\nbreak', undefined, ['a', 'b']]) {
     assert.equal(isAcceptableCorrelationId(bad as string), false, String(bad));
   }
+});
+
+test('randomHex: the asked number of bytes as lowercase hex, different each time, across pool refills', () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 1000; i += 1) {
+    const hex = randomHex(16);
+    assert.match(hex, /^[0-9a-f]{32}$/);
+    seen.add(hex);
+  }
+  assert.equal(seen.size, 1000);
+  assert.match(randomHex(8), /^[0-9a-f]{16}$/);
 });

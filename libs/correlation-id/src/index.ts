@@ -1,1 +1,1 @@
-export { generateCorrelationId, isAcceptableCorrelationId } from './correlation-id';
+export { generateCorrelationId, isAcceptableCorrelationId, randomHex } from './correlation-id';

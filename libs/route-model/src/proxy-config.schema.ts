@@ -13,6 +13,7 @@ import type {
 import { arr, bool, byteSize, int, obj, str } from './field-spec';
 import { headerNameCheck, httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
 import { PROXY_DEFAULTS as P, PROXY_TLS_DEFAULTS as T, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B, UPSTREAM_DEFAULTS as U } from './proxy-defaults';
+import { ACCESS_LOG_SCHEMA, TRACING_SCHEMA } from './observability.schema';
 import { HEALTH_CHECK_SCHEMA, ROUTE_SCHEMA } from './route.schema';
 import { CONFIG_SCHEMA_VERSION } from './versions';
 
@@ -68,6 +69,8 @@ export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
     keepAliveTimeout: int({ doc: 'ms an idle client connection is kept', default: P.keepAliveTimeout, min: 1, max: HOUR_MS }),
     trustedProxies: arr({ doc: 'peers whose X-Forwarded-For is believed: IPs or CIDRs', items: str({ doc: 'IP or CIDR', check: ipOrCidrCheck }), default: P.trustedProxies, unique: true }),
     tls: TLS_SCHEMA,
+    accessLog: ACCESS_LOG_SCHEMA,
+    tracing: TRACING_SCHEMA,
   },
   { doc: 'listening socket settings; changes need a restart', fill: true },
 );

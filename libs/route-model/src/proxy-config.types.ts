@@ -79,6 +79,10 @@ export interface ProxySettings {
   keepAliveTimeout: number;
   /** Peers whose X-Forwarded-For is believed (IPs or CIDRs). */
   trustedProxies: string[];
+  /** One JSON line per request through the gateway's logger (docs/tracing.md). */
+  accessLog: AccessLogSettings;
+  /** W3C trace context on proxied requests and OTLP span export (docs/tracing.md). */
+  tracing: TracingSettings;
   /** The HTTPS listener next to the HTTP one (docs/tls.md); absent: HTTP only. */
   tls?: ProxyTlsSettings;
 }
@@ -105,6 +109,35 @@ export interface ProxyTlsSettings {
   http2: boolean;
   /** The HTTP listener answers with a permanent redirect to HTTPS (ops endpoints excepted). */
   redirectHttp: boolean;
+}
+
+export interface AccessLogSettings {
+  enabled: boolean;
+}
+
+export interface TracingSettings {
+  /** traceparent continued (or started) with a gateway span id on every proxied request. */
+  enabled: boolean;
+  /** Share of root traces (no sampled flag from a parent) that are sampled, 0..1. */
+  samplingRatio: number;
+  otlp: OtlpExportSettings;
+}
+
+/** OTLP/HTTP span export; secrets in headers come from environment variables, never from the file. */
+export interface OtlpExportSettings {
+  enabled: boolean;
+  /** The collector's traces URL (`http://collector:4318/v1/traces`). */
+  endpoint?: string;
+  /** Header name -> name of the environment variable holding its value. */
+  headersFromEnv?: Record<string, string>;
+  serviceName: string;
+  /** ms one export request may take. */
+  timeout: number;
+  /** Spans held for export at most; beyond, spans are dropped and counted. */
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+  /** ms between two exports of a partial batch. */
+  scheduledDelay: number;
 }
 
 export interface SessionAuthenticationConfig {

@@ -13,6 +13,21 @@ export const PROXY_DEFAULTS = deepFreeze({
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
   trustedProxies: [],
+  accessLog: { enabled: false },
+  tracing: {
+    enabled: false,
+    /** OpenTelemetry's default for root spans (ParentBased(AlwaysOn)): every trace the gateway starts. */
+    samplingRatio: 1,
+    otlp: {
+      enabled: false,
+      serviceName: 'api-gateway',
+      /** The OTLP exporter defaults (OTEL_BSP_* and OTEL_EXPORTER_OTLP_TIMEOUT). */
+      timeout: 10_000,
+      maxQueueSize: 2048,
+      maxExportBatchSize: 512,
+      scheduledDelay: 5000,
+    },
+  },
 } as const);
 
 /** `proxy.tls` when the block is given without a key. */

@@ -42,6 +42,12 @@ describe('validateProxyConfig', () => {
       requestTimeout: 30000,
       keepAliveTimeout: 5000,
       trustedProxies: [],
+      accessLog: { enabled: false },
+      tracing: {
+        enabled: false,
+        samplingRatio: 1,
+        otlp: { enabled: false, serviceName: 'api-gateway', timeout: 10000, maxQueueSize: 2048, maxExportBatchSize: 512, scheduledDelay: 5000 },
+      },
     });
     assert.deepEqual(config.upstreams, [
       { name: 'backend', targets: [{ url: 'http://127.0.0.1:9000', weight: 100 }], balancing: { algorithm: 'round-robin' }, dnsRefreshInterval: 30000, source: 'file' },
@@ -72,6 +78,12 @@ describe('validateProxyConfig', () => {
       requestTimeout: 30000,
       keepAliveTimeout: 5000,
       trustedProxies: [],
+      accessLog: { enabled: false },
+      tracing: {
+        enabled: false,
+        samplingRatio: 1,
+        otlp: { enabled: false, serviceName: 'api-gateway', timeout: 10000, maxQueueSize: 2048, maxExportBatchSize: 512, scheduledDelay: 5000 },
+      },
     });
     assert.deepEqual(config.upstreams, []);
     assert.deepEqual(config.routes, []);

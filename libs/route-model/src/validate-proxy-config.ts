@@ -28,6 +28,22 @@ const CONFIG_RULES: ReadonlyArray<CrossFieldRule<Config>> = [
         ? 'proxy.tls.port must differ from proxy.port (HTTP and HTTPS listen side by side)'
         : undefined,
   },
+  {
+    field: 'proxy.tracing.otlp.endpoint',
+    check: ({ proxy }) => (proxy?.tracing?.otlp?.enabled === true && proxy.tracing.otlp.endpoint === undefined ? 'proxy.tracing.otlp.endpoint is required when proxy.tracing.otlp.enabled is true' : undefined),
+  },
+  {
+    field: 'proxy.tracing.otlp.enabled',
+    // Spans are made by the trace context: exporting without it would export nothing.
+    check: ({ proxy }) => (proxy?.tracing?.otlp?.enabled === true && proxy.tracing.enabled !== true ? 'proxy.tracing.otlp.enabled needs proxy.tracing.enabled: true' : undefined),
+  },
+  {
+    field: 'proxy.tracing.otlp.maxExportBatchSize',
+    check: ({ proxy }) => {
+      const otlp = proxy?.tracing?.otlp;
+      return otlp?.maxExportBatchSize !== undefined && otlp.maxQueueSize !== undefined && otlp.maxExportBatchSize > otlp.maxQueueSize ? 'proxy.tracing.otlp.maxExportBatchSize must not exceed proxy.tracing.otlp.maxQueueSize' : undefined;
+    },
+  },
 ];
 
 /**

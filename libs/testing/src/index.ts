@@ -17,3 +17,4 @@ export * from './collect-garbage';
 export * from './many-routes';
 export * from './fake-dns-server';
 export * from './basic-hash';
+export * from './otlp-collector';

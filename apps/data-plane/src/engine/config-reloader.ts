@@ -317,9 +317,12 @@ export class ConfigReloader {
   private warnOnServerSettingChanges(config: ProxyConfig): void {
     const running = this.deps.dispatcher.getTable()?.config.proxy;
     if (running === undefined) return;
-    const changed = (['host', 'port', 'maxHeaderSize', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout'] as const).filter(
+    const changed: string[] = (['host', 'port', 'maxHeaderSize', 'headersTimeout', 'requestTimeout', 'keepAliveTimeout'] as const).filter(
       (key) => running[key] !== config.proxy[key],
     );
+    // The access log and the OTLP exporter are set up at boot (tracing.enabled and samplingRatio apply on reload).
+    if (JSON.stringify(running.accessLog) !== JSON.stringify(config.proxy.accessLog)) changed.push('accessLog');
+    if (JSON.stringify(running.tracing?.otlp) !== JSON.stringify(config.proxy.tracing?.otlp)) changed.push('tracing.otlp');
     if (changed.length > 0) this.deps.services.logger.warn({ settings: changed.map((k) => `proxy.${k}`) }, 'changed proxy settings apply after a restart');
   }
 }

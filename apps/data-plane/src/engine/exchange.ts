@@ -19,6 +19,21 @@ export interface CallerIdentity {
 }
 
 /**
+ * The W3C trace context of one request's gateway hop (the tracing policy sets it; the access log
+ * and span export read it). Lowercase hex, as on the wire.
+ */
+export interface TraceContext {
+  readonly traceId: string;
+  /** The gateway hop's own span id: the parent id the upstream sees. */
+  readonly spanId: string;
+  /** The caller's span id; '' when the gateway started the trace. */
+  readonly parentSpanId: string;
+  readonly sampled: boolean;
+  /** The caller's tracestate, validated and bounded; '' when there is none to pass on. */
+  readonly traceState: string;
+}
+
+/**
  * One client request on its way through the gateway. A class (not an object literal) so every
  * exchange shares one hidden class: it is created on every request.
  */
@@ -63,6 +78,8 @@ export class Exchange {
   errorCode: GatewayErrorCode | undefined = undefined;
   /** Answered from the response cache. */
   cacheHit = false;
+  /** Set by the tracing policy when tracing is on. */
+  trace: TraceContext | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,

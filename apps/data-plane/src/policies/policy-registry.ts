@@ -14,6 +14,7 @@ import { requestMetricsPolicy } from './request-metrics/request-metrics.policy';
 import { retryPolicy } from './retry/retry.policy';
 import { telemetryPolicy } from './telemetry/telemetry.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
+import { tracingPolicy } from './tracing/tracing.policy';
 import { transformPolicy } from './transform/transform.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
 
@@ -39,4 +40,5 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   telemetryPolicy,
   ipRestrictionPolicy,
   corsPolicy,
+  tracingPolicy,
 ];

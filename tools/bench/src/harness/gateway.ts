@@ -55,6 +55,8 @@ export interface GatewayLaunch {
   readonly startTimeoutMs?: number;
   /** Node/V8 flags before the gateway's own (`--single-threaded` for counting under valgrind). */
   readonly nodeFlags?: readonly string[];
+  /** Node flags and script of the gateway (default this checkout's GATEWAY_COMMAND; another build as a baseline). */
+  readonly command?: readonly string[];
 }
 
 /**
@@ -84,7 +86,7 @@ export async function startGateway(
       ...(launch.nodeFlags ?? []),
       ...profileFlags(ctx.options.profileDir, name),
       '--require', path.join(__dirname, '..', 'servers', 'orphan-guard.js'),
-      ...GATEWAY_COMMAND, 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
+      ...(launch.command ?? GATEWAY_COMMAND), 'start', '--role', role, '--config', configPath, '--port', String(port), '--host', '127.0.0.1', '--data-dir', path.join(dir.path, 'data'),
     ],
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: dir.path,

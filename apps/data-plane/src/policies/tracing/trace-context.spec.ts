@@ -1,0 +1,146 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { boundTraceState, formatTraceparent, gatewayHop, parseTraceparent, rootSampler, TRACESTATE_MAX_LENGTH, TRACESTATE_MAX_MEMBERS } from './trace-context';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT = '00f067aa0ba902b7';
+const always = (): boolean => true;
+const never = (): boolean => false;
+
+describe('parseTraceparent (W3C Trace Context level 1)', () => {
+  it('reads version 00: ids and the sampled bit', () => {
+    assert.deepEqual(parseTraceparent(`00-${TRACE}-${PARENT}-01`), { traceId: TRACE, parentId: PARENT, sampled: true });
+    assert.deepEqual(parseTraceparent(`00-${TRACE}-${PARENT}-00`), { traceId: TRACE, parentId: PARENT, sampled: false });
+    // Unknown flag bits are ignored; only bit 0 says sampled.
+    assert.equal(parseTraceparent(`00-${TRACE}-${PARENT}-03`)?.sampled, true);
+    assert.equal(parseTraceparent(`00-${TRACE}-${PARENT}-fe`)?.sampled, false);
+  });
+
+  it('refuses what §3.2 calls invalid', () => {
+    const invalid = [
+      undefined,
+      '',
+      ['a', 'b'] as unknown as string,
+      `00-${TRACE.toUpperCase()}-${PARENT}-01`, // uppercase hex
+      `00-${'0'.repeat(32)}-${PARENT}-01`, // all-zero trace id
+      `00-${TRACE}-${'0'.repeat(16)}-01`, // all-zero parent id
+      `ff-${TRACE}-${PARENT}-01`, // version ff
+      `00-${TRACE}-${PARENT}-01-extra`, // version 00 must be exactly 55 characters
+      `00-${TRACE}-${PARENT}-0`,
+      `00-${TRACE.slice(1)}x-${PARENT}-01`,
+      `00_${TRACE}-${PARENT}-01`,
+      `0g-${TRACE}-${PARENT}-01`,
+      `00-${TRACE}-${PARENT}-01, 00-${TRACE}-${PARENT}-01`, // two headers, joined by node
+      ` 00-${TRACE}-${PARENT}-01`,
+    ];
+    for (const value of invalid) assert.equal(parseTraceparent(value), undefined, String(value));
+  });
+
+  it('reads a later version by the version 00 rules when a dash follows (§3.2.4)', () => {
+    assert.deepEqual(parseTraceparent(`01-${TRACE}-${PARENT}-01-future`), { traceId: TRACE, parentId: PARENT, sampled: true });
+    assert.deepEqual(parseTraceparent(`cc-${TRACE}-${PARENT}-00`), { traceId: TRACE, parentId: PARENT, sampled: false });
+    assert.equal(parseTraceparent(`01-${TRACE}-${PARENT}-01x`), undefined);
+  });
+
+  it('never throws, and whatever it accepts is well formed (fuzzed)', () => {
+    const hexChar = fc.constantFrom(...'0123456789abcdefABCDEF-x0 '.split(''));
+    const nearMiss = fc.array(hexChar, { minLength: 50, maxLength: 60 }).map((chars) => chars.join(''));
+    const mutated = fc.tuple(fc.nat(54), fc.string({ minLength: 1, maxLength: 1 })).map(([at, c]) => {
+      const base = `00-${TRACE}-${PARENT}-01`;
+      return base.slice(0, at) + c + base.slice(at + 1);
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), nearMiss, mutated), (value) => {
+        const parsed = parseTraceparent(value);
+        if (parsed === undefined) return;
+        assert.match(parsed.traceId, /^[0-9a-f]{32}$/);
+        assert.match(parsed.parentId, /^[0-9a-f]{16}$/);
+        assert.notEqual(parsed.traceId, '0'.repeat(32));
+        assert.notEqual(parsed.parentId, '0'.repeat(16));
+      }),
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 2000) },
+    );
+  });
+});
+
+describe('boundTraceState', () => {
+  it('passes valid members on in order, dropping invalid and duplicate keys', () => {
+    assert.equal(boundTraceState('congo=t61rcWkgMzE, rojo=00f067aa0ba902b7'), 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7');
+    assert.equal(boundTraceState('tenant@vendor=v1,,  ,BAD=x,ok=,a=b,a=c,=novalue,noequals'), 'tenant@vendor=v1,a=b');
+    assert.equal(boundTraceState(undefined), '');
+    assert.equal(boundTraceState(''), '');
+    assert.equal(boundTraceState('k=has,comma'), 'k=has');
+  });
+
+  it('keeps at most 32 members and 512 characters, removing long members first, then from the end', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `k${i}=v`).join(',');
+    const kept = boundTraceState(many).split(',');
+    assert.equal(kept.length, TRACESTATE_MAX_MEMBERS);
+    assert.equal(kept[31], 'k31=v');
+
+    const long = `big=${'x'.repeat(200)}`;
+    const mediums = Array.from({ length: 5 }, (_, i) => `m${i}=${'y'.repeat(100)}`);
+    const bounded = boundTraceState([mediums[0], long, ...mediums.slice(1)].join(','));
+    assert.ok(bounded.length <= TRACESTATE_MAX_LENGTH);
+    assert.ok(!bounded.includes('big='), 'the member over 128 characters goes first');
+    assert.deepEqual(bounded.split(',').map((m) => m.split('=')[0]), ['m0', 'm1', 'm2', 'm3']);
+  });
+
+  it('never throws and never exceeds its bounds (fuzzed)', () => {
+    const member = fc.tuple(fc.stringMatching(/^[a-z0-9@_*/-]{0,12}$/), fc.string({ maxLength: 300 })).map(([k, v]) => `${k}=${v}`);
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 4000 }), fc.tuple(fc.array(member, { maxLength: 60 }), fc.constantFrom(',', ', ', ' , ')).map(([members, separator]) => members.join(separator))), (value) => {
+        const out = boundTraceState(value);
+        assert.ok(out.length <= TRACESTATE_MAX_LENGTH);
+        assert.ok(out === '' || out.split(',').length <= TRACESTATE_MAX_MEMBERS);
+        assert.ok(!/[\r\n]/.test(out), 'nothing that could split a header');
+      }),
+      { numRuns: Number(process.env['FUZZ_RUNS'] ?? 1000) },
+    );
+  });
+});
+
+describe('gatewayHop', () => {
+  it('continues a valid parent with a new span id, honouring its sampled flag and tracestate', () => {
+    const hop = gatewayHop(`00-${TRACE}-${PARENT}-01`, 'rojo=1', never);
+    assert.equal(hop.traceId, TRACE);
+    assert.equal(hop.parentSpanId, PARENT);
+    assert.match(hop.spanId, /^[0-9a-f]{16}$/);
+    assert.notEqual(hop.spanId, PARENT);
+    assert.equal(hop.sampled, true, 'a sampled parent is sampled whatever the root ratio');
+    assert.equal(hop.traceState, 'rojo=1');
+    assert.equal(formatTraceparent(hop), `00-${TRACE}-${hop.spanId}-01`);
+    assert.equal(gatewayHop(`00-${TRACE}-${PARENT}-00`, undefined, always).sampled, false, 'an unsampled parent stays unsampled');
+  });
+
+  it('starts a new trace when the parent is absent or invalid, dropping its tracestate', () => {
+    for (const header of [undefined, 'garbage', `00-${'0'.repeat(32)}-${PARENT}-01`]) {
+      const hop = gatewayHop(header, 'rojo=1', always);
+      assert.match(hop.traceId, /^[0-9a-f]{32}$/);
+      assert.notEqual(hop.traceId, TRACE);
+      assert.equal(hop.parentSpanId, '');
+      assert.equal(hop.traceState, '');
+      assert.equal(hop.sampled, true);
+      assert.match(formatTraceparent(hop), /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    }
+    assert.equal(gatewayHop(undefined, undefined, never).sampled, false);
+    const ids = new Set(Array.from({ length: 1000 }, () => gatewayHop(undefined, undefined, never).traceId));
+    assert.equal(ids.size, 1000);
+  });
+});
+
+describe('rootSampler', () => {
+  it('samples by trace id: none at 0, all at 1, about the ratio in between, the same answer for the same id', () => {
+    const ids = Array.from({ length: 20_000 }, () => gatewayHop(undefined, undefined, never).traceId);
+    assert.equal(ids.filter(rootSampler(0)).length, 0);
+    assert.equal(ids.filter(rootSampler(1)).length, ids.length);
+    const tenth = ids.filter(rootSampler(0.1)).length / ids.length;
+    // 20,000 draws: the standard deviation of the share is 0.002; 0.02 is ten of them.
+    assert.ok(Math.abs(tenth - 0.1) < 0.02, String(tenth));
+    const sampler = rootSampler(0.5);
+    for (const id of ids.slice(0, 100)) assert.equal(sampler(id), sampler(id));
+    assert.equal(rootSampler(0.5)('0'.repeat(24) + '7fffffff'), true);
+    assert.equal(rootSampler(0.5)('0'.repeat(24) + '80000000'), false);
+  });
+});

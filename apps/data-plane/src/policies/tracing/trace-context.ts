@@ -1,0 +1,121 @@
+import { randomHex } from '@gateway/correlation-id';
+import type { TraceContext } from '../../engine/exchange';
+
+/**
+ * W3C Trace Context level 1 (https://www.w3.org/TR/trace-context/): reading a caller's
+ * traceparent and tracestate, and the context of the gateway's own hop. Pure functions: no input
+ * may throw (fuzzed in trace-context.spec.ts).
+ */
+
+/** The caller's position in a trace, from a valid traceparent. */
+export interface TraceParent {
+  readonly traceId: string;
+  readonly parentId: string;
+  readonly sampled: boolean;
+}
+
+/** §3.2: version, trace-id, parent-id and flags, lowercase hex only. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const TRACEPARENT_LENGTH = 55;
+const DASH = 0x2d;
+const INVALID_TRACE_ID = '0'.repeat(32);
+const INVALID_SPAN_ID = '0'.repeat(16);
+
+/**
+ * The caller's trace, or undefined when the header is absent or invalid (the gateway then
+ * restarts the trace, §3.2.2). Version 00 must be exactly 55 characters; a later version is read
+ * by the version 00 rules when its 56th character is a dash (§3.2.4, forward compatibility); ff is
+ * never valid; all-zero ids are invalid. Two traceparent headers arrive joined with ", " and fail
+ * the length rule, as §3.2 requires.
+ */
+export function parseTraceparent(value: string | string[] | undefined): TraceParent | undefined {
+  if (typeof value !== 'string' || value.length < TRACEPARENT_LENGTH) return undefined;
+  let head = value;
+  if (value.length > TRACEPARENT_LENGTH) {
+    if (value.startsWith('00') || value.charCodeAt(TRACEPARENT_LENGTH) !== DASH) return undefined;
+    head = value.slice(0, TRACEPARENT_LENGTH);
+  }
+  if (!TRACEPARENT.test(head) || head.startsWith('ff')) return undefined;
+  const traceId = head.slice(3, 35);
+  const parentId = head.slice(36, 52);
+  if (traceId === INVALID_TRACE_ID || parentId === INVALID_SPAN_ID) return undefined;
+  // Only the sampled bit is defined in level 1; other bits are not passed on (§3.2.2.5).
+  return { traceId, parentId, sampled: (Number.parseInt(head.slice(53, 55), 16) & 1) === 1 };
+}
+
+export function formatTraceparent(context: TraceContext): string {
+  return `00-${context.traceId}-${context.spanId}-${context.sampled ? '01' : '00'}`;
+}
+
+/** §3.3.1: at most 32 list-members; §3.3.1.5: propagate at least 512 characters. */
+export const TRACESTATE_MAX_MEMBERS = 32;
+export const TRACESTATE_MAX_LENGTH = 512;
+/** §3.3.1.5: when cutting, members longer than this go first. */
+const TRACESTATE_LONG_MEMBER = 128;
+/** §3.3.1.3 keys: simple, or tenant@system (as OpenTelemetry reads them). */
+const TRACESTATE_KEY = /^(?:[a-z0-9][_0-9a-z\-*/]{0,255}|[a-z0-9][_0-9a-z\-*/]{0,240}@[a-z][_0-9a-z\-*/]{0,13})$/;
+/** §3.3.1.3.2 values: printable ASCII without ',' and '=', not ending in a space. */
+const TRACESTATE_VALUE = /^[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+
+/**
+ * The caller's tracestate as the gateway passes it on: invalid and duplicate members dropped, at
+ * most 32 members and 512 characters (long members removed first, then from the end, §3.3.1.5);
+ * '' when nothing is left. Two tracestate headers arrive joined with ", ", which is how §3.3.1.1
+ * says to combine them.
+ */
+export function boundTraceState(value: string | string[] | undefined): string {
+  if (typeof value !== 'string' || value.length === 0) return '';
+  const members: string[] = [];
+  const keys = new Set<string>();
+  for (const raw of value.split(',')) {
+    const member = raw.trim();
+    const equals = member.indexOf('=');
+    if (equals <= 0) continue;
+    const key = member.slice(0, equals);
+    if (keys.has(key) || !TRACESTATE_KEY.test(key) || !TRACESTATE_VALUE.test(member.slice(equals + 1))) continue;
+    keys.add(key);
+    members.push(member);
+    if (members.length === TRACESTATE_MAX_MEMBERS) break;
+  }
+  let kept = members;
+  if (joinedLength(kept) > TRACESTATE_MAX_LENGTH) kept = kept.filter((m) => m.length <= TRACESTATE_LONG_MEMBER);
+  while (joinedLength(kept) > TRACESTATE_MAX_LENGTH) kept = kept.slice(0, -1);
+  return kept.join(',');
+}
+
+function joinedLength(members: readonly string[]): number {
+  let length = members.length === 0 ? 0 : members.length - 1;
+  for (const member of members) length += member.length;
+  return length;
+}
+
+/** A non-zero id of `bytes` random bytes (an all-zero id is invalid, §3.2.2.3). */
+function newId(bytes: number, invalid: string): string {
+  let id = randomHex(bytes);
+  while (id === invalid) id = randomHex(bytes);
+  return id;
+}
+
+/**
+ * Decides whether a trace the gateway starts is sampled, from its trace id (as OpenTelemetry's
+ * TraceIdRatioBased does): the same trace id gets the same answer on every gateway replica.
+ */
+export function rootSampler(ratio: number): (traceId: string) => boolean {
+  const threshold = Math.floor(Math.min(Math.max(ratio, 0), 1) * 0x1_0000_0000);
+  return (traceId) => Number.parseInt(traceId.slice(24), 16) < threshold;
+}
+
+/**
+ * The context of the gateway's hop: the caller's trace with a new span id, honouring the caller's
+ * sampled flag (parent-based sampling), or a new trace sampled by `sampleRoot`.
+ */
+export function gatewayHop(traceparent: string | string[] | undefined, tracestate: string | string[] | undefined, sampleRoot: (traceId: string) => boolean): TraceContext {
+  const parent = parseTraceparent(traceparent);
+  const spanId = newId(8, INVALID_SPAN_ID);
+  if (parent === undefined) {
+    const traceId = newId(16, INVALID_TRACE_ID);
+    // A new trace has no vendor state to carry: the old tracestate belonged to the invalid parent.
+    return { traceId, spanId, parentSpanId: '', sampled: sampleRoot(traceId), traceState: '' };
+  }
+  return { traceId: parent.traceId, spanId, parentSpanId: parent.parentId, sampled: parent.sampled, traceState: boundTraceState(tracestate) };
+}

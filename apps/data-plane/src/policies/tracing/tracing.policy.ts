@@ -1,0 +1,89 @@
+import { performance } from 'node:perf_hooks';
+import type { Exchange } from '../../engine/exchange';
+import type { PolicyFactory } from '../../engine/policy';
+import { upstreamLabel } from '../telemetry/upstream-label';
+import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './span-export';
+import { formatTraceparent, gatewayHop, rootSampler } from './trace-context';
+
+/** RFC 9110 methods keep their name in `http.request.method`; others are `_OTHER` (HTTP semantic conventions). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+/** Constant for the process; read once (the getter crosses into C++ on every read). */
+const TIME_ORIGIN_MS = performance.timeOrigin;
+
+/**
+ * `tracing` (issue 18, docs/tracing.md): with `proxy.tracing.enabled`, every proxied request
+ * continues the caller's W3C trace (or starts one) with a new span id for the gateway hop, sent
+ * upstream in traceparent (and the caller's tracestate, bounded). With OTLP export on, sampled
+ * requests become server spans when they complete. Off, the policy is not compiled into any
+ * pipeline and a client's traceparent passes through untouched like any end-to-end header.
+ */
+export const tracingPolicy: PolicyFactory = {
+  key: 'tracing',
+  scope: 'route',
+  // First of the route's request hooks: a request answered by an earlier policy (a 403, a 429) is traced too.
+  order: 30,
+  metrics: [SPANS_DROPPED],
+  create: (route, env) => {
+    const settings = env.settings.tracing;
+    if (route === undefined || settings === undefined || !settings.enabled) return null;
+    const sampleRoot = rootSampler(settings.samplingRatio);
+    const spans = env.services.provided.find(SPAN_EXPORT);
+    const fixed: RouteAttributes = { route: route.path, routeId: route.id, upstream: upstreamLabel(route) };
+    return {
+      onRequest(exchange) {
+        const headers = exchange.req.headers;
+        const hop = gatewayHop(headers.traceparent, headers.tracestate, sampleRoot);
+        exchange.trace = hop;
+        const upstream = exchange.upstreamHeaders;
+        upstream.traceparent = formatTraceparent(hop);
+        if (hop.traceState !== '') upstream.tracestate = hop.traceState;
+        // `delete` only when the client sent one: it turns the header object into a slow dictionary.
+        else if (upstream.tracestate !== undefined) delete upstream.tracestate;
+        return undefined;
+      },
+      ...(spans === undefined ? {} : { onComplete: (exchange: Exchange) => recordSpan(spans, exchange, fixed) }),
+    };
+  },
+};
+
+/** A route's span attributes, resolved when the route compiles. */
+interface RouteAttributes {
+  readonly route: string;
+  readonly routeId: string;
+  readonly upstream: string;
+}
+
+function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
+  const trace = exchange.trace;
+  if (trace === undefined || !trace.sampled) return;
+  const { method, status, req } = exchange;
+  const known = KNOWN_METHODS.has(method);
+  // One literal (no spread): the span's attributes are built on every sampled request.
+  const attributes: Record<string, string | number> = {
+    'http.route': fixed.route,
+    'gateway.route.id': fixed.routeId,
+    'gateway.upstream': fixed.upstream,
+    'http.request.method': known ? method : '_OTHER',
+    'url.path': exchange.path,
+    'url.scheme': 'encrypted' in req.socket ? 'https' : 'http',
+    'http.response.status_code': status,
+    'client.address': exchange.clientIp,
+    'network.protocol.version': req.httpVersion,
+    'gateway.correlation_id': exchange.correlationId,
+    'gateway.upstream.attempts': exchange.attempts,
+  };
+  if (!known) attributes['http.request.method_original'] = method;
+  const userAgent = req.headers['user-agent'];
+  if (userAgent !== undefined) attributes['user_agent.original'] = userAgent;
+  // Server spans: 5xx is an error, 4xx is the client's (HTTP semantic conventions, span status).
+  const error = status >= 500 ? (exchange.errorCode ?? String(status)) : undefined;
+  if (error !== undefined) attributes['error.type'] = error;
+  spans.record({
+    name: `${known ? method : 'HTTP'} ${fixed.route}`,
+    trace,
+    startTimeMs: TIME_ORIGIN_MS + exchange.startedAt,
+    durationMs: performance.now() - exchange.startedAt,
+    attributes,
+    error,
+  });
+}
