@@ -105,7 +105,7 @@ async function countVariant(ctx: HarnessContext, env: TracingBenchEnv, variant: 
     for (let b = 0; b < BATCHES; b += 1) {
       callgrind.zero();
       await sendRequests(dp.origin, REQUESTS);
-      perRequest.push(callgrind.dump() / REQUESTS);
+      perRequest.push(callgrind.dump().all / REQUESTS);
     }
     await dp.process.stop();
     ctx.log(`round ${round} ${variant}: ${perRequest.map((n) => formatNumber(n)).join(', ')} Ir/request`);
