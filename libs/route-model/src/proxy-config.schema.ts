@@ -1,4 +1,4 @@
-import type { ProxyConfig, ProxySettings, SessionAuthenticationConfig, UpstreamCircuitBreakerConfig, UpstreamDefinition } from './proxy-config.types';
+import type { ProxyConfig, ProxySettings, SessionAuthenticationConfig, UpstreamCircuitBreakerConfig, UpstreamDefinition, UpstreamTlsConfig } from './proxy-config.types';
 import { arr, bool, byteSize, int, obj, str } from './field-spec';
 import { httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
 import { PROXY_DEFAULTS as P, SESSION_CACHE_TTL_DEFAULT, UPSTREAM_BREAKER_DEFAULTS as B } from './proxy-defaults';
@@ -23,8 +23,24 @@ export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
     requestTimeout: int({ doc: 'ms to receive the whole request (408 beyond)', default: P.requestTimeout, min: 1, max: HOUR_MS }),
     keepAliveTimeout: int({ doc: 'ms an idle client connection is kept', default: P.keepAliveTimeout, min: 1, max: HOUR_MS }),
     trustedProxies: arr({ doc: 'peers whose X-Forwarded-For is believed: IPs or CIDRs', items: str({ doc: 'IP or CIDR', check: ipOrCidrCheck }), default: P.trustedProxies, unique: true }),
+    upstreamTls: obj<NonNullable<ProxySettings['upstreamTls']>>(
+      { caFile: str({ doc: 'PEM CA bundle trusted for https upstreams (default: node\'s bundled roots); read at every load', minLength: 1, maxLength: 4096 }) },
+      { doc: 'defaults for https upstreams; applied at every reload' },
+    ),
   },
   { doc: 'listening socket settings; changes need a restart', fill: true },
+);
+
+const UPSTREAM_TLS_SCHEMA = obj<UpstreamTlsConfig>(
+  {
+    caFile: str({ doc: 'PEM CA bundle trusted for this upstream (default proxy.upstreamTls.caFile)', minLength: 1, maxLength: 4096 }),
+    verify: bool({ doc: 'verify the certificate and its name (default true; false is warned at load)' }),
+    serverName: str({
+      doc: 'SNI and certificate name (default the URL host)',
+      check: (value, label) => (/^[A-Za-z0-9.-]{1,253}$/.test(value) ? undefined : { message: `${label} must be a host name` }),
+    }),
+  },
+  { doc: 'TLS to an https upstream (ignored for http)' },
 );
 
 const UPSTREAM_BREAKER_SCHEMA = obj<UpstreamCircuitBreakerConfig>(
@@ -45,6 +61,7 @@ export const UPSTREAM_SCHEMA = obj<UpstreamDefinition>(
     url: str({ doc: 'absolute http(s) URL; its path replaces the route prefix', required: true, check: httpUrlCheck }),
     circuitBreaker: UPSTREAM_BREAKER_SCHEMA,
     healthCheck: HEALTH_CHECK_SCHEMA,
+    tls: UPSTREAM_TLS_SCHEMA,
   },
   { doc: 'a named backend' },
 );

@@ -11,11 +11,22 @@ export interface UpstreamCircuitBreakerConfig {
   errorStatuses?: number[];
 }
 
+/** How the gateway talks TLS to an https upstream (ignored for http ones). */
+export interface UpstreamTlsConfig {
+  /** PEM file of the CAs that sign the upstream's certificate (default `proxy.upstreamTls.caFile`, else node's bundled roots). */
+  caFile?: string;
+  /** Verify the upstream's certificate and name (default true); false is logged as a warning at every load. */
+  verify?: boolean;
+  /** SNI and the name the certificate must carry (default the URL's host). */
+  serverName?: string;
+}
+
 export interface UpstreamDefinition {
   name: string;
   url: string;
   circuitBreaker?: UpstreamCircuitBreakerConfig;
   healthCheck?: HealthCheckConfig;
+  tls?: UpstreamTlsConfig;
 }
 
 /** Server-level limits and timeouts; every value in ms or bytes. */
@@ -34,6 +45,8 @@ export interface ProxySettings {
   keepAliveTimeout: number;
   /** Peers whose X-Forwarded-For is believed (IPs or CIDRs). */
   trustedProxies: string[];
+  /** Defaults for https upstreams (an upstream's own `tls` block wins). */
+  upstreamTls?: { caFile?: string };
 }
 
 export interface SessionAuthenticationConfig {

@@ -7,7 +7,7 @@ import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable, upstreamEnvironment } from './route-table';
 import { LatestJsonFile } from './state-files';
-import type { UpstreamAgentPool } from './upstream-target';
+import type { UpstreamPools } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 
 /**
@@ -25,7 +25,7 @@ export interface ConfigReloaderDeps {
   factories: readonly PolicyFactory[];
   services: EngineServices;
   health: UpstreamHealthRegistry;
-  agents: UpstreamAgentPool;
+  pools: UpstreamPools;
   /** Where routes.snapshot.json goes. */
   snapshotPath: string;
   /**
@@ -84,7 +84,7 @@ export class ConfigReloader {
    * Throws only on a bug, never on bad input.
    */
   apply(config: ProxyConfig, revision?: number, apiKeys?: ApiKeySet): ReloadOutcome & { ok: true } {
-    const { dispatcher, factories, services, health, agents, overrides } = this.deps;
+    const { dispatcher, factories, services, health, pools, overrides } = this.deps;
     if (apiKeys !== undefined) {
       // Before the table compiles: the auth policy reads whether keys can be verified at all.
       this.deps.applyApiKeys?.(apiKeys);
@@ -93,12 +93,12 @@ export class ConfigReloader {
     const before = dispatcher.getTable()?.config.routes ?? [];
     const settings = { ...config.proxy, ...definedOnly(overrides) };
     const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
-    const table = RouteTable.compile(config, factories, baseEnv, agents);
+    const table = RouteTable.compile(config, factories, baseEnv, pools);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
-    agents.prune(table.agentsInUse());
+    pools.prune(table.poolsInUse());
     const env = upstreamEnvironment(config, baseEnv);
     for (const factory of factories) {
       try {

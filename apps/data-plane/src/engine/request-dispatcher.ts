@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { CompiledHooks, CompiledRoute } from './compiled-route';
-import { GatewayError, isGatewayError } from './error-catalogue';
+import { isGatewayError } from './error-catalogue';
 import { Exchange } from './exchange';
 import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
 import type { Logger } from './ports';
@@ -13,6 +14,8 @@ import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
+import { ProxiedUpstreamResponse } from './proxied-response';
+import type { UpstreamResponse } from './upstream-response';
 
 /** Serves the gateway's own endpoints (/health, /metrics, ...) ahead of route matching. */
 export interface LocalEndpoints {
@@ -22,12 +25,6 @@ export interface LocalEndpoints {
 
 const EXCHANGE = Symbol('gateway.exchange');
 type TrackedResponse = ServerResponse & { [EXCHANGE]: Exchange };
-type TrackedUpstream = IncomingMessage & { [EXCHANGE]: Exchange };
-
-/** A response cut upstream (reset, timeout) must not look complete to the client. */
-function onUpstreamClose(this: TrackedUpstream): void {
-  if (!this.complete) this[EXCHANGE].res.destroy();
-}
 
 const EMPTY_BODY = Buffer.alloc(0);
 
@@ -158,7 +155,7 @@ export class RequestDispatcher {
     try {
       route.callUpstream(exchange, (error, response) => {
         if (error !== null) this.fail(exchange, error);
-        else this.respond(exchange, route, response as IncomingMessage);
+        else this.respond(exchange, route, response as UpstreamResponse);
       });
     } catch (error) {
       // A wrapper that throws instead of calling back must cost one request, not the process.
@@ -203,26 +200,29 @@ export class RequestDispatcher {
     body.pipe(exchange.res);
   }
 
-  private respond(exchange: Exchange, route: CompiledRoute, upstream: IncomingMessage): void {
+  private respond(exchange: Exchange, route: CompiledRoute, upstream: UpstreamResponse): void {
     const { res } = exchange;
     if (exchange.clientAborted) {
       upstream.resume();
       return;
     }
-    const status = upstream.statusCode ?? 502;
+    const status = upstream.statusCode;
     const hooks = route.onResponse;
     if (hooks === null) {
       // Nothing reads or changes these headers: no header map is built for them.
-      writeUpstreamResponseHead(exchange, status, upstream);
-      this.pipeBody(exchange, upstream, upstream);
+      writeUpstreamResponseHead(exchange, status, upstream.rawHeaders);
+      this.pipeBody(exchange, upstream, undefined);
       return;
     }
     const headers = {};
     copyEndToEndHeaders(upstream.headers, headers);
-    const proxied: ProxiedResponse = { status, headers, body: upstream, upstream };
+    const proxied = new ProxiedUpstreamResponse(status, headers, upstream);
     this.runResponseHooks(exchange, hooks, 0, proxied).then(
       () => {
-        if (exchange.clientAborted || res.headersSent) return;
+        if (exchange.clientAborted || res.headersSent) {
+          upstream.destroy();
+          return;
+        }
         try {
           writeResponseHead(exchange, proxied.status, proxied.headers);
         } catch (error) {
@@ -230,12 +230,16 @@ export class RequestDispatcher {
           this.fail(exchange, error);
           return;
         }
+        if (proxied.bodyUntouched) {
+          this.pipeBody(exchange, upstream, undefined);
+          return;
+        }
         const body = proxied.body;
         if (Buffer.isBuffer(body)) {
           // A hook consumed the upstream body; a cut upstream still must not look complete.
-          if (!upstream.complete && !upstream.readableEnded) upstream.destroy();
+          if (!upstream.complete) upstream.destroy();
           res.end(body);
-        } else this.pipeBody(exchange, body, upstream);
+        } else this.pipeBody(exchange, upstream, body);
       },
       (error: unknown) => {
         upstream.destroy();
@@ -251,13 +255,16 @@ export class RequestDispatcher {
     }
   }
 
-  private pipeBody(exchange: Exchange, body: NodeJS.ReadableStream, upstream: IncomingMessage): void {
+  /** The upstream body into the client's response, or a hook's stream over it (`body`). */
+  private pipeBody(exchange: Exchange, upstream: UpstreamResponse, body: Readable | undefined): void {
     const { res } = exchange;
-    // node emits no 'error' on an aborted IncomingMessage without listeners; 'close' always comes.
-    (upstream as TrackedUpstream)[EXCHANGE] = exchange;
-    upstream.on('close', onUpstreamClose);
-    this.streams?.track(upstream, body, res, onUpstreamClose);
-    if (body !== upstream) (body as NodeJS.EventEmitter).once('error', () => res.destroy());
+    this.streams?.track(upstream, body, res);
+    if (body === undefined) {
+      upstream.pipeTo(res);
+      return;
+    }
+    // A cut upstream destroys its stream (and so this); a hook's own stream failing cuts the client too.
+    body.once('error', () => res.destroy());
     body.pipe(res);
   }
 
@@ -286,8 +293,7 @@ export class RequestDispatcher {
       // A status set on the response without writing it is the server's own cut (408 from
       // gateway-server's clientError); otherwise the client left.
       if (exchange.status === 0) exchange.status = res.statusCode >= 400 ? res.statusCode : CLIENT_CLOSED_REQUEST;
-      const upstream = exchange.upstreamRequest;
-      if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('UPSTREAM_ERROR'));
+      exchange.upstream?.cancel('UPSTREAM_ERROR');
     }
     const routeHooks = exchange.route?.onComplete;
     if (routeHooks) for (let i = 0; i < routeHooks.length; i += 1) this.safely(routeHooks[i] as (e: Exchange) => void, exchange);

@@ -1,10 +1,11 @@
-import type http from 'node:http';
 import { compilePathPattern, createRouteMatcher, type ProxyConfig, type RouteMatcher } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import { forward } from './forward';
 import { compilePipeline, sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
-import type { UpstreamAgentPool } from './upstream-target';
+import type { UpstreamPool } from './upstream-client/upstream-pool';
+import type { UpstreamPools } from './upstream-target';
+import { UpstreamTlsResolver } from './upstream-tls';
 
 /**
  * An immutable snapshot of the enabled routes, compiled for the hot path. A reload builds a new
@@ -18,9 +19,10 @@ export class RouteTable {
     readonly loadedAt: Date,
   ) {}
 
-  static compile(config: ProxyConfig, factories: readonly PolicyFactory[], baseEnv: Omit<PolicyEnvironment, 'upstreams'>, agents: UpstreamAgentPool): RouteTable {
+  static compile(config: ProxyConfig, factories: readonly PolicyFactory[], baseEnv: Omit<PolicyEnvironment, 'upstreams'>, pools: UpstreamPools): RouteTable {
     const routeFactories = sortFactories(factories, 'route');
     const env = upstreamEnvironment(config, baseEnv);
+    const tls = new UpstreamTlsResolver(config, baseEnv.services.logger);
     const compiled: CompiledRoute[] = [];
     for (const route of config.routes) {
       if (!route.enabled) continue;
@@ -29,7 +31,7 @@ export class RouteTable {
         route,
         id: route.id,
         pattern: compilePathPattern(route.path),
-        upstream: agents.targetFor(route),
+        upstream: pools.targetFor(route, tls.forRoute(route)),
         ...pipeline,
       });
     }
@@ -41,8 +43,8 @@ export class RouteTable {
     return this.matcher.match(method, path)?.value;
   }
 
-  agentsInUse(): Set<http.Agent> {
-    return new Set(this.routes.map((r) => r.upstream.agent));
+  poolsInUse(): Set<UpstreamPool> {
+    return new Set(this.routes.map((r) => r.upstream.pool));
   }
 }
 

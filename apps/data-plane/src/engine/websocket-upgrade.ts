@@ -1,4 +1,5 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { CompiledRoute } from './compiled-route';
 import { GatewayError } from './error-catalogue';
@@ -6,6 +7,7 @@ import type { Exchange } from './exchange';
 import { isHopByHopName } from './hop-by-hop';
 import type { OpenWebSockets } from './open-websockets';
 import { sendError, writeUpstreamResponseHead } from './responses';
+import { httpsOptionsOf } from './upstream-target';
 import { WebSocketConnection } from './websocket-connection';
 
 /** Bytes that came after the head of an upgrade request, set by gateway-server on node's 'upgrade'. */
@@ -63,7 +65,7 @@ export class WebSocketUpgrades {
       clearTimeout(timer);
       return true;
     };
-    const upstreamRequest: ClientRequest = target.request({
+    const options: RequestOptions = {
       hostname: target.hostname,
       port: target.port,
       method: 'GET',
@@ -71,8 +73,14 @@ export class WebSocketUpgrades {
       headers: { ...exchange.upstreamHeaders, connection: 'Upgrade', upgrade: exchange.req.headers.upgrade as string },
       // A connection of its own: an upgraded socket leaves the pool for good, so it never takes a warm one.
       agent: false,
-    });
-    exchange.upstreamRequest = upstreamRequest;
+    };
+    // Handshakes keep node's client (rare, and the socket leaves any pool): the same TLS settings as the lean client's.
+    const upstreamRequest: ClientRequest = target.secure ? https.request({ ...options, ...httpsOptionsOf(target) }) : http.request(options);
+    exchange.upstream = {
+      cancel: (code) => {
+        if (!upstreamRequest.destroyed) upstreamRequest.destroy(new GatewayError(code));
+      },
+    };
     // The handshake gets the route's request timeout; the connection after it, the idle timeout.
     const timer = setTimeout(() => upstreamRequest.destroy(new GatewayError('UPSTREAM_TIMEOUT')), route.route.timeout.request);
     upstreamRequest.on('response', (response: IncomingMessage) => {
@@ -85,7 +93,7 @@ export class WebSocketUpgrades {
         response.resume();
         return;
       }
-      writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response);
+      writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response.rawHeaders);
       response.on('close', () => {
         if (!response.complete) exchange.res.destroy();
       });
