@@ -263,7 +263,8 @@ export class RequestDispatcher {
       upstream.pipeTo(res);
       return;
     }
-    // A cut upstream destroys its stream (and so this); a hook's own stream failing cuts the client too.
+    // A cut upstream cuts the client's response; so does a hook's own stream failing.
+    upstream.cutWith(res);
     body.once('error', () => res.destroy());
     body.pipe(res);
   }

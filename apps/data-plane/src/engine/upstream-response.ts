@@ -74,6 +74,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   private pendingBytes = 0;
   private parsedHeaders: IncomingHttpHeaders | undefined = undefined;
   private onSinkDrain: (() => void) | undefined = undefined;
+  private cutTarget: ServerResponse | undefined = undefined;
   /** The client's body streams into this attempt (forward's listeners on the request). */
   streamsClientBody = false;
 
@@ -139,7 +140,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
       this.done(gatewayErrorOf(error), null);
       return;
     }
-    this.cutBody(gatewayErrorOf(error));
+    this.cutBody();
   }
 
   /** The client's body may flow again (the upstream socket drained). */
@@ -160,7 +161,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
       this.done(new GatewayError(code), null);
       return;
     }
-    this.cutBody(new GatewayError(code));
+    this.cutBody();
   }
 
   /** Writes the body into the client's response as it arrives, with backpressure both ways. */
@@ -195,9 +196,18 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.pending = undefined;
     this.pendingBytes = 0;
     if (pending !== undefined) for (let i = 0; i < pending.length; i += 1) readable.push(pending[i]);
-    if (this.cut) readable.destroy(new GatewayError('UPSTREAM_ERROR'));
+    if (this.cut) readable.destroy();
     else if (this.complete) readable.push(null);
     return readable;
+  }
+
+  /**
+   * The client's response is fed from a hook's stream over this body (`stream()` piped through a
+   * transform or a capture): a cut body must cut it too, as a cut piped body does.
+   */
+  cutWith(res: ServerResponse): void {
+    if (this.cut) res.destroy();
+    else this.cutTarget = res;
   }
 
   /** Reads and drops the rest of the body (a discarded answer), so its connection can be reused. */
@@ -253,12 +263,16 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   }
 
   /** A cut body must not look complete to the client: its response is destroyed, not ended. */
-  private cutBody(error: GatewayError): void {
+  private cutBody(): void {
     this.cut = true;
     this.releaseClientBody();
     this.pending = undefined;
     if (this.discarding) return;
     if (this.sink !== undefined) this.sink.destroy();
-    else if (this.readable !== undefined) this.readable.destroy(error);
+    // Closed without an error, as node's IncomingMessage when its socket is cut: readers see a close
+    // without an end (the cache stores nothing, a transform fails with 502), and nobody gets an
+    // 'error' they did not listen for.
+    else if (this.readable !== undefined) this.readable.destroy();
+    this.cutTarget?.destroy();
   }
 }

@@ -4,6 +4,7 @@ import { policiesScenario } from './policies';
 import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
+import { proxyPoliciesScenario } from './proxy-policies';
 import { refusalsScenario } from './refusals';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
@@ -14,4 +15,4 @@ import { telemetryInstructionsScenario } from './telemetry-instructions';
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario];

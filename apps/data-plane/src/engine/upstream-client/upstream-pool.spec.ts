@@ -316,7 +316,8 @@ describe('UpstreamPool: keep-alive decisions and poisoned connections', () => {
     assert.equal((await get(pool, '/304')).head?.statusCode, 304);
     const chunked = await get(pool, '/chunked');
     assert.deepEqual([chunked.head?.statusCode, chunked.body, chunked.trailers], [200, 'abc', ['X-Sum', '9']]);
-    assert.equal(upstream.connections, 1, 'every one of these left the connection reusable');
+    // A HEAD answer closes its connection (a late body would read as the next answer); the others reuse one.
+    assert.equal(upstream.connections, 2, 'the HEAD connection was not reused; the other three shared one');
     pool.close();
     await upstream.close();
   });
