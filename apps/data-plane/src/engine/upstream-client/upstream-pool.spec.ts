@@ -513,3 +513,22 @@ describe('UpstreamPool: TLS', () => {
     }
   });
 });
+
+describe('UpstreamPool: an address to dial', () => {
+  test('the given address is dialed; Host stays the origin host, and a fresh request takes a new connection', async () => {
+    const upstream = await startEchoServer();
+    // The host name does not resolve here: only the address can have reached the server.
+    const pool = new UpstreamPool({ host: 'api.invalid', port: upstream.port, address: '127.0.0.1' });
+    try {
+      const first = await get(pool, '/a');
+      assert.equal(first.body, `GET /a host=api.invalid:${upstream.port} body=`);
+      const collector = new Collector();
+      pool.request({ method: 'GET', path: '/b', headers: [] }, collector, undefined, true);
+      await collector.done;
+      assert.equal(header(collector.head, 'x-connection'), '2', 'fresh: not the idle pooled connection');
+    } finally {
+      pool.close();
+      await upstream.close();
+    }
+  });
+});
