@@ -154,8 +154,17 @@ export class RequestDispatcher {
     }
     try {
       route.callUpstream(exchange, (error, response) => {
-        if (error !== null) this.fail(exchange, error);
-        else this.respond(exchange, route, response as UpstreamResponse);
+        if (error !== null) {
+          this.fail(exchange, error);
+          return;
+        }
+        // This runs inside the upstream socket's read: a throw must cost this request, not the process.
+        try {
+          this.respond(exchange, route, response as UpstreamResponse);
+        } catch (failure) {
+          (response as UpstreamResponse).destroy();
+          this.fail(exchange, failure);
+        }
       });
     } catch (error) {
       // A wrapper that throws instead of calling back must cost one request, not the process.
@@ -170,7 +179,10 @@ export class RequestDispatcher {
       const body = reply.body === undefined ? EMPTY_BODY : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
       // The reply's headers are the policy's own fresh object: hooks may change them in place.
       const proxied: ProxiedResponse = { status: reply.status, headers: reply.headers ?? {}, body, upstream: undefined };
-      this.runResponseHooks(exchange, hooks, 0, proxied).then(
+      this.afterResponseHooks(
+        exchange,
+        hooks,
+        proxied,
         () => {
           if (exchange.clientAborted || exchange.res.headersSent) return;
           // A head node refuses to write (a header value it rejects) costs this request a 500, not
@@ -217,7 +229,10 @@ export class RequestDispatcher {
     const headers = {};
     copyEndToEndHeaders(upstream.headers, headers);
     const proxied = new ProxiedUpstreamResponse(status, headers, upstream);
-    this.runResponseHooks(exchange, hooks, 0, proxied).then(
+    this.afterResponseHooks(
+      exchange,
+      hooks,
+      proxied,
       () => {
         if (exchange.clientAborted || res.headersSent) {
           upstream.destroy();
@@ -248,11 +263,36 @@ export class RequestDispatcher {
     );
   }
 
-  private async runResponseHooks(exchange: Exchange, hooks: NonNullable<CompiledRoute['onResponse']>, from: number, proxied: ProxiedResponse): Promise<void> {
+  /**
+   * Runs the response hooks, then `then`; `failed` with what a hook threw or rejected. Synchronous
+   * hooks (header rules, CORS) run in the same tick, without a promise: the head is written and
+   * the body flows as soon as it arrives.
+   */
+  private afterResponseHooks(
+    exchange: Exchange,
+    hooks: NonNullable<CompiledRoute['onResponse']>,
+    proxied: ProxiedResponse,
+    then: () => void,
+    failed: (error: unknown) => void,
+  ): void {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.runResponseHooks(exchange, hooks, 0, proxied);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (pending === undefined) then();
+    else pending.then(then, failed);
+  }
+
+  /** Undefined when every hook finished synchronously; else the promise of the rest. */
+  private runResponseHooks(exchange: Exchange, hooks: NonNullable<CompiledRoute['onResponse']>, from: number, proxied: ProxiedResponse): Promise<void> | undefined {
     for (let i = from; i < hooks.length; i += 1) {
       const result = (hooks[i] as NonNullable<CompiledRoute['onResponse']>[number])(exchange, proxied);
-      if (result !== undefined) await result;
+      if (result !== undefined && isPromise<void>(result)) return result.then(() => this.runResponseHooks(exchange, hooks, i + 1, proxied));
     }
+    return undefined;
   }
 
   /** The upstream body into the client's response, or a hook's stream over it (`body`). */
