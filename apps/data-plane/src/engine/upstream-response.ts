@@ -75,6 +75,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   private parsedHeaders: IncomingHttpHeaders | undefined = undefined;
   private onSinkDrain: (() => void) | undefined = undefined;
   private cutTarget: ServerResponse | undefined = undefined;
+  private waitingForSink = false;
   /** The client's body streams into this attempt (forward's listeners on the request). */
   streamsClientBody = false;
 
@@ -253,11 +254,15 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   }
 
   private waitForSink(sink: ServerResponse): void {
+    // Several slices of one read may each find the client full: one listener is enough.
+    if (this.waitingForSink) return;
+    this.waitingForSink = true;
     this.pauseReading();
     sink.once('drain', (this.onSinkDrain ??= () => this.afterSinkDrain()));
   }
 
   private afterSinkDrain(): void {
+    this.waitingForSink = false;
     // onEnd has ended the client's response already when the body completed meanwhile.
     if (!this.complete) this.resumeReading();
   }
