@@ -84,11 +84,15 @@ export class UpstreamPools {
     return pool;
   }
 
-  /** Closes pools no route uses any more: idle connections now, busy ones when their exchange ends. */
+  /**
+   * Drops pools no route uses any more and closes their idle connections. They stay usable for
+   * requests of the previous table still in flight (a retry after its backoff), whose connections
+   * close after their keep-alive time.
+   */
   prune(inUse: ReadonlySet<UpstreamPool>): void {
     for (const [key, pool] of this.pools) {
       if (inUse.has(pool)) continue;
-      pool.close();
+      pool.closeIdle();
       this.pools.delete(key);
     }
   }

@@ -532,3 +532,21 @@ describe('UpstreamPool: an address to dial', () => {
     }
   });
 });
+
+describe('UpstreamPool: closeIdle', () => {
+  test('idle connections close at once and the pool still serves requests (on a new connection)', async () => {
+    const upstream = await startEchoServer();
+    const pool = poolFor(upstream);
+    try {
+      await get(pool, '/a');
+      assert.equal(pool.stats.idle, 1);
+      pool.closeIdle();
+      assert.equal(pool.stats.idle, 0);
+      const after = await get(pool, '/b');
+      assert.deepEqual([after.head?.statusCode, header(after.head, 'x-connection')], [200, '2']);
+    } finally {
+      pool.close();
+      await upstream.close();
+    }
+  });
+});

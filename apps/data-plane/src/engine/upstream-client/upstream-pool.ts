@@ -150,6 +150,14 @@ export class UpstreamPool implements ConnectionOwner {
     if (at !== -1) this.queue.splice(at, 1);
   }
 
+  /**
+   * Closes the idle connections now; the pool stays usable (a pool nobody references any more is
+   * left to its in-flight exchanges, whose connections close after their keep-alive time).
+   */
+  closeIdle(): void {
+    for (const connection of this.idle.splice(0)) connection.destroy();
+  }
+
   /** Closes idle connections now and busy ones as their exchanges end; queued exchanges fail. */
   close(): void {
     this.closed = true;
