@@ -19,6 +19,25 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
   }
 }
 
+/** Writes `body` in 256 KiB pieces, waiting for 'drain' whenever the stream is full; reports progress, then ends it. */
+function writeWithBackpressure(stream: NodeJS.WritableStream, body: Buffer, progress: (written: number) => void, ended: () => void): void {
+  let at = 0;
+  const pump = (): void => {
+    while (at < body.length) {
+      const chunk = body.subarray(at, at + 256 * 1024);
+      at += chunk.length;
+      progress(at);
+      if (!stream.write(chunk)) {
+        stream.once('drain', pump);
+        return;
+      }
+    }
+    ended();
+    stream.end();
+  };
+  pump();
+}
+
 /** A raw upstream: `answer` decides what each request (its head, and how many came on that connection before) gets. */
 async function startRawUpstream(answer: (head: string, nth: number, socket: net.Socket) => void): Promise<{ port: number; connections: number; close(): void }> {
   const state = { connections: 0 };
@@ -78,21 +97,9 @@ describe('upstream client in the data plane: backpressure, stale connections, re
           largeWritten = 0;
           largeDone = false;
           res.writeHead(200, { 'content-length': String(LARGE) });
-          let at = 0;
-          const pump = (): void => {
-            while (at < LARGE) {
-              const chunk = largeBody.subarray(at, at + 256 * 1024);
-              at += chunk.length;
-              largeWritten = at;
-              if (!res.write(chunk)) {
-                res.once('drain', pump);
-                return;
-              }
-            }
+          writeWithBackpressure(res, largeBody, (written) => (largeWritten = written), () => {
             largeDone = true;
-            res.end();
-          };
-          pump();
+          });
           return;
         }
         res.writeHead(200);
@@ -174,20 +181,7 @@ routes:
         res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { size: number; sha256: string }));
       });
       req.on('error', reject);
-      let at = 0;
-      const pump = (): void => {
-        while (at < LARGE) {
-          const chunk = largeBody.subarray(at, at + 256 * 1024);
-          at += chunk.length;
-          accepted = at;
-          if (!req.write(chunk)) {
-            req.once('drain', pump);
-            return;
-          }
-        }
-        req.end();
-      };
-      pump();
+      writeWithBackpressure(req, largeBody, (written) => (accepted = written), () => undefined);
     });
     await until(() => held.upload !== undefined, 'the upload to reach the upstream');
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -134,36 +134,35 @@ routes:
   });
 });
 
+/** Starts a data plane on `config` and expects the start to fail with a message containing every one of `texts`. */
+async function assertStartFails(config: string, texts: readonly string[]): Promise<void> {
+  await assert.rejects(startGatewayProcess({ config, startTimeoutMs: 30_000 }), (error: Error) => texts.every((text) => error.message.includes(text)));
+}
+
 describe('HTTPS upstream settings that cannot load', () => {
   test('an unreadable caFile fails the start with the field and file named', async () => {
-    await assert.rejects(
-      startGatewayProcess({
-        config: `
+    await assertStartFails(
+      `
 version: "1.0.0"
 upstreams:
   - { name: svc, url: "https://127.0.0.1:1", tls: { caFile: /nonexistent/ca.pem } }
 routes:
   - { path: /x/*, upstream: svc }
 `,
-        startTimeoutMs: 30_000,
-      }),
-      (error: Error) => error.message.includes('upstreams[0].tls.caFile') && error.message.includes('/nonexistent/ca.pem'),
+      ['upstreams[0].tls.caFile', '/nonexistent/ca.pem'],
     );
   });
 
   test('a serverName that is not a host name is refused by validation, naming the field', async () => {
-    await assert.rejects(
-      startGatewayProcess({
-        config: `
+    await assertStartFails(
+      `
 version: "1.0.0"
 upstreams:
   - { name: svc, url: "https://127.0.0.1:1", tls: { serverName: "bad name/x" } }
 routes:
   - { path: /x/*, upstream: svc }
 `,
-        startTimeoutMs: 30_000,
-      }),
-      (error: Error) => error.message.includes('tls.serverName'),
+      ['tls.serverName'],
     );
   });
 });

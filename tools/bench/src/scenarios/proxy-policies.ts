@@ -1,14 +1,8 @@
-import { defineLoadComparison, type LoadCase, type VariantDefinition } from '../harness/comparison';
+import { defineLoadComparison, type VariantDefinition } from '../harness/comparison';
 import { startDataPlane } from '../harness/gateway';
-import { startBenchServer, type ServerProcess } from '../harness/processes';
-
-/** The bodies of the proxy scenario. */
-const CASES: readonly LoadCase[] = [
-  { name: 'body-100b', label: '100 B body', expectedBodyBytes: 100 },
-  { name: 'body-16kib', label: '16 KiB body', expectedBodyBytes: 16 * 1024 },
-];
-const PREFIX = '/api';
-const path = (loadCase: LoadCase): string => `${PREFIX}/bytes/${loadCase.expectedBodyBytes ?? 0}`;
+import type { ServerProcess } from '../harness/processes';
+import { RATE_LIMIT_AND_BREAKER } from './policies';
+import { bodyPath, forwarderVariant, PREFIX, prepareLoopbackUpstream, PROXY_BODY_CASES } from './upstream-client';
 
 /**
  * One `/api/*` route as a new user writes it, with issue 19's policy set: a rate limit far above
@@ -20,8 +14,7 @@ function config(upstreamOrigin: string, policies: boolean): string {
     ? [
         `  - path: ${PREFIX}/*`,
         '    upstream: bench',
-        '    rateLimit: { enabled: true, max: 1000000000, windowMs: 60000, strategy: token-bucket, scope: ip }',
-        '    circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 20, timeout: 30000 }',
+        ...RATE_LIMIT_AND_BREAKER,
         '    headers:',
         '      request: { set: { X-Request-Id: "${requestId}", X-Client-Ip: "${clientIp}" } }',
         '      response: { set: { X-Served-By: "gateway ${route}" } }',
@@ -30,21 +23,12 @@ function config(upstreamOrigin: string, policies: boolean): string {
   return ['version: "1.0.0"', 'upstreams:', '  - name: bench', `    url: ${upstreamOrigin}`, 'routes:', ...route, ''].join('\n');
 }
 
-const forwarderVariant = (name: string, label: string, script: string): VariantDefinition<{ upstream: ServerProcess }> => ({
-  name,
-  label,
-  start: async ({ upstream }, ctx) => {
-    const forwarder = await startBenchServer(ctx.processes, name, script, [upstream.origin, PREFIX], ctx.options.profileDir);
-    return { origin: forwarder.origin, proxyPid: forwarder.pid, request: (c) => ({ path: path(c) }) };
-  },
-});
-
 const dataPlaneVariant = (name: string, label: string, policies: boolean): VariantDefinition<{ upstream: ServerProcess }> => ({
   name,
   label,
   start: async ({ upstream }, ctx) => {
     const gateway = await startDataPlane(ctx, name, config(upstream.origin, policies));
-    return { origin: gateway.origin, proxyPid: gateway.pid, request: (c) => ({ path: path(c) }) };
+    return { origin: gateway.origin, proxyPid: gateway.pid, request: (c) => ({ path: bodyPath(c) }) };
   },
 });
 
@@ -61,14 +45,10 @@ export const proxyPoliciesScenario = defineLoadComparison<{ upstream: ServerProc
     'forwarder on undici 7 Pool, the data plane with one open /api/* route and the data plane with rate limit, circuit ' +
     'breaker and request/response header variables on it. Goals: the policy route at >= 1.5x the baseline\'s requests ' +
     'per CPU-second; compare its ratio with the undici row (issue 19 wants it ahead) and its p99 with the baseline\'s.',
-  cases: CASES,
+  cases: PROXY_BODY_CASES,
   baseline: 'forwarder',
   goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5 }],
-  prepare: async (ctx) => {
-    const upstream = await startBenchServer(ctx.processes, 'upstream', 'upstream', [], ctx.options.profileDir);
-    ctx.log(`upstream listening on ${upstream.origin} (pid ${upstream.pid})`);
-    return { env: { upstream }, observe: { upstream: upstream.pid } };
-  },
+  prepare: prepareLoopbackUpstream,
   variants: [
     forwarderVariant('forwarder', 'forwarder, http.request', 'forwarder'),
     forwarderVariant('undici', 'forwarder, undici Pool', 'undici-forwarder'),
