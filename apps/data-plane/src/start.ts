@@ -30,7 +30,7 @@ import type { EngineServices } from './engine/ports';
 import { wirePolicies } from './engine/policy-wiring';
 import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
-import { UpstreamAgentPool } from './engine/upstream-target';
+import { UpstreamPools } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
 import { UpstreamRegistry } from './engine/upstreams/upstream-registry';
@@ -187,7 +187,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const overrides = { host: options.host, port: options.port };
   const settings = { ...fileSettings, host: options.host ?? fileSettings.host, port: options.port ?? fileSettings.port };
 
-  const agents = new UpstreamAgentPool();
+  const pools = new UpstreamPools();
   const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
   const tableRef: { dispatcher?: RequestDispatcher; drain?: ServerDrain } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness, () => tableRef.drain?.draining ?? false);
@@ -207,7 +207,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     factories: POLICY_FACTORIES,
     services,
     health,
-    agents,
+    pools,
     upstreams,
     snapshotPath,
     // Following a control plane, the caller answers SIGHUP (see ConfigReloaderDeps.statusPath).
@@ -265,7 +265,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   } catch (error) {
     server.close();
     await follower?.close();
-    agents.destroy();
+    pools.destroy();
     await releaseResources();
     throw error;
   }
@@ -357,7 +357,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         cluster.member?.close();
         cluster.telemetry?.close();
         await follower?.close();
-        agents.destroy();
+        pools.destroy();
         await releaseResources();
         await reloader.flush();
         logger.info({}, 'gateway stopped');

@@ -9,6 +9,7 @@ import type {
   UpstreamDefinition,
   UpstreamOutlierDetection,
   UpstreamTarget,
+  UpstreamTlsConfig,
 } from './proxy-config.types';
 import { arr, bool, byteSize, int, obj, str } from './field-spec';
 import { headerNameCheck, httpUrlCheck, ipOrCidrCheck, nameCheck, semverCheck } from './field-checks';
@@ -71,8 +72,24 @@ export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
     tls: TLS_SCHEMA,
     accessLog: ACCESS_LOG_SCHEMA,
     tracing: TRACING_SCHEMA,
+    upstreamTls: obj<NonNullable<ProxySettings['upstreamTls']>>(
+      { caFile: str({ doc: 'PEM CA bundle trusted for https upstreams (default: node\'s bundled roots); read at every load', minLength: 1, maxLength: 4096 }) },
+      { doc: 'defaults for https upstreams; applied at every reload' },
+    ),
   },
   { doc: 'listening socket settings; changes need a restart', fill: true },
+);
+
+const UPSTREAM_TLS_SCHEMA = obj<UpstreamTlsConfig>(
+  {
+    caFile: str({ doc: 'PEM CA bundle trusted for this upstream (default proxy.upstreamTls.caFile)', minLength: 1, maxLength: 4096 }),
+    verify: bool({ doc: 'verify the certificate and its name (default true; false is warned at load)' }),
+    serverName: str({
+      doc: 'SNI and certificate name (default the URL host)',
+      check: (value, label) => (/^[A-Za-z0-9.-]{1,253}$/.test(value) ? undefined : { message: `${label} must be a host name` }),
+    }),
+  },
+  { doc: 'TLS to an https upstream (ignored for http)' },
 );
 
 const UPSTREAM_BREAKER_SCHEMA = obj<UpstreamCircuitBreakerConfig>(
@@ -126,6 +143,7 @@ export const UPSTREAM_SCHEMA = obj<UpstreamDefinition>(
     outlierDetection: OUTLIER_DETECTION_SCHEMA,
     dnsRefreshInterval: int({ doc: 'ms; host names are re-resolved on their DNS TTL, at least this often', default: U.dnsRefreshInterval, min: 1000, max: 3_600_000 }),
     source: str({ doc: 'server-set: file (proxy.yml, read-only) or api', oneOf: ['file', 'api'], readOnly: true }),
+    tls: UPSTREAM_TLS_SCHEMA,
   },
   { doc: 'a named backend: one or several targets' },
 );

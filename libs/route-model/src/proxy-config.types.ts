@@ -47,6 +47,16 @@ export interface UpstreamOutlierDetection {
 /** Who declared an upstream: proxy.yml (read-only through the API) or the API. */
 export type UpstreamSource = 'file' | 'api';
 
+/** How the gateway talks TLS to an https upstream (ignored for http ones). */
+export interface UpstreamTlsConfig {
+  /** PEM file of the CAs that sign the upstream's certificate (default `proxy.upstreamTls.caFile`, else node's bundled roots). */
+  caFile?: string;
+  /** Verify the upstream's certificate and name (default true); false is logged as a warning at every load. */
+  verify?: boolean;
+  /** SNI and the name the certificate must carry (default the URL's host). */
+  serverName?: string;
+}
+
 export interface UpstreamDefinition {
   name: string;
   /** Input shorthand for `targets: [{ url, weight: 100 }]`; normalizeUpstream folds it into targets. */
@@ -61,6 +71,7 @@ export interface UpstreamDefinition {
   /** ms; host names are re-resolved on their DNS TTL, at least this often. */
   dnsRefreshInterval?: number;
   source?: UpstreamSource;
+  tls?: UpstreamTlsConfig;
 }
 
 /** Server-level limits and timeouts; every value in ms or bytes. */
@@ -85,6 +96,8 @@ export interface ProxySettings {
   tracing: TracingSettings;
   /** The HTTPS listener next to the HTTP one (docs/tls.md); absent: HTTP only. */
   tls?: ProxyTlsSettings;
+  /** Defaults for https upstreams (an upstream's own `tls` block wins). */
+  upstreamTls?: { caFile?: string };
 }
 
 /** One certificate of the HTTPS listener; the first of the list is served when no name matches. */

@@ -11,7 +11,7 @@ import { DeadlineWheel } from '../engine/deadline-wheel';
 import type { Exchange } from '../engine/exchange';
 import { RequestDispatcher } from '../engine/request-dispatcher';
 import { createTestServices } from '../testing/engine-services.fixture';
-import { UpstreamAgentPool } from '../engine/upstream-target';
+import { UpstreamPools } from '../engine/upstream-target';
 import { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { ControlPlaneFollower, readChangeMessage, type FollowerTiming } from './control-plane-follower';
@@ -62,7 +62,7 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
   const deadlines = new DeadlineWheel<Exchange>();
   const { services, close: closeServices } = createTestServices({ logger, health, deadlines });
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
-  const agents = new UpstreamAgentPool();
+  const pools = new UpstreamPools();
   const snapshotPath = path.join(dir.path, 'routes.snapshot.json');
   const reloader = new ConfigReloader({
     load: async () => ({ ok: false, errors: [] }),
@@ -70,7 +70,7 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
     factories: POLICY_FACTORIES,
     services,
     health,
-    agents,
+    pools,
     snapshotPath,
     statusPath: path.join(dir.path, 'reload-status.json'),
     overrides: {},
@@ -102,7 +102,7 @@ function setup(initial: () => Promise<RouteSnapshot>, dir = makeTempDir(), timin
   const done = async (removeDir = true): Promise<void> => {
     await follower.close();
     await reloader.flush();
-    agents.destroy();
+    pools.destroy();
     closeServices();
     if (removeDir) dir.remove();
   };

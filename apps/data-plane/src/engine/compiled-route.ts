@@ -1,7 +1,7 @@
 import type { CompiledPathPattern, Route } from '@gateway/route-model';
 import type { Exchange } from './exchange';
 import type { Policy, ProxiedResponse, RequestHookResult, UpstreamCall } from './policy';
-import type { UpstreamTarget } from './upstream-target';
+import type { UpstreamPools, UpstreamTarget } from './upstream-target';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 export type RequestHook = (exchange: Exchange) => RequestHookResult | Promise<RequestHookResult>;
@@ -23,7 +23,7 @@ export interface CompiledRoute extends CompiledHooks {
   /** The URL's target; for a route naming an upstream, its first target (used when the registry lacks it). */
   readonly upstream: UpstreamTarget;
   /** Set when the route names an upstream: a target is chosen per attempt from the registry's group of that name. */
-  readonly balanced: { readonly name: string; readonly registry: UpstreamRegistry } | undefined;
+  readonly balanced: { readonly name: string; readonly registry: UpstreamRegistry; readonly pools: UpstreamPools } | undefined;
   /** The folded upstream phase: outer wrappers first, forward innermost. */
   readonly callUpstream: UpstreamCall;
   readonly policies: readonly Policy[];

@@ -8,7 +8,7 @@ import { RequestDispatcher } from './request-dispatcher';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
 import { createTestServices } from '../testing/engine-services.fixture';
-import { UpstreamAgentPool } from './upstream-target';
+import { UpstreamPools } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { existsSync } from 'node:fs';
@@ -27,19 +27,19 @@ function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: bool
   const deadlines = new DeadlineWheel<Exchange>();
   const { services, close: closeServices } = createTestServices({ logger, health, deadlines });
   const dispatcher = new RequestDispatcher({ onRequest: null, onResponse: null, onComplete: null }, { handle: () => false }, logger);
-  const agents = new UpstreamAgentPool();
+  const pools = new UpstreamPools();
   const reloader = new ConfigReloader({
     load,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
     health,
-    agents,
+    pools,
     snapshotPath: path.join(dir.path, 'routes.snapshot.json'),
     ...(options.answersReloads === false ? {} : { statusPath: path.join(dir.path, 'reload-status.json') }),
     overrides: {},
   });
-  return { reloader, dispatcher, dir: dir.path, done: () => (agents.destroy(), closeServices(), dir.remove()) };
+  return { reloader, dispatcher, dir: dir.path, done: () => (pools.destroy(), closeServices(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {

@@ -8,7 +8,7 @@ import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable, upstreamEnvironment, type BuiltTable, type RouteChanges, type TableInputs } from './route-table';
 import { LatestJsonFile } from './state-files';
 import { runInSlices, runToEnd } from './time-slices';
-import type { UpstreamAgentPool } from './upstream-target';
+import type { UpstreamPools } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
@@ -37,7 +37,7 @@ export interface ConfigReloaderDeps {
   factories: readonly PolicyFactory[];
   services: EngineServices;
   health: UpstreamHealthRegistry;
-  agents: UpstreamAgentPool;
+  pools: UpstreamPools;
   /** Balancers and per-target state of named upstreams, replaced with each configuration. */
   upstreams?: UpstreamRegistry;
   /** Where routes.snapshot.json goes. */
@@ -141,12 +141,12 @@ export class ConfigReloader {
     );
   }
 
-  /** Releases the long-lived state (breakers, health checks, agents...) of what the live table no longer has. */
+  /** Releases the long-lived state (breakers, health checks, upstream pools...) of what the live table no longer has. */
   private releaseUnused(): void {
-    const { dispatcher, factories, services, agents } = this.deps;
+    const { dispatcher, factories, services, pools } = this.deps;
     const table = dispatcher.getTable();
     if (table === undefined) return;
-    agents.prune(table.agentsInUse());
+    pools.prune(table.poolsInUse());
     const env = upstreamEnvironment(table.config, { settings: { ...table.config.proxy, ...definedOnly(this.deps.overrides) }, services });
     for (const factory of factories) {
       try {
@@ -177,12 +177,12 @@ export class ConfigReloader {
       this.deps.applyApiKeys?.(apiKeys);
       this.apiKeys = apiKeys;
     }
-    const { factories, services, agents, overrides } = this.deps;
+    const { factories, services, pools, overrides } = this.deps;
     const settings = { ...config.proxy, ...definedOnly(overrides) };
     const baseEnv = config.authentication === undefined ? { settings, services } : { settings, services, authentication: config.authentication };
     const extra = this.deps.pipelineInputs?.();
     const registry = this.deps.upstreams;
-    return { factories, baseEnv, agents, ...(registry === undefined ? {} : { registry }), ...(extra === undefined ? {} : { extra }) };
+    return { factories, baseEnv, pools, ...(registry === undefined ? {} : { registry }), ...(extra === undefined ? {} : { extra }) };
   }
 
   /**
@@ -200,7 +200,7 @@ export class ConfigReloader {
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
-    // Only a removed or changed route, or other upstreams, can leave state (breakers, checks, agents) behind.
+    // Only a removed or changed route, or other upstreams, can leave state (breakers, checks, pools) behind.
     if (diff.removed.length > 0 || diff.changed.length > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
       if (deferRelease) this.releaseSoon();
       else this.releaseUnused();

@@ -1,9 +1,16 @@
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { CompiledRoute } from './compiled-route';
 import type { DeadlineSlot } from './deadline-wheel';
 import type { GatewayErrorCode } from './error-catalogue';
 import type { UpstreamEndpoint } from './upstreams/upstream-endpoint';
 import type { UpstreamGroup } from './upstreams/upstream-group';
+import type { UpstreamResponse } from './upstream-response';
+
+/** What wrappers (timeout, body limit) and the client-abort path need of an upstream call in flight. */
+export interface InFlightUpstream {
+  /** Ends the call: before the response head it fails with `code`; after it the response is cut. */
+  cancel(code: GatewayErrorCode): void;
+}
 
 /**
  * Who gateway authentication found the caller to be (auth policy). Later policies read it here,
@@ -53,10 +60,11 @@ export class Exchange {
   upstreamPath = '';
   /** Request body held in memory for replay (retries); when unset the client stream is piped. */
   bufferedBody: Buffer | undefined = undefined;
-  /** The in-flight upstream request, so wrappers (timeout) and the client-abort path can cut it. */
-  upstreamRequest: ClientRequest | undefined = undefined;
-  upstreamResponse: IncomingMessage | undefined = undefined;
-  /** The response socket's bytesRead when the timeout policy last looked (gaps in a streamed body). */
+  /** The upstream call in flight (the latest attempt), so wrappers and the client-abort path can end it. */
+  upstream: InFlightUpstream | undefined = undefined;
+  /** The latest attempt's response once its head arrived. */
+  upstreamResponse: UpstreamResponse | undefined = undefined;
+  /** The response's bytesRead when the timeout policy last looked (gaps in a streamed body). */
   upstreamBytesSeen = -1;
   /** The current upstream attempt's deadline on the DeadlineWheel, if any. */
   deadline: DeadlineSlot<Exchange> | undefined = undefined;

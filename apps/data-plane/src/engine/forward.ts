@@ -1,58 +1,29 @@
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import type { RequestOptions as HttpsRequestOptions } from 'node:https';
-import { GatewayError, isGatewayError } from './error-catalogue';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Exchange } from './exchange';
 import type { UpstreamCallback } from './policy';
-import { chooseTarget, settleTarget } from './upstreams/target-choice';
-
-/** Per-attempt state carried on the upstream request, so its listeners are shared functions. */
-interface Attempt {
-  exchange: Exchange;
-  done: UpstreamCallback;
-  settled: boolean;
-}
+import type { UpstreamRequest } from './upstream-client/request-head';
+import { UpstreamResponse } from './upstream-response';
+import type { UpstreamTarget } from './upstream-target';
+import { chooseTarget } from './upstreams/target-choice';
 
 const ATTEMPT = Symbol('gateway.attempt');
-type TrackedRequest = ClientRequest & { [ATTEMPT]: Attempt };
+type BodySource = IncomingMessage & { [ATTEMPT]?: UpstreamResponse };
 
-function onUpstreamResponse(this: TrackedRequest, response: IncomingMessage): void {
-  const attempt = this[ATTEMPT];
-  if (attempt.settled) {
-    response.resume();
-    return;
-  }
-  attempt.settled = true;
-  attempt.exchange.upstreamResponse = response;
-  settleTarget(attempt.exchange, (response.statusCode ?? 502) >= 500);
-  attempt.done(null, response);
+/** A client body chunk goes to the current attempt; the client is paused while the upstream is full. */
+function onClientBodyData(this: BodySource, chunk: Buffer): void {
+  const upstream = this[ATTEMPT]?.upstream;
+  // An attempt that ended (answered early, cut) takes no more: the rest is read and dropped.
+  if (upstream === undefined || upstream.ended) return;
+  if (!upstream.write(chunk)) this.pause();
 }
 
-function onUpstreamError(this: TrackedRequest, error: Error): void {
-  const attempt = this[ATTEMPT];
-  // Errors after the response head belong to the response stream (the dispatcher watches it).
-  if (attempt.settled) return;
-  attempt.settled = true;
-  settleTarget(attempt.exchange, true);
-  attempt.done(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', undefined, { cause: error }), null);
+function onClientBodyEnd(this: BodySource): void {
+  this[ATTEMPT]?.upstream?.end();
 }
 
 /**
- * The request closed with neither a response nor an error: node does that when an upstream answers
- * a request that asked for no upgrade with `101 Switching Protocols` (it destroys the socket when
- * nobody listens for 'upgrade'). Unanswered, the exchange would wait forever: the timeout policy
- * only cuts a request that is not destroyed yet.
- */
-function onUpstreamClose(this: TrackedRequest): void {
-  const attempt = this[ATTEMPT];
-  if (attempt.settled) return;
-  attempt.settled = true;
-  settleTarget(attempt.exchange, true);
-  attempt.done(new GatewayError('UPSTREAM_ERROR'), null);
-}
-
-/**
- * The `[name, value, ...]` list http.request takes without building its own header map (its
- * setHeader path validates and stores every field once more before serialising them).
+ * The `[name, value, ...]` list the client sends as it is (no header map walked twice). Framing
+ * fields are the client's own business: it derives them from the body.
  */
 function flatHeaders(headers: OutgoingHttpHeaders): string[] {
   const out: string[] = [];
@@ -69,49 +40,55 @@ function flatHeaders(headers: OutgoingHttpHeaders): string[] {
   return out;
 }
 
+/** How the client's body travels: held for replay, streamed with its length or chunked, or none. */
+function upstreamRequestOf(exchange: Exchange): UpstreamRequest {
+  const method = exchange.method;
+  const path = exchange.upstreamPath;
+  const headers = flatHeaders(exchange.upstreamHeaders);
+  const body = exchange.bufferedBody;
+  if (body !== undefined) return { method, path, headers, body };
+  const requestHeaders = exchange.req.headers;
+  // A body with Transfer-Encoding (node only accepts one that ends in chunked) goes out chunked on
+  // this hop too; a Content-Length one with its length. A GET with a body keeps its framing: an
+  // unframed body would be read by the upstream as a second request (request smuggling).
+  if (requestHeaders['transfer-encoding'] !== undefined) return { method, path, headers, streamedBody: 'chunked' };
+  const length = requestHeaders['content-length'];
+  if (length === undefined || length === '0') return { method, path, headers };
+  return { method, path, headers, streamedBody: Number(length) };
+}
+
+/** A request with nothing left to stream may be sent again when a reused connection failed before any byte. */
+function resendOnFreshConnection(attempt: UpstreamResponse): boolean {
+  const exchange = attempt.exchange;
+  const request = attempt.upstream?.request;
+  if (request === undefined || request.streamedBody !== undefined || exchange.clientAborted) return false;
+  const target = attempt.target as UpstreamTarget;
+  attempt.upstream = target.pool.request(request, attempt, target.timeouts, true);
+  return true;
+}
+
 /**
- * The innermost upstream call: sends the exchange's request to its route's upstream and calls
- * back once the response head arrives. The request body streams from the client (or is replayed
- * from `bufferedBody`). Wrappers (timeouts, retries, breakers) cut it through
- * `exchange.upstreamRequest`.
+ * The innermost upstream call: sends the exchange's request through its route's upstream pool (the
+ * lean HTTP/1.1 client) and calls back once the response head arrives. The request body streams
+ * from the client with backpressure (or is replayed from `bufferedBody`). Wrappers (timeouts,
+ * retries, breakers, the body limit) and the client-abort path end it through `exchange.upstream`.
  */
 export function forward(exchange: Exchange, done: UpstreamCallback): void {
   const route = exchange.route as NonNullable<Exchange['route']>;
   // Before the headers are flattened: choosing a target of a named upstream sets its Host.
   const target = route.balanced === undefined ? route.upstream : chooseTarget(exchange, route);
   exchange.attempts += 1;
-  const req = exchange.req;
-  const headers = flatHeaders(exchange.upstreamHeaders);
-  const chunkedBody = exchange.bufferedBody === undefined && req.headers['transfer-encoding'] !== undefined;
-  // Transfer-Encoding is hop-by-hop, but a streamed body must be framed on this hop too: node
-  // sends a GET, HEAD, DELETE or OPTIONS body without any framing unless told, and the upstream
-  // would read those bytes as a second request the gateway never checked (request smuggling).
-  // node's parser only accepts a request Transfer-Encoding that ends in chunked.
-  if (chunkedBody) headers.push('transfer-encoding', req.headers['transfer-encoding'] as string);
-  const options: HttpsRequestOptions = {
-    hostname: target.hostname,
-    port: target.port,
-    method: exchange.method,
-    path: exchange.upstreamPath,
-    headers,
-    agent: target.agent,
-    servername: target.servername,
-  };
-  const upstreamRequest = target.request(options) as TrackedRequest;
-  // A HEAD answer ends with its head, so body bytes a faulty upstream sends after it would be read
-  // as the answer to the next request on a pooled connection: another client's response.
-  if (exchange.method === 'HEAD') upstreamRequest.shouldKeepAlive = false;
-  upstreamRequest[ATTEMPT] = { exchange, done, settled: false };
-  exchange.upstreamRequest = upstreamRequest;
-  upstreamRequest.on('response', onUpstreamResponse);
-  upstreamRequest.on('error', onUpstreamError);
-  upstreamRequest.on('close', onUpstreamClose);
-
-  if (exchange.bufferedBody !== undefined) {
-    upstreamRequest.end(exchange.bufferedBody);
-  } else if (!chunkedBody && (req.headers['content-length'] === undefined || req.headers['content-length'] === '0')) {
-    upstreamRequest.end();
-  } else {
-    req.pipe(upstreamRequest);
-  }
+  const request = upstreamRequestOf(exchange);
+  // Only a request the gateway can send again unchanged is resent after a stale pooled connection
+  // (the upstream closing an idle keep-alive connection as it was reused): as nginx and undici do.
+  const attempt = new UpstreamResponse(exchange, done, request.streamedBody === undefined ? resendOnFreshConnection : undefined);
+  exchange.upstream = attempt;
+  attempt.target = target;
+  attempt.upstream = target.pool.request(request, attempt, target.timeouts);
+  if (request.streamedBody === undefined) return;
+  const req = exchange.req as BodySource;
+  req[ATTEMPT] = attempt;
+  attempt.streamsClientBody = true;
+  req.on('data', onClientBodyData);
+  req.on('end', onClientBodyEnd);
 }

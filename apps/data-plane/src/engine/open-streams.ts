@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { UpstreamResponse } from './upstream-response';
 
-/** An event stream being proxied: the upstream response piped into the client's. */
+/** An event stream being proxied: the upstream response written into the client's. */
 interface ProxiedStream {
-  readonly upstream: IncomingMessage;
-  /** What is piped into `res`: the upstream itself, or a response hook's stream over it. */
-  readonly body: NodeJS.ReadableStream;
+  readonly upstream: UpstreamResponse;
+  /** A response hook's stream over the upstream body piped into `res`, if any. */
+  readonly body: Readable | undefined;
   readonly res: ServerResponse;
-  /** The dispatcher's listener that cuts the client when the upstream closes early. */
-  readonly onUpstreamClose: () => void;
 }
 
 /**
@@ -21,9 +21,9 @@ export class OpenStreams {
   private readonly streams = new Set<ProxiedStream>();
 
   /** Registers `upstream` when it is an event stream; it leaves the set when the client's response closes. */
-  track(upstream: IncomingMessage, body: NodeJS.ReadableStream, res: ServerResponse, onUpstreamClose: () => void): void {
-    if (!isEventStream(upstream.headers['content-type'])) return;
-    const stream: ProxiedStream = { upstream, body, res, onUpstreamClose };
+  track(upstream: UpstreamResponse, body: Readable | undefined, res: ServerResponse): void {
+    if (!isEventStream(upstream.header('content-type'))) return;
+    const stream: ProxiedStream = { upstream, body, res };
     this.streams.add(stream);
     res.once('close', () => this.streams.delete(stream));
   }
@@ -32,16 +32,15 @@ export class OpenStreams {
     return this.streams.size;
   }
 
-  /** Ends every tracked stream as complete for the client and closes its upstream request. */
+  /** Ends every tracked stream as complete for the client and closes its upstream connection. */
   endAll(): number {
     const ending = [...this.streams];
     this.streams.clear();
-    for (const { upstream, body, res, onUpstreamClose } of ending) {
-      // Without this the upstream's close below would destroy the client's response (a cut, not an end).
-      upstream.off('close', onUpstreamClose);
-      body.unpipe(res);
+    for (const { upstream, body, res } of ending) {
+      // Unpiped first: the upstream's close must end the client's response, not cut it.
+      body?.unpipe(res);
+      upstream.finishEarly();
       res.end();
-      upstream.destroy();
     }
     return ending.length;
   }

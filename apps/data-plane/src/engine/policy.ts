@@ -1,10 +1,11 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FieldError, PolicyRouteField, ProxyConfig, ProxySettings, Route, SessionAuthenticationConfig, UpstreamDefinition } from '@gateway/route-model';
-import type { GatewayError, GatewayErrorCode } from './error-catalogue';
+import type { GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { CounterDefinition, EngineServices } from './ports';
 import type { ServiceKey } from './service-registry';
+import type { UpstreamAttemptCallback, UpstreamResponse } from './upstream-response';
 
 /**
  * A reply the gateway writes itself instead of proxying: either a catalogued error or a full
@@ -32,12 +33,12 @@ export interface ProxiedResponse {
   headers: OutgoingHttpHeaders;
   /** A stream, or a complete body (a hook that buffered it, a replayed cache entry). */
   body: Readable | Buffer;
-  /** The raw upstream message (read-only use: trailers, httpVersion); undefined for a replayed local reply. */
-  readonly upstream: IncomingMessage | undefined;
+  /** The upstream's response (read-only use: `complete`, trailers, httpVersion); undefined for a replayed local reply. */
+  readonly upstream: UpstreamResponse | undefined;
 }
 
 /** Called once per upstream call: with an error, or with the response once its head arrived. */
-export type UpstreamCallback = (error: GatewayError | null, response: IncomingMessage | null) => void;
+export type UpstreamCallback = UpstreamAttemptCallback;
 
 /**
  * Calls the upstream for one exchange. Callback-shaped rather than a promise: it runs on every

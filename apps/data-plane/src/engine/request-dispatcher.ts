@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { CompiledHooks, CompiledRoute } from './compiled-route';
-import { GatewayError, isGatewayError } from './error-catalogue';
+import { isGatewayError } from './error-catalogue';
 import { Exchange } from './exchange';
 import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
 import type { Logger } from './ports';
@@ -14,6 +15,8 @@ import { prepareUpstreamRequest, socketClientIp } from './upstream-request-heade
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
 import { releaseTarget } from './upstreams/target-choice';
+import { ProxiedUpstreamResponse } from './proxied-response';
+import type { UpstreamResponse } from './upstream-response';
 
 /** Serves the gateway's own endpoints (/health, /metrics, ...) ahead of route matching. */
 export interface LocalEndpoints {
@@ -23,12 +26,6 @@ export interface LocalEndpoints {
 
 const EXCHANGE = Symbol('gateway.exchange');
 type TrackedResponse = ServerResponse & { [EXCHANGE]: Exchange };
-type TrackedUpstream = IncomingMessage & { [EXCHANGE]: Exchange };
-
-/** A response cut upstream (reset, timeout) must not look complete to the client. */
-function onUpstreamClose(this: TrackedUpstream): void {
-  if (!this.complete) this[EXCHANGE].res.destroy();
-}
 
 const EMPTY_BODY = Buffer.alloc(0);
 
@@ -158,8 +155,17 @@ export class RequestDispatcher {
     }
     try {
       route.callUpstream(exchange, (error, response) => {
-        if (error !== null) this.fail(exchange, error);
-        else this.respond(exchange, route, response as IncomingMessage);
+        if (error !== null) {
+          this.fail(exchange, error);
+          return;
+        }
+        // This runs inside the upstream socket's read: a throw must cost this request, not the process.
+        try {
+          this.respond(exchange, route, response as UpstreamResponse);
+        } catch (failure) {
+          (response as UpstreamResponse).destroy();
+          this.fail(exchange, failure);
+        }
       });
     } catch (error) {
       // A wrapper that throws instead of calling back must cost one request, not the process.
@@ -174,7 +180,10 @@ export class RequestDispatcher {
       const body = reply.body === undefined ? EMPTY_BODY : typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
       // The reply's headers are the policy's own fresh object: hooks may change them in place.
       const proxied: ProxiedResponse = { status: reply.status, headers: reply.headers ?? {}, body, upstream: undefined };
-      this.runResponseHooks(exchange, hooks, 0, proxied).then(
+      this.afterResponseHooks(
+        exchange,
+        hooks,
+        proxied,
         () => {
           if (exchange.clientAborted || exchange.res.headersSent) return;
           // A head node refuses to write (a header value it rejects) costs this request a 500, not
@@ -204,26 +213,32 @@ export class RequestDispatcher {
     body.pipe(exchange.res);
   }
 
-  private respond(exchange: Exchange, route: CompiledRoute, upstream: IncomingMessage): void {
+  private respond(exchange: Exchange, route: CompiledRoute, upstream: UpstreamResponse): void {
     const { res } = exchange;
     if (exchange.clientAborted) {
       upstream.resume();
       return;
     }
-    const status = upstream.statusCode ?? 502;
+    const status = upstream.statusCode;
     const hooks = route.onResponse;
     if (hooks === null) {
       // Nothing reads or changes these headers: no header map is built for them.
-      writeUpstreamResponseHead(exchange, status, upstream);
-      this.pipeBody(exchange, upstream, upstream);
+      writeUpstreamResponseHead(exchange, status, upstream.rawHeaders);
+      this.pipeBody(exchange, upstream, undefined);
       return;
     }
     const headers = {};
     copyEndToEndHeaders(upstream.headers, headers);
-    const proxied: ProxiedResponse = { status, headers, body: upstream, upstream };
-    this.runResponseHooks(exchange, hooks, 0, proxied).then(
+    const proxied = new ProxiedUpstreamResponse(status, headers, upstream);
+    this.afterResponseHooks(
+      exchange,
+      hooks,
+      proxied,
       () => {
-        if (exchange.clientAborted || res.headersSent) return;
+        if (exchange.clientAborted || res.headersSent) {
+          upstream.destroy();
+          return;
+        }
         try {
           writeResponseHead(exchange, proxied.status, proxied.headers);
         } catch (error) {
@@ -231,12 +246,16 @@ export class RequestDispatcher {
           this.fail(exchange, error);
           return;
         }
+        if (proxied.bodyUntouched) {
+          this.pipeBody(exchange, upstream, undefined);
+          return;
+        }
         const body = proxied.body;
         if (Buffer.isBuffer(body)) {
           // A hook consumed the upstream body; a cut upstream still must not look complete.
-          if (!upstream.complete && !upstream.readableEnded) upstream.destroy();
+          if (!upstream.complete) upstream.destroy();
           res.end(body);
-        } else this.pipeBody(exchange, body, upstream);
+        } else this.pipeBody(exchange, upstream, body);
       },
       (error: unknown) => {
         upstream.destroy();
@@ -245,20 +264,49 @@ export class RequestDispatcher {
     );
   }
 
-  private async runResponseHooks(exchange: Exchange, hooks: NonNullable<CompiledRoute['onResponse']>, from: number, proxied: ProxiedResponse): Promise<void> {
-    for (let i = from; i < hooks.length; i += 1) {
-      const result = (hooks[i] as NonNullable<CompiledRoute['onResponse']>[number])(exchange, proxied);
-      if (result !== undefined) await result;
+  /**
+   * Runs the response hooks, then `then`; `failed` with what a hook threw or rejected. Synchronous
+   * hooks (header rules, CORS) run in the same tick, without a promise: the head is written and
+   * the body flows as soon as it arrives.
+   */
+  private afterResponseHooks(
+    exchange: Exchange,
+    hooks: NonNullable<CompiledRoute['onResponse']>,
+    proxied: ProxiedResponse,
+    then: () => void,
+    failed: (error: unknown) => void,
+  ): void {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.runResponseHooks(exchange, hooks, 0, proxied);
+    } catch (error) {
+      failed(error);
+      return;
     }
+    if (pending === undefined) then();
+    else pending.then(then, failed);
   }
 
-  private pipeBody(exchange: Exchange, body: NodeJS.ReadableStream, upstream: IncomingMessage): void {
+  /** Undefined when every hook finished synchronously; else the promise of the rest. */
+  private runResponseHooks(exchange: Exchange, hooks: NonNullable<CompiledRoute['onResponse']>, from: number, proxied: ProxiedResponse): Promise<void> | undefined {
+    for (let i = from; i < hooks.length; i += 1) {
+      const result = (hooks[i] as NonNullable<CompiledRoute['onResponse']>[number])(exchange, proxied);
+      if (result !== undefined && isPromise<void>(result)) return result.then(() => this.runResponseHooks(exchange, hooks, i + 1, proxied));
+    }
+    return undefined;
+  }
+
+  /** The upstream body into the client's response, or a hook's stream over it (`body`). */
+  private pipeBody(exchange: Exchange, upstream: UpstreamResponse, body: Readable | undefined): void {
     const { res } = exchange;
-    // node emits no 'error' on an aborted IncomingMessage without listeners; 'close' always comes.
-    (upstream as TrackedUpstream)[EXCHANGE] = exchange;
-    upstream.on('close', onUpstreamClose);
-    this.streams?.track(upstream, body, res, onUpstreamClose);
-    if (body !== upstream) (body as NodeJS.EventEmitter).once('error', () => res.destroy());
+    this.streams?.track(upstream, body, res);
+    if (body === undefined) {
+      upstream.pipeTo(res);
+      return;
+    }
+    // A cut upstream cuts the client's response; so does a hook's own stream failing.
+    upstream.cutWith(res);
+    body.once('error', () => res.destroy());
     body.pipe(res);
   }
 
@@ -287,8 +335,7 @@ export class RequestDispatcher {
       // A status set on the response without writing it is the server's own cut (408 from
       // gateway-server's clientError); otherwise the client left.
       if (exchange.status === 0) exchange.status = res.statusCode >= 400 ? res.statusCode : CLIENT_CLOSED_REQUEST;
-      const upstream = exchange.upstreamRequest;
-      if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('UPSTREAM_ERROR'));
+      exchange.upstream?.cancel('UPSTREAM_ERROR');
     }
     releaseTarget(exchange);
     const routeHooks = exchange.route?.onComplete;

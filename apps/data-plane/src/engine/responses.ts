@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
@@ -30,9 +30,8 @@ function withExchangeHeaders(exchange: Exchange, headers: OutgoingHttpHeaders): 
  * dropped, the exchange's are appended. Handing writeHead a flat list skips building and walking a
  * header map, a sizeable share of a proxied request's CPU.
  */
-export function writeUpstreamResponseHead(exchange: Exchange, status: number, upstream: IncomingMessage): void {
-  const raw = upstream.rawHeaders;
-  const listed = connectionListed(upstream.headers.connection);
+export function writeUpstreamResponseHead(exchange: Exchange, status: number, raw: readonly string[]): void {
+  const listed = connectionListed(connectionValue(raw));
   const extra = exchange.responseHeaders;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
@@ -50,6 +49,16 @@ export function writeUpstreamResponseHead(exchange: Exchange, status: number, up
   if (extra !== undefined) for (const name in extra) out.push(name, extra[name] as string);
   exchange.status = status;
   exchange.res.writeHead(status, out);
+}
+
+/** The Connection field of a raw header list, repeated ones joined (only names of its length are compared). */
+function connectionValue(raw: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 10 && name.toLowerCase() === 'connection') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
+  }
+  return value;
 }
 
 /** Writes the status line and headers of a proxied (or replayed) response. */

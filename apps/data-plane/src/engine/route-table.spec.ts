@@ -8,7 +8,7 @@ import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
 import { RouteTable, type TableInputs } from './route-table';
 import { runToEnd } from './time-slices';
-import { UpstreamAgentPool } from './upstream-target';
+import { UpstreamPools } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 
 function config(routes: Array<Record<string, unknown>>): ProxyConfig {
@@ -27,13 +27,13 @@ const ROUTES = [
 describe('RouteTable: reuse and incremental changes', () => {
   const logger = createPinoLogger('silent');
   const { services, close } = createTestServices({ logger, health: new UpstreamHealthRegistry(), deadlines: new DeadlineWheel<Exchange>() });
-  const agents = new UpstreamAgentPool();
-  const inputs = (proxy = { ...PROXY_DEFAULTS, trustedProxies: [] as string[] }): TableInputs => ({ factories: POLICY_FACTORIES, baseEnv: { settings: proxy, services }, agents });
+  const pools = new UpstreamPools();
+  const inputs = (proxy = { ...PROXY_DEFAULTS, trustedProxies: [] as string[] }): TableInputs => ({ factories: POLICY_FACTORIES, baseEnv: { settings: proxy, services }, pools });
   const build = (source: ProxyConfig, previous?: RouteTable, fingerprints?: string[]) =>
     runToEnd(RouteTable.buildSteps(fingerprints === undefined ? { config: source } : { config: source, fingerprints }, inputs(), previous));
   const served = (table: RouteTable, path: string): string | undefined => table.match('GET', path)?.route.upstream;
   after(() => {
-    agents.destroy();
+    pools.destroy();
     close();
   });
 

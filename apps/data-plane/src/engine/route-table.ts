@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import {
   compilePathPattern,
   deepEqual,
@@ -15,14 +14,16 @@ import { forward } from './forward';
 import { compilePipeline, sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
 import { runToEnd } from './time-slices';
-import type { UpstreamAgentPool } from './upstream-target';
+import type { UpstreamPool } from './upstream-client/upstream-pool';
+import type { UpstreamPools } from './upstream-target';
+import { UpstreamTlsResolver } from './upstream-tls';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /** Everything a table is compiled from besides its routes. */
 export interface TableInputs {
   readonly factories: readonly PolicyFactory[];
   readonly baseEnv: Omit<PolicyEnvironment, 'upstreams'>;
-  readonly agents: UpstreamAgentPool;
+  readonly pools: UpstreamPools;
   /** Balancers of named upstreams: a route naming one resolves its target through it per attempt. */
   readonly registry?: UpstreamRegistry;
   /**
@@ -87,10 +88,10 @@ export class RouteTable {
     config: ProxyConfig,
     factories: readonly PolicyFactory[],
     baseEnv: Omit<PolicyEnvironment, 'upstreams'>,
-    agents: UpstreamAgentPool,
+    pools: UpstreamPools,
     registry?: UpstreamRegistry,
   ): RouteTable {
-    const inputs = registry === undefined ? { factories, baseEnv, agents } : { factories, baseEnv, agents, registry };
+    const inputs = registry === undefined ? { factories, baseEnv, pools } : { factories, baseEnv, pools, registry };
     return runToEnd(RouteTable.buildSteps({ config }, inputs, undefined)).table;
   }
 
@@ -208,8 +209,8 @@ export class RouteTable {
     return this.matcher.match(method, path)?.value;
   }
 
-  agentsInUse(): Set<http.Agent> {
-    return new Set(this.routes.map((r) => r.upstream.agent));
+  poolsInUse(): Set<UpstreamPool> {
+    return new Set(this.routes.map((r) => r.upstream.pool));
   }
 }
 
@@ -217,12 +218,13 @@ export class RouteTable {
 function routeCompiler(config: ProxyConfig, inputs: TableInputs): (route: Route, fingerprint: string | undefined) => CompiledRoute {
   const routeFactories = sortFactories(inputs.factories, 'route');
   const env = upstreamEnvironment(config, inputs.baseEnv);
+  const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger);
   return (route, fingerprint) => ({
     route,
     id: route.id,
     pattern: compilePathPattern(route.path),
-    upstream: inputs.agents.targetFor(route),
-    balanced: route.upstreamName === undefined || inputs.registry === undefined ? undefined : { name: route.upstreamName, registry: inputs.registry },
+    upstream: inputs.pools.targetFor(route, tls.forRoute(route)),
+    balanced: route.upstreamName === undefined || inputs.registry === undefined ? undefined : { name: route.upstreamName, registry: inputs.registry, pools: inputs.pools },
     ...(fingerprint === undefined ? {} : { fingerprint }),
     ...compilePipeline(routeFactories, route, env, forward),
   });

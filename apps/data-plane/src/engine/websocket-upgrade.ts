@@ -1,5 +1,5 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { RequestOptions as HttpsRequestOptions } from 'node:https';
+import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { CompiledRoute } from './compiled-route';
 import { GatewayError } from './error-catalogue';
@@ -8,6 +8,7 @@ import { isHopByHopName } from './hop-by-hop';
 import type { OpenWebSockets } from './open-websockets';
 import { sendError, writeUpstreamResponseHead } from './responses';
 import { chooseTarget } from './upstreams/target-choice';
+import { httpsOptionsOf } from './upstream-target';
 import { WebSocketConnection } from './websocket-connection';
 
 /** Bytes that came after the head of an upgrade request, set by gateway-server on node's 'upgrade'. */
@@ -66,18 +67,22 @@ export class WebSocketUpgrades {
       clearTimeout(timer);
       return true;
     };
-    const options: HttpsRequestOptions = {
-      hostname: target.hostname,
+    const options: RequestOptions = {
+      hostname: target.address ?? target.hostname,
       port: target.port,
       method: 'GET',
       path: exchange.upstreamPath,
       headers: { ...exchange.upstreamHeaders, connection: 'Upgrade', upgrade: exchange.req.headers.upgrade as string },
       // A connection of its own: an upgraded socket leaves the pool for good, so it never takes a warm one.
       agent: false,
-      servername: target.servername,
     };
-    const upstreamRequest: ClientRequest = target.request(options);
-    exchange.upstreamRequest = upstreamRequest;
+    // Handshakes keep node's client (rare, and the socket leaves any pool): the same TLS settings as the lean client's.
+    const upstreamRequest: ClientRequest = target.secure ? https.request({ ...options, ...httpsOptionsOf(target) }) : http.request(options);
+    exchange.upstream = {
+      cancel: (code) => {
+        if (!upstreamRequest.destroyed) upstreamRequest.destroy(new GatewayError(code));
+      },
+    };
     // The handshake gets the route's request timeout; the connection after it, the idle timeout.
     const timer = setTimeout(() => upstreamRequest.destroy(new GatewayError('UPSTREAM_TIMEOUT')), route.route.timeout.request);
     upstreamRequest.on('response', (response: IncomingMessage) => {
@@ -90,7 +95,7 @@ export class WebSocketUpgrades {
         response.resume();
         return;
       }
-      writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response);
+      writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response.rawHeaders);
       response.on('close', () => {
         if (!response.complete) exchange.res.destroy();
       });

@@ -4,6 +4,7 @@ import { policiesScenario } from './policies';
 import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
+import { proxyPoliciesScenario } from './proxy-policies';
 import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { telemetryScenario } from './telemetry';
@@ -17,4 +18,4 @@ import { tracingInstructionsScenario } from './tracing-instructions';
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, tracingScenario, tracingInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, tracingScenario, tracingInstructionsScenario];

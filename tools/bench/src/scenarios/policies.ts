@@ -6,6 +6,12 @@ const CASES: readonly LoadCase[] = [{ name: 'body-100b', label: '100 B body', ex
 const PREFIX = '/api';
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** A rate limit far above what the load reaches and a circuit breaker, as route lines of proxy.yml. */
+export const RATE_LIMIT_AND_BREAKER: readonly string[] = [
+  '    rateLimit: { enabled: true, max: 1000000000, windowMs: 60000, strategy: token-bucket, scope: ip }',
+  '    circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 20, timeout: 30000 }',
+];
+
 /**
  * One `/api/*` route, with or without the resilience policy set. The limit is far above what the
  * load reaches (a 429 would be cheaper than a proxied request and flatter the numbers); the health
@@ -16,8 +22,7 @@ function config(upstreamOrigin: string, policies: boolean): string {
     ? [
         `  - path: ${PREFIX}/*`,
         '    upstream: bench',
-        '    rateLimit: { enabled: true, max: 1000000000, windowMs: 60000, strategy: token-bucket, scope: ip }',
-        '    circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 20, timeout: 30000 }',
+        ...RATE_LIMIT_AND_BREAKER,
         `    healthCheck: { enabled: true, url: "${upstreamOrigin}/bytes/2", interval: 1000, timeout: 1000, unhealthyThreshold: 3, healthyThreshold: 1 }`,
         '    retry: { enabled: true, attempts: 3, backoff: exponential }',
       ]

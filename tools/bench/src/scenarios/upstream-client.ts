@@ -1,21 +1,29 @@
 import { defineLoadComparison, type LoadCase, type VariantDefinition } from '../harness/comparison';
 import { startBenchServer, type ServerProcess } from '../harness/processes';
+import type { HarnessContext } from '../harness/types';
 
 /** The bodies of the proxy scenario (tools/bench/src/scenarios/proxy.ts). */
-const CASES: readonly LoadCase[] = [
+export const PROXY_BODY_CASES: readonly LoadCase[] = [
   { name: 'body-100b', label: '100 B body', expectedBodyBytes: 100 },
   { name: 'body-16kib', label: '16 KiB body', expectedBodyBytes: 16 * 1024 },
 ];
-const PREFIX = '/api';
-const path = (loadCase: LoadCase): string => `${PREFIX}/bytes/${loadCase.expectedBodyBytes ?? 0}`;
+export const PREFIX = '/api';
+export const bodyPath = (loadCase: LoadCase): string => `${PREFIX}/bytes/${loadCase.expectedBodyBytes ?? 0}`;
+
+/** The loopback upstream of the proxy scenarios, its CPU observed beside the proxy's. */
+export async function prepareLoopbackUpstream(ctx: HarnessContext): Promise<{ env: { upstream: ServerProcess }; observe: Record<string, number> }> {
+  const upstream = await startBenchServer(ctx.processes, 'upstream', 'upstream', [], ctx.options.profileDir);
+  ctx.log(`upstream listening on ${upstream.origin} (pid ${upstream.pid})`);
+  return { env: { upstream }, observe: { upstream: upstream.pid } };
+}
 
 /** One minimal forwarder per upstream client: the same server half, the client half swapped. */
-const forwarderVariant = (name: string, label: string, script: string): VariantDefinition<{ upstream: ServerProcess }> => ({
+export const forwarderVariant = (name: string, label: string, script: string): VariantDefinition<{ upstream: ServerProcess }> => ({
   name,
   label,
   start: async ({ upstream }, ctx) => {
     const forwarder = await startBenchServer(ctx.processes, name, script, [upstream.origin, PREFIX], ctx.options.profileDir);
-    return { origin: forwarder.origin, proxyPid: forwarder.pid, request: (c) => ({ path: path(c) }) };
+    return { origin: forwarder.origin, proxyPid: forwarder.pid, request: (c) => ({ path: bodyPath(c) }) };
   },
 });
 
@@ -33,14 +41,10 @@ export const upstreamClientScenario = defineLoadComparison<{ upstream: ServerPro
     'GET 100 B and 16 KiB bodies from the loopback upstream through three copies of the minimal forwarder that differ only ' +
     'in their upstream client: http.request with a keep-alive Agent (baseline), undici 7 Pool.stream, and the data plane\'s ' +
     'lean HTTP/1.1 client. No goal line of its own: compare the lean and undici rows (issue 19 wants the lean one ahead).',
-  cases: CASES,
+  cases: PROXY_BODY_CASES,
   baseline: 'forwarder',
   goals: [],
-  prepare: async (ctx) => {
-    const upstream = await startBenchServer(ctx.processes, 'upstream', 'upstream', [], ctx.options.profileDir);
-    ctx.log(`upstream listening on ${upstream.origin} (pid ${upstream.pid})`);
-    return { env: { upstream }, observe: { upstream: upstream.pid } };
-  },
+  prepare: prepareLoopbackUpstream,
   variants: [
     forwarderVariant('forwarder', 'forwarder, http.request', 'forwarder'),
     forwarderVariant('undici', 'forwarder, undici Pool', 'undici-forwarder'),

@@ -345,7 +345,9 @@ export class UpstreamConnection implements ResponseSink {
     this.head = undefined;
     // Bytes after the response in the same read were refused by the parser; later ones close the
     // idle connection (onData without an exchange).
-    const reusable = this.parser.keepAlive && this.requestSent && !this.closed;
+    // Never after a HEAD: an upstream that sends the body anyway (it framed one) may send it late,
+    // after the next request went out on this connection, where it would read as that answer.
+    const reusable = this.parser.keepAlive && this.requestSent && !this.closed && exchange.request.method !== 'HEAD';
     // A caller that paused the response may resume it only after the end (its resume() is then
     // ignored): the pooled connection must read again, for its next exchange and to see stray bytes.
     if (this.paused) {

@@ -12,8 +12,11 @@ import {
 } from './upstream-connection';
 
 export interface UpstreamPoolOptions {
+  /** The origin's host: the Host field's default and the TLS server name. */
   readonly host: string;
   readonly port: number;
+  /** An address to dial instead of resolving `host` (a target the caller resolved itself). */
+  readonly address?: string;
   /** An HTTPS upstream: TLS with SNI (unless `host` is an IP address) and the system CAs unless `ca` is given. */
   readonly tls?: {
     /** SNI and certificate name; default `host`. */
@@ -62,6 +65,11 @@ export class UpstreamPool implements ConnectionOwner {
   private readonly queue: UpstreamExchange[] = [];
   private closed = false;
   private readonly connectOptions: net.NetConnectOpts | tls.ConnectionOptions;
+  /** The latest TLS session the upstream offered: new connections resume it (no full handshake). */
+  private tlsSession: Buffer | undefined = undefined;
+  private readonly onTlsSession = (session: Buffer): void => {
+    this.tlsSession = session;
+  };
 
   constructor(private readonly options: UpstreamPoolOptions) {
     const defaultPort = options.tls === undefined ? 80 : 443;
@@ -71,12 +79,13 @@ export class UpstreamPool implements ConnectionOwner {
     this.keepAliveMs = options.keepAliveMs ?? 4000;
     this.maxConnections = options.maxConnections ?? 256;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    const dial = options.address ?? options.host;
     if (options.tls === undefined) {
-      this.connectOptions = { host: options.host, port: options.port };
+      this.connectOptions = { host: dial, port: options.port };
     } else {
       const servername = options.tls.servername ?? options.host;
       this.connectOptions = {
-        host: options.host,
+        host: dial,
         port: options.port,
         // RFC 6066 3: SNI carries host names only, never an IP literal.
         servername: net.isIP(servername) === 0 ? servername : undefined,
@@ -87,15 +96,18 @@ export class UpstreamPool implements ConnectionOwner {
     }
   }
 
-  /** Sends a request; the handler hears the outcome. Never throws for socket or protocol trouble. */
-  request(request: UpstreamRequest, handler: UpstreamResponseHandler, timeouts: UpstreamTimeouts = this.timeouts): UpstreamExchange {
+  /**
+   * Sends a request; the handler hears the outcome. Never throws for socket or protocol trouble.
+   * `fresh`: on a new connection, not a pooled one (a resend after a pooled one turned out closed).
+   */
+  request(request: UpstreamRequest, handler: UpstreamResponseHandler, timeouts: UpstreamTimeouts = this.timeouts, fresh = false): UpstreamExchange {
     const exchange = new UpstreamExchange(request, handler, timeouts, this);
     if (this.closed) {
       exchange.ended = true;
       queueMicrotask(() => handler.onError(new UpstreamClientError('UPSTREAM_POOL_CLOSED', 'the upstream pool is closed')));
       return exchange;
     }
-    const connection = this.takeIdle() ?? (this.open.size < this.maxConnections ? this.connect() : undefined);
+    const connection = (fresh ? undefined : this.takeIdle()) ?? (this.open.size < this.maxConnections ? this.connect() : undefined);
     if (connection !== undefined) connection.assign(exchange);
     else this.enqueue(exchange);
     return exchange;
@@ -138,6 +150,14 @@ export class UpstreamPool implements ConnectionOwner {
     if (at !== -1) this.queue.splice(at, 1);
   }
 
+  /**
+   * Closes the idle connections now; the pool stays usable (a pool nobody references any more is
+   * left to its in-flight exchanges, whose connections close after their keep-alive time).
+   */
+  closeIdle(): void {
+    for (const connection of this.idle.splice(0)) connection.destroy();
+  }
+
   /** Closes idle connections now and busy ones as their exchanges end; queued exchanges fail. */
   close(): void {
     this.closed = true;
@@ -159,7 +179,15 @@ export class UpstreamPool implements ConnectionOwner {
 
   private connect(): UpstreamConnection {
     const secure = this.options.tls !== undefined;
-    const socket = secure ? tls.connect(this.connectOptions as tls.ConnectionOptions) : net.connect(this.connectOptions as net.NetConnectOpts);
+    let socket: net.Socket;
+    if (secure) {
+      const session = this.tlsSession;
+      const options = this.connectOptions as tls.ConnectionOptions;
+      socket = tls.connect(session === undefined ? options : { ...options, session });
+      socket.on('session', this.onTlsSession);
+    } else {
+      socket = net.connect(this.connectOptions as net.NetConnectOpts);
+    }
     const connection = new UpstreamConnection(socket, this, secure ? 'secureConnect' : 'connect');
     this.open.add(connection);
     return connection;

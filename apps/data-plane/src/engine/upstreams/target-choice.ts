@@ -5,7 +5,7 @@ import type { UpstreamGroup } from './upstream-group';
 
 /**
  * Where one attempt of a route that names an upstream goes, chosen just before the upstream call:
- * the balancer's endpoint, dialled with the route's pooled agent and sent with the target's Host.
+ * the balancer's endpoint, dialled through a lean-client pool and sent with the target's Host.
  * A route whose upstream is a plain URL, or names one the registry no longer has, keeps its
  * compiled target. Each attempt releases the previous one's endpoint and avoids it while another
  * is available, so a retry goes to another target.
@@ -26,7 +26,7 @@ export function chooseTarget(exchange: Exchange, route: CompiledRoute): Upstream
   exchange.upstreamGroup = group;
   // A Host a request policy set on purpose stays; the compiled default becomes the target's.
   if (exchange.upstreamHeaders.host === route.upstream.hostHeader) exchange.upstreamHeaders.host = endpoint.target.hostPort;
-  return endpoint.dialFor(route.upstream);
+  return endpoint.dialFor(route.upstream, (balanced as NonNullable<typeof balanced>).pools);
 }
 
 /**

@@ -1,7 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { BoundCounter } from '../ports';
-import type { UpstreamTarget } from '../upstream-target';
+import type { UpstreamPools, UpstreamTarget } from '../upstream-target';
 
 /** A configured target as the balancer knows it: parsed once when the upstream loads. */
 export interface TargetAddress {
@@ -68,28 +66,30 @@ export class UpstreamEndpoint {
   }
 
   /**
-   * Where forward() sends a request for a route: this endpoint's address with the route's pooled
-   * agent (one per scheme and keep-alive time, see UpstreamAgentPool), made once per agent.
+   * Where forward() sends a request for a route: this endpoint's origin (Host and SNI) dialled at
+   * its resolved address, through a lean-client pool with the route's keep-alive time and TLS
+   * settings. Made once per route target (the route's pool object is the key).
    */
-  dialFor(route: UpstreamTarget): UpstreamTarget {
-    const agent = route.agent;
-    let dial = this.dials.get(agent);
+  dialFor(route: UpstreamTarget, pools: UpstreamPools): UpstreamTarget {
+    let dial = this.dials.get(route.pool);
     if (dial === undefined) {
-      const sameScheme = route.origin.startsWith('https:') === this.target.secure;
+      const { secure, hostname, port, origin, hostPort } = this.target;
+      // A target whose scheme differs from the route's (an upstream changed after the route compiled) has no TLS settings of the route's.
+      const tls = secure && route.secure ? route.tls : undefined;
+      const address = this.address;
       dial = {
-        origin: this.target.origin,
-        hostname: this.address ?? this.target.hostname,
-        port: this.target.port,
-        hostHeader: this.target.hostPort,
+        secure,
+        hostname,
+        port,
+        origin,
+        hostHeader: hostPort,
         basePath: route.basePath,
-        // A target whose scheme differs from the route's (an upstream changed after the route
-        // compiled) gets node's global agent of its own scheme rather than a mismatched pool.
-        agent: sameScheme ? agent : this.target.secure ? https.globalAgent : http.globalAgent,
-        request: this.target.secure ? https.request : http.request,
-        // TLS name checks and SNI use the target's host, not the IP dialled.
-        ...(this.target.secure && this.address !== undefined ? { servername: this.target.hostname } : {}),
+        tls,
+        pool: pools.poolFor({ secure, hostname, port }, { keepAliveMs: route.pool.keepAliveMs, tls, ...(address === undefined ? {} : { address }) }),
+        timeouts: route.timeouts,
+        ...(address === undefined ? {} : { address }),
       };
-      this.dials.set(agent, dial);
+      this.dials.set(route.pool, dial);
     }
     return dial;
   }

@@ -1,4 +1,3 @@
-import { GatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 
@@ -21,7 +20,7 @@ export const bodySizeLimitPolicy: PolicyFactory = {
       },
       wrapUpstream: (next) => (exchange, done) => {
         next(exchange, done);
-        // forward() attaches the body pipe synchronously, so counting here never steals data.
+        // forward() attaches its body listener synchronously, so counting here never steals data.
         if (exchange.bufferedBody === undefined && exchange.req.headers['transfer-encoding'] !== undefined) countBody(exchange, limit);
       },
     };
@@ -34,9 +33,8 @@ function countBody(exchange: Exchange, limit: number): void {
     received += chunk.length;
     if (received <= limit) return;
     exchange.req.off('data', onData);
-    exchange.req.unpipe();
-    const upstream = exchange.upstreamRequest;
-    if (upstream !== undefined && !upstream.destroyed) upstream.destroy(new GatewayError('PAYLOAD_TOO_LARGE'));
+    // Before the response head: 413; after it, the response is cut.
+    exchange.upstream?.cancel('PAYLOAD_TOO_LARGE');
     if (exchange.res.headersSent) exchange.res.destroy();
   };
   exchange.req.on('data', onData);

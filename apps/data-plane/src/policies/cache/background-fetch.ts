@@ -1,10 +1,11 @@
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Exchange } from '../../engine/exchange';
 import type { UpstreamCall } from '../../engine/policy';
+import type { UpstreamResponse } from '../../engine/upstream-response';
 
 /** A complete upstream answer, or undefined when the call failed, was cut or its body was too large. */
-export type FetchOutcome = { readonly response: IncomingMessage; readonly body: Buffer } | undefined;
+export type FetchOutcome = { readonly response: UpstreamResponse; readonly body: Buffer } | undefined;
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -47,16 +48,17 @@ export function fetchInBackground(
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      response.on('data', (chunk: Buffer) => {
+      const body = response.stream();
+      body.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > maxBytes) {
           response.destroy();
           finish(undefined);
         } else chunks.push(chunk);
       });
-      response.once('end', () => finish(response.complete ? { response, body: Buffer.concat(chunks, size) } : undefined));
-      response.once('error', () => finish(undefined));
-      response.once('close', () => finish(undefined));
+      body.once('end', () => finish(response.complete ? { response, body: Buffer.concat(chunks, size) } : undefined));
+      body.once('error', () => finish(undefined));
+      body.once('close', () => finish(undefined));
     });
   } catch {
     // A wrapper that throws costs the refresh, never the process.

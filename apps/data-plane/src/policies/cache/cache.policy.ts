@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Route } from '@gateway/route-model';
 import { GatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
@@ -12,6 +12,7 @@ import { CaptureStream } from './capture-stream';
 import { clientHasStored, refreshedHeaders, setRevalidationHeaders } from './conditional-request';
 import { sameOriginPath, UNSAFE_METHODS } from './invalidation';
 import { replayedResponse } from './replayed-response';
+import type { UpstreamResponse } from '../../engine/upstream-response';
 import type { CacheEntry, ResponseCache } from './response-cache';
 import { storableHead, toEntry, type StoreRules } from './stored-response';
 
@@ -35,7 +36,7 @@ interface Pending {
 /** RFC 5861 "error": what stale-if-error covers. */
 const ERROR_STATUSES = new Set([500, 502, 503, 504]);
 
-function upstreamFailed(error: Error | null, response: IncomingMessage | null): boolean {
+function upstreamFailed(error: Error | null, response: UpstreamResponse | null): boolean {
   return error !== null || ERROR_STATUSES.has(response?.statusCode ?? 502);
 }
 
@@ -45,7 +46,7 @@ function fingerprint(route: Route): string {
   return JSON.stringify(rest);
 }
 
-function endToEnd(message: IncomingMessage): OutgoingHttpHeaders {
+function endToEnd(message: UpstreamResponse): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   copyEndToEndHeaders(message.headers, headers);
   return headers;
@@ -131,7 +132,7 @@ export const cachePolicy: PolicyFactory = {
     /** Answers from the upstream wrapper, where only an upstream message can answer. */
     const answer = (exchange: Exchange, done: UpstreamCallback, entry: CacheEntry, result: 'STALE' | 'REVALIDATED'): void => {
       const reply = fromEntry(exchange, entry, result);
-      done(null, replayedResponse(reply.status, reply.headers, reply.body));
+      done(null, replayedResponse(exchange, reply.status, reply.headers, reply.body));
     };
 
     const settle = (pending: Pending, stored: boolean): void => {
@@ -182,7 +183,7 @@ export const cachePolicy: PolicyFactory = {
     };
 
     /** A 304 for a stored response: its headers updated and its lifetime restarted (RFC 9111 4.3.4). */
-    const refreshEntry = (exchange: Exchange, key: string, stale: CacheEntry, notModified: IncomingMessage): { entry: CacheEntry; stored: boolean } => {
+    const refreshEntry = (exchange: Exchange, key: string, stale: CacheEntry, notModified: UpstreamResponse): { entry: CacheEntry; stored: boolean } => {
       const fields = endToEnd(notModified);
       const headers = refreshedHeaders(stale.headers, fields);
       const now = cache.now();

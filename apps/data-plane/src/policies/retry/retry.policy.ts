@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RetryConfig } from '@gateway/route-model';
 import { isGatewayError } from '../../engine/error-catalogue';
@@ -93,7 +92,7 @@ export const retryPolicy: PolicyFactory = {
       };
       const onOutcome: UpstreamCallback = (error, response) => {
         const retryable =
-          error !== null ? isGatewayError(error) && RETRY_CODES.has(error.code) : RETRY_STATUSES.has((response as IncomingMessage).statusCode ?? 0);
+          error !== null ? isGatewayError(error) && RETRY_CODES.has(error.code) : RETRY_STATUSES.has((response as NonNullable<typeof response>).statusCode);
         if (!retryable || retry >= retries || exchange.clientAborted || exchange.res.headersSent) {
           done(error, response);
           return;

@@ -1,19 +1,11 @@
-import type { ClientRequest } from 'node:http';
-import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { DeadlineWheel } from '../../engine/deadline-wheel';
-import { GatewayError, type GatewayErrorCode } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 import { isEventStream } from '../../engine/open-streams';
 import type { PolicyFactory } from '../../engine/policy';
 
 function cutOnTimeout(exchange: Exchange): void {
-  const request = exchange.upstreamRequest;
-  if (request !== undefined && !request.destroyed) request.destroy(new GatewayError('UPSTREAM_TIMEOUT'));
-}
-
-function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
-  if (!request.destroyed) request.destroy(new GatewayError(code));
+  exchange.upstream?.cancel('UPSTREAM_TIMEOUT');
 }
 
 /**
@@ -26,8 +18,8 @@ function cutRequest(request: ClientRequest, code: GatewayErrorCode): void {
 function idleCheck(deadlines: DeadlineWheel<Exchange>, idleMs: number, everyResponse: boolean): (exchange: Exchange) => void {
   const check = (exchange: Exchange): void => {
     const response = exchange.upstreamResponse;
-    const read = response?.socket?.bytesRead;
-    if (read !== undefined && read !== exchange.upstreamBytesSeen && (everyResponse || isEventStream(response?.headers['content-type']))) {
+    const read = response?.bytesRead;
+    if (read !== undefined && read !== exchange.upstreamBytesSeen && (everyResponse || isEventStream(response?.header('content-type')))) {
       exchange.upstreamBytesSeen = read;
       deadlines.schedule(exchange, idleMs, check);
       return;
@@ -41,8 +33,9 @@ function idleCheck(deadlines: DeadlineWheel<Exchange>, idleMs: number, everyResp
  * `timeout.request` bounds one upstream attempt from the moment it is sent until its response
  * head arrives (504); after that, for event streams and, when the route sets it, every response,
  * `timeout.idle` (default the same value) bounds each silence of the body (a cut connection), so a
- * healthy event stream outlives the request timeout; other bodies must end within it;
- * `timeout.connect` bounds establishing a new upstream connection. Innermost wrapper, so retries
+ * healthy event stream outlives the request timeout; other bodies must end within it.
+ * `timeout.connect` (a new upstream connection, TLS included) is the upstream client's own
+ * timeout, set per route on its target (upstream-target.ts). Innermost wrapper, so retries
  * get a fresh deadline per attempt, bounded by what is left of `timeout.request` since the request
  * arrived. Deadlines live in the shared DeadlineWheel (no timer per
  * request) and fire within DEADLINE_TICK_MS of their time; the exchange's completion cancels it.
@@ -55,7 +48,6 @@ export const timeoutPolicy: PolicyFactory = {
   create: (route, env) => {
     if (route === undefined) return null;
     const requestMs = route.timeout.request;
-    const connectMs = route.timeout.connect;
     const deadlines = env.services.deadlines;
     const onDeadline = idleCheck(deadlines, route.timeout.idle ?? requestMs, route.timeout.idle !== undefined);
     return {
@@ -68,19 +60,8 @@ export const timeoutPolicy: PolicyFactory = {
         exchange.upstreamBytesSeen = -1;
         deadlines.schedule(exchange, ms, onDeadline);
         next(exchange, done);
-        if (connectMs !== undefined) watchConnect(exchange.upstreamRequest as ClientRequest, connectMs);
       },
       onComplete: (exchange) => deadlines.cancel(exchange),
     };
   },
 };
-
-function watchConnect(request: ClientRequest, connectMs: number): void {
-  request.once('socket', (socket: Socket) => {
-    if (!socket.connecting) return;
-    const timer = setTimeout(cutRequest, connectMs, request, 'UPSTREAM_CONNECT_TIMEOUT');
-    const clear = (): void => clearTimeout(timer);
-    socket.once('connect', clear);
-    request.once('close', clear);
-  });
-}

@@ -1,0 +1,51 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Fields node keeps only the first of (its IncomingMessage `matchKnownFields`): a duplicate is dropped. */
+const FIRST_ONLY = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+/**
+ * The header map node's IncomingMessage builds from a raw `[name, value, ...]` list, built the same
+ * way so policies see what they saw with http.request: lower-case names, Set-Cookie as an array,
+ * Cookie joined with '; ', the FIRST_ONLY fields once, every other repeated field joined with ', '.
+ */
+export function headersOf(raw: readonly string[]): IncomingHttpHeaders {
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const seen = out[name];
+    if (seen === undefined) out[name] = name === 'set-cookie' ? [value] : value;
+    else if (name === 'set-cookie') (seen as string[]).push(value);
+    else if (FIRST_ONLY.has(name)) continue;
+    else out[name] = `${seen as string}${name === 'cookie' ? '; ' : ', '}${value}`;
+  }
+  return out;
+}
+
+/** The first value of `name` (lower-case) in a raw header list, without building a map. */
+export function rawHeaderValue(raw: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    const candidate = raw[i] as string;
+    if (candidate.length === name.length && candidate.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+import { defineLoadComparison, type VariantDefinition } from '../harness/comparison';
+import { startDataPlane } from '../harness/gateway';
+import type { ServerProcess } from '../harness/processes';
+import { RATE_LIMIT_AND_BREAKER } from './policies';
+import { bodyPath, forwarderVariant, PREFIX, prepareLoopbackUpstream, PROXY_BODY_CASES } from './upstream-client';
+
+/**
+ * One `/api/*` route as a new user writes it, with issue 19's policy set: a rate limit far above
+ * the load (a 429 would be cheaper than proxying), a circuit breaker, and header variables on the
+ * request and the response. Telemetry on and tracing off, at their defaults.
+ */
+function config(upstreamOrigin: string, policies: boolean): string {
+  const route = policies
+    ? [
+        `  - path: ${PREFIX}/*`,
+        '    upstream: bench',
+        ...RATE_LIMIT_AND_BREAKER,
+        '    headers:',
+        '      request: { set: { X-Request-Id: "${requestId}", X-Client-Ip: "${clientIp}" } }',
+        '      response: { set: { X-Served-By: "gateway ${route}" } }',
+      ]
+    : [`  - path: ${PREFIX}/*`, '    upstream: bench'];
+  return ['version: "1.0.0"', 'upstreams:', '  - name: bench', `    url: ${upstreamOrigin}`, 'routes:', ...route, ''].join('\n');
+}
+
+const dataPlaneVariant = (name: string, label: string, policies: boolean): VariantDefinition<{ upstream: ServerProcess }> => ({
+  name,
+  label,
+  start: async ({ upstream }, ctx) => {
+    const gateway = await startDataPlane(ctx, name, config(upstream.origin, policies));
+    return { origin: gateway.origin, proxyPid: gateway.pid, request: (c) => ({ path: bodyPath(c) }) };
+  },
+});
+
+/**
+ * Issue 19's goal, measured as a new user tries it (`gateway start --role data-plane`, run with
+ * `--connections 64`): the data plane with the policy set against the minimal node:http
+ * forwarder (baseline) and the same forwarder on undici's Pool, in one run.
+ */
+export const proxyPoliciesScenario = defineLoadComparison<{ upstream: ServerProcess }>({
+  name: 'proxy-policies',
+  title: 'Issue 19: the data plane with rate limit, breaker and header variables vs the http.request and undici forwarders',
+  description:
+    'GET 100 B and 16 KiB bodies from the loopback upstream through the minimal node:http forwarder (baseline), the same ' +
+    'forwarder on undici 7 Pool, the data plane with one open /api/* route and the data plane with rate limit, circuit ' +
+    'breaker and request/response header variables on it. Goals: the policy route at >= 1.5x the baseline\'s requests ' +
+    'per CPU-second; compare its ratio with the undici row (issue 19 wants it ahead) and its p99 with the baseline\'s.',
+  cases: PROXY_BODY_CASES,
+  baseline: 'forwarder',
+  goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5 }],
+  prepare: prepareLoopbackUpstream,
+  variants: [
+    forwarderVariant('forwarder', 'forwarder, http.request', 'forwarder'),
+    forwarderVariant('undici', 'forwarder, undici Pool', 'undici-forwarder'),
+    dataPlaneVariant('open', 'data plane, open route', false),
+    dataPlaneVariant('policies', 'data plane, policy set', true),
+  ],
+});
