@@ -5,6 +5,7 @@ import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
 import { refusalsScenario } from './refusals';
+import { scaleScenario } from './scale';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
@@ -14,4 +15,4 @@ import { telemetryInstructionsScenario } from './telemetry-instructions';
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, scaleScenario];
