@@ -21,6 +21,20 @@ test('plain scalars read as the yaml package reads them (YAML 1.2 core schema)',
   }
 });
 
+test('merge keys, __proto__, a BOM with CRLF lines and block scalars read as the yaml package reads them', () => {
+  const texts = [
+    'a: {x: 1}\nb:\n  <<: {x: 2}\n',
+    '__proto__: {polluted: 1}\n',
+    '\ufeffversion: "1.0.0"\r\nx: 1\r\n',
+    'k: "\\u0041"\n',
+    'k: |\n  line\n  two\n',
+    'k: >-\n  folded\n  text\n',
+  ];
+  for (const text of texts) assert.deepEqual(fastYamlValue(text)?.value, reference(text), JSON.stringify(text));
+  assert.equal(Object.getPrototypeOf(fastYamlValue('__proto__: {polluted: 1}\n')?.value), Object.prototype, 'no prototype set from the file');
+  assert.equal(fastYamlValue('a: 1\n---\nb: 2\n'), undefined, 'several documents: the yaml package says why');
+});
+
 test('generated scalars, keys and nesting read the same as the yaml package', () => {
   const scalar = fc.oneof(
     fc.constantFrom(...TRICKY_SCALARS.filter((s) => s !== '')),
