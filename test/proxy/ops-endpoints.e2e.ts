@@ -18,6 +18,11 @@ upstreams:
 routes:
   - { path: /api/*, upstream: main }
   - { id: orders, path: /orders/*, upstream: main }
+  - id: lazy
+    path: /lazy/*
+    upstream: main
+    rateLimit: { enabled: true, max: 1000, windowMs: 60000 }
+    cache: { enabled: true, ttl: 60000 }
 `,
     });
   });
@@ -129,5 +134,15 @@ routes:
     assert.deepEqual(buckets, ['5', '10', '25', '50', '100', '250', '500', '1000', '2500', '5000', '+Inf']);
     // Ops endpoints are not proxied traffic.
     assert.doesNotMatch(text, /route="\/health"/);
+  });
+
+  test('a route has no /metrics series until its first request (10,000 routes must not mean 10,000 x 26 idle lines)', async () => {
+    const before = (await get('/metrics')).text;
+    assert.doesNotMatch(before, /route="(lazy|\/lazy\/\*)"/, 'no series of any metric for a route nobody called');
+    assert.equal((await get('/lazy/1')).status, 200);
+    const after = (await get('/metrics')).text;
+    assert.match(after, /^gateway_requests_total\{route="lazy",method="GET",status="200"\} 1$/m);
+    assert.match(after, /^http_requests_total\{method="GET",route="\/lazy\/\*",status="200"\} 1$/m);
+    assert.equal([...after.matchAll(/^gateway_request_duration_seconds_bucket\{le="[^"]+",route="lazy",/gm)].length, 11);
   });
 });

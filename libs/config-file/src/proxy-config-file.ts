@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { CONFIG_SCHEMA_VERSION, fieldPathSegments, validateProxyConfig, type FieldError, type ProxyConfig } from '@gateway/route-model';
+import { fastYamlValue } from './fast-yaml';
 
 /** A config error with the 1-based line of the offending node when the file has one. */
 export interface ConfigFileError extends FieldError {
@@ -20,6 +21,13 @@ const MAX_CONFIG_BYTES = 5 * 1024 * 1024;
  * `yaml` refuses alias expansion bombs (maxAliasCount), which a hot-reloaded file needs.
  */
 export function parseProxyConfigText(text: string): ConfigFileResult {
+  const fast = fastYamlValue(text);
+  if (fast !== undefined) {
+    const result = validateProxyConfig(fast.value ?? {});
+    // A valid file never keeps a document: lines are looked up (from a fresh one) only when asked for.
+    if (result.ok) return { ok: true, config: result.value, lineOf: linesOnDemand(text) };
+  }
+  // Invalid (or not plain) text: the document gives every error its line.
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -94,6 +102,18 @@ async function readConfigText(filePath: string): Promise<TextRead> {
     const read = refuse('CONFIG_UNREADABLE', `cannot read ${filePath}: ${code ?? (error as Error).message}`);
     return code === 'ENOENT' && !read.ok ? { ...read, missing: true } : read;
   }
+}
+
+/** Lines of fields of a file that parsed (later checks' errors), from a document built at the first question. */
+function linesOnDemand(text: string): (field: string) => number | undefined {
+  let parsed: { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
+  return (field) => {
+    if (parsed === undefined) {
+      const lineCounter = new LineCounter();
+      parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true }), lineCounter };
+    }
+    return lineOf(parsed.doc, parsed.lineCounter, field);
+  };
 }
 
 /** The line of the deepest node that exists along the error's field path. */

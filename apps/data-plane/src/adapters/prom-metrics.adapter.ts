@@ -1,14 +1,15 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading } from '../engine/ports';
-import { requestMetricViews } from './request-metric-views';
+import { requestMetricsText } from './request-metrics-text';
 import { RequestSeriesStore } from './request-series';
 
 /**
  * prom-client behind the engine's metrics port. Request observations go to a plain series store
- * (the hot path) and become prom-client metrics only when /metrics is scraped, as do breaker states
- * (read from their source); the counters policies declare (rate-limit hits, cache lookups) and the
- * rarer events (reloads) use prom-client directly.
+ * (the hot path), created at a route's first request and written as text when /metrics is scraped
+ * (request-metrics-text.ts); breaker states are read from their source at scrape time; the
+ * counters policies declare (rate-limit hits, cache lookups) and the rarer events (reloads) use
+ * prom-client directly.
  */
 export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
@@ -57,7 +58,6 @@ export class PromMetrics implements GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    for (const metric of requestMetricViews(this.requests)) this.registry.registerMetric(metric);
     // Both results exist from the start so a scraper can alert on increase() without a gap.
     this.reloads.labels('success').inc(0);
     this.reloads.labels('failure').inc(0);
@@ -117,6 +117,9 @@ export class PromMetrics implements GatewayMetrics {
   }
 
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    // prom-client ends its text with one newline and separates metrics by a blank line; the request
+    // metrics follow in the same layout.
+    const registered = await this.registry.metrics();
+    return { contentType: this.registry.contentType, body: `${registered}\n${requestMetricsText(this.requests)}\n` };
   }
 }

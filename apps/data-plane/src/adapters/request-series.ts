@@ -25,6 +25,8 @@ export class RequestSeriesStore {
   /** routeId -> status -> method -> series: lookups without building a key string per request. */
   private readonly byRoute = new Map<string, Map<number, Map<string, RequestSeries>>>();
   private readonly series: RequestSeries[] = [];
+  /** Every series by its four labels: a route's first request must not scan 10,000 others. */
+  private readonly seriesByLabels = new Map<string, RequestSeries>();
 
   observe(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void {
     let byStatus = this.byRoute.get(routeId);
@@ -51,10 +53,12 @@ export class RequestSeriesStore {
   }
 
   private seriesFor(routeId: string, routePattern: string, method: string, status: string): RequestSeries {
-    let series = this.series.find((s) => s.routeId === routeId && s.routePattern === routePattern && s.method === method && s.status === status);
+    const key = `${routeId}\u0000${routePattern}\u0000${method}\u0000${status}`;
+    let series = this.seriesByLabels.get(key);
     if (series === undefined) {
       series = new RequestSeries(routeId, routePattern, method, status);
       this.series.push(series);
+      this.seriesByLabels.set(key, series);
     }
     return series;
   }

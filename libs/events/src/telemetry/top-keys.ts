@@ -1,5 +1,8 @@
 import type { TopKeyWire } from './telemetry-window.types';
 
+/** Slots a sketch starts with (its arrays stay on the V8 heap, no external backing store). */
+const INITIAL_SLOTS = 4;
+
 /**
  * The heaviest keys of a stream in bounded memory: Space-Saving (Metwally et al., ICDT 2005). Any
  * key seen more than total/capacity times is kept, and a kept key's count is its true count plus
@@ -11,17 +14,20 @@ export class TopKeys {
   /** Heap position of each kept key. */
   private readonly positionOf = new Map<string, number>();
   private readonly keys: string[] = [];
-  private readonly counts: Float64Array;
-  private readonly errors: Float64Array;
-  private readonly rejections: Float64Array;
+  // Grown on demand up to `capacity` (doubling): a sketch per rate-limited route is created with
+  // its route, and at 10,000 routes full-size arrays would hold tens of MB for keys never seen.
+  private counts: Float64Array;
+  private errors: Float64Array;
+  private rejections: Float64Array;
   /** Every observation, kept or not. */
   total = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('TopKeys capacity must be a positive integer');
-    this.counts = new Float64Array(capacity);
-    this.errors = new Float64Array(capacity);
-    this.rejections = new Float64Array(capacity);
+    const initial = Math.min(capacity, INITIAL_SLOTS);
+    this.counts = new Float64Array(initial);
+    this.errors = new Float64Array(initial);
+    this.rejections = new Float64Array(initial);
   }
 
   get size(): number {
@@ -35,6 +41,7 @@ export class TopKeys {
       if (this.keys.length < this.capacity) {
         // A new key has the least possible count (1): appended as a leaf, it rises to the root.
         position = this.keys.length;
+        if (position === this.counts.length) this.grow();
         this.keys.push(key);
         this.counts[position] = 0;
         this.errors[position] = 0;
@@ -69,6 +76,13 @@ export class TopKeys {
     this.positionOf.clear();
     this.keys.length = 0;
     this.total = 0;
+  }
+
+  private grow(): void {
+    const size = Math.min(this.capacity, this.counts.length * 2);
+    this.counts = grown(this.counts, size);
+    this.errors = grown(this.errors, size);
+    this.rejections = grown(this.rejections, size);
   }
 
   private siftUp(from: number): number {
@@ -106,6 +120,12 @@ export class TopKeys {
     this.positionOf.set(this.keys[a], a);
     this.positionOf.set(key, b);
   }
+}
+
+function grown(values: Float64Array, size: number): Float64Array {
+  const next = new Float64Array(size);
+  next.set(values);
+  return next;
 }
 
 function swapIn(values: Float64Array, a: number, b: number): void {

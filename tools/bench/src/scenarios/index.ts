@@ -7,6 +7,7 @@ import { proxyScenario } from './proxy';
 import { proxyPoliciesScenario } from './proxy-policies';
 import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
+import { scaleScenario } from './scale';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
@@ -18,4 +19,4 @@ import { tracingInstructionsScenario } from './tracing-instructions';
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, tracingScenario, tracingInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, tracingScenario, tracingInstructionsScenario];

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EMPTY_PROXY_CONFIG, manyRoutesConfig, type ManyRoutesRoute } from '@gateway/testing';
+import { startDataPlane } from '../harness/gateway';
+import { formatGoal, formatNumber, markdownTable } from '../harness/report';
+import { median } from '../harness/stats';
+import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
+
+/** The issue's table (tools/bench/dist/fixtures/many-routes.js writes the same file). */
+const ROUTES = 10_000;
+/** Quiet time before an RSS reading (timers and the first snapshot write settle). */
+const SETTLE_MS = 3000;
+/** Requests in flight while every route gets its one request. */
+const CONCURRENCY = 16;
+const SCRAPES = 5;
+const REQUEST_TIMEOUT_MS = 30_000;
+const GOALS = { idleMb: 120, afterTrafficMb: 160, startMs: 1000, scrapeMs: 100 };
+
+interface ScaleFigures {
+  readonly routes: number;
+  readonly startMs: number;
+  readonly idleMb: number;
+  readonly afterTrafficMb: number;
+  readonly requestsNot200: number;
+  readonly scrapeMs: number;
+  readonly scrapeBytes: number;
+}
+
+/** Resident set of a process, from /proc (what the issue's figures are). */
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kb) / 1024;
+}
+
+/** GET on a keep-alive agent: status, body size and ms until the body ended. */
+function get(origin: string, path: string, agent: http.Agent): Promise<{ status: number; bytes: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get(origin + path, { agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - started }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`${path} took longer than ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+  });
+}
+
+/** The loopback upstream of every generated route: 200 with two bytes, whatever the path. */
+async function startUpstream(): Promise<{ origin: string; close(): void }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-length': '2' });
+    res.end('ok');
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One data plane on a proxy.yml with `routes` generated routes (0: the floor): start, RSS, one request a route, scrapes. */
+async function measure(ctx: HarnessContext, upstreamOrigin: string, routes: number): Promise<ScaleFigures> {
+  const generated = routes === 0 ? undefined : manyRoutesConfig({ count: routes, upstreamOrigin });
+  const table: readonly ManyRoutesRoute[] = generated?.routes ?? [];
+  const yaml = generated?.yaml ?? EMPTY_PROXY_CONFIG;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const started = performance.now();
+  // Listening means the routes are compiled: a proxy.yml data plane applies its file before it listens.
+  const plane = await startDataPlane(ctx, `data-plane-${routes}-routes`, yaml);
+  try {
+    const startMs = performance.now() - started;
+    await pause(SETTLE_MS);
+    const idleMb = rssMb(plane.pid);
+    let requestsNot200 = 0;
+    for (let i = 0; i < table.length; i += CONCURRENCY) {
+      const answers = await Promise.all(table.slice(i, i + CONCURRENCY).map((route) => get(plane.origin, route.requestPath, agent)));
+      requestsNot200 += answers.filter((a) => a.status !== 200).length;
+    }
+    await pause(SETTLE_MS);
+    const afterTrafficMb = rssMb(plane.pid);
+    const scrapes: Array<{ ms: number; bytes: number }> = [];
+    for (let i = 0; i < SCRAPES; i += 1) scrapes.push(await get(plane.origin, '/metrics', agent));
+    return { routes, startMs, idleMb, afterTrafficMb, requestsNot200, scrapeMs: median(scrapes.map((s) => s.ms)) ?? Number.NaN, scrapeBytes: median(scrapes.map((s) => s.bytes)) ?? 0 };
+  } finally {
+    agent.destroy();
+    await plane.process.stop();
+  }
+}
+
+function goal(description: string, value: number, below: number): GoalCheck {
+  return { description, value, below, met: value < below };
+}
+
+/**
+ * 10,000 routes in little memory (issue 19): `gateway start --role data-plane` on a proxy.yml of
+ * 10,000 generated routes (prefix, exact and wildcard, a third with policies; telemetry and
+ * tracing at their defaults) beside the same data plane with no routes (the floor of node, V8 and
+ * the gateway's modules) in the same run.
+ */
+export const scaleScenario: Scenario = {
+  name: 'scale',
+  title: `Data plane with ${formatNumber(ROUTES)} routes: memory, start and /metrics (beside an empty data plane)`,
+  description:
+    `A proxy.yml data plane with ${formatNumber(ROUTES)} generated routes and one with none: start time (spawn to listening), RSS idle, RSS after one ` +
+    `request on every route, /metrics scrape time and size. Goals: RSS < ${GOALS.idleMb} MB idle and < ${GOALS.afterTrafficMb} MB after traffic, ` +
+    `start < ${GOALS.startMs} ms, scrape < ${GOALS.scrapeMs} ms.`,
+  variantNames: ['floor', 'routes'],
+  async run(ctx: HarnessContext): Promise<ScenarioResult> {
+    const upstream = await startUpstream();
+    try {
+      const figures: ScaleFigures[] = [];
+      for (const [variant, routes] of [['floor', 0], ['routes', ROUTES]] as const) {
+        if (!ctx.variantSelected('scale', variant)) continue;
+        ctx.log(`scale: data plane with ${routes} routes`);
+        figures.push(await measure(ctx, upstream.origin, routes));
+      }
+      const large = figures.find((f) => f.routes === ROUTES);
+      const floor = figures.find((f) => f.routes === 0);
+      const goals: GoalCheck[] = large === undefined ? [] : [
+        goal(`RSS idle, ${formatNumber(ROUTES)} routes (MB)`, large.idleMb, GOALS.idleMb),
+        goal(`RSS after one request on every route (MB)`, large.afterTrafficMb, GOALS.afterTrafficMb),
+        goal('start, spawn to listening (ms)', large.startMs, GOALS.startMs),
+        goal('/metrics scrape after traffic on every route (ms)', large.scrapeMs, GOALS.scrapeMs),
+      ];
+      const row = (f: ScaleFigures): string[] => [
+        formatNumber(f.routes),
+        formatNumber(f.startMs),
+        formatNumber(f.idleMb, 1),
+        formatNumber(f.afterTrafficMb, 1),
+        formatNumber(f.requestsNot200),
+        formatNumber(f.scrapeMs),
+        formatNumber(f.scrapeBytes / 1024, 0),
+      ];
+      const perRoute = large !== undefined && floor !== undefined
+        ? `\n\nPer route above the floor: ${formatNumber(((large.idleMb - floor.idleMb) * 1024) / ROUTES, 1)} KiB idle, ` +
+          `${formatNumber(((large.afterTrafficMb - floor.afterTrafficMb) * 1024) / ROUTES, 1)} KiB after traffic; start ${formatNumber(large.startMs / floor.startMs, 1)}x the floor's.`
+        : '';
+      const markdown = [
+        markdownTable(['routes', 'start ms', 'RSS idle MB', 'RSS after traffic MB', 'requests not 200', '/metrics ms (median)', '/metrics KiB'], figures.map(row)) + perRoute,
+        ...goals.map((g) => `- ${formatGoal(g)}`),
+      ].join('\n\n');
+      const data: JsonValue = { figures: figures.map((f) => ({ ...f })) };
+      return { name: 'scale', title: scaleScenario.title, markdown, goals, data };
+    } finally {
+      upstream.close();
+    }
+  },
+};
