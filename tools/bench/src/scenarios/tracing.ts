@@ -32,8 +32,8 @@ export async function startDiscardingCollector(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
 }
 
-/** proxy.yml of one variant; `extraProxy` lines go into the `proxy:` block (the callgrind scenario's slow-process timeouts). */
-export function tracingConfig(upstreamOrigin: string, collector: string, variant: TracingVariant | 'baseline', extraProxy: readonly string[] = [], extraRoute = ''): string {
+/** proxy.yml of one variant. */
+function tracingConfig(upstreamOrigin: string, collector: string, variant: TracingVariant): string {
   const sampled = (ratio: number): string[] => [
     '  tracing:',
     '    enabled: true',
@@ -41,7 +41,7 @@ export function tracingConfig(upstreamOrigin: string, collector: string, variant
     `    otlp: { enabled: true, endpoint: "${collector}" }`,
   ];
   const proxy = variant === 'sampled-10' ? sampled(0.1) : variant === 'sampled-100' ? sampled(1) : variant === 'access-log' ? ['  accessLog: { enabled: true }'] : [];
-  return ['version: "1.0.0"', 'proxy:', '  host: 127.0.0.1', ...extraProxy, ...proxy, 'upstreams:', '  - name: bench', `    url: ${upstreamOrigin}`, 'routes:', `  - { path: "${PREFIX}/*", upstream: bench${extraRoute} }`, ''].join('\n');
+  return ['version: "1.0.0"', 'proxy:', '  host: 127.0.0.1', ...proxy, 'upstreams:', '  - name: bench', `    url: ${upstreamOrigin}`, 'routes:', `  - { path: "${PREFIX}/*", upstream: bench }`, ''].join('\n');
 }
 
 /** The upstream and the collector both tracing scenarios use. */
@@ -64,7 +64,7 @@ const variant = (name: TracingVariant, label: string, env: NodeJS.ProcessEnv = {
  * default), with W3C trace context on and 10 % (and 100 %) of the traces exported over OTLP/HTTP
  * to a loopback collector, and with the access log on (one JSON line a request to stdout). Goal:
  * 10 % sampling at most 5 % dearer (requests per CPU-second, and instructions where hardware
- * counters exist). The "off costs at most 1 %" half is `tracing-instructions` (against a baseline build).
+ * counters exist). Under callgrind: `tracing-instructions` and `tracing-off-instructions` (against a build without tracing).
  */
 export const tracingScenario = defineLoadComparison<TracingBenchEnv>({
   name: 'tracing',
