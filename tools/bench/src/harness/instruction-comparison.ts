@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { makeTempDir } from '@gateway/testing';
-import { CallgrindProcess, callgrindWrapper, valgrindVersion, type InstructionCount } from './callgrind';
+import { CallgrindProcess, callgrindWrapper, COMPILATION_COUNTED, valgrindVersion, type InstructionCount } from './callgrind';
 import type { GatewayLaunch } from './gateway';
 import type { ServerProcess } from './processes';
 import { formatGoal, formatNumber, markdownTable } from './report';
@@ -59,8 +59,9 @@ const setting = (name: string, fallback: number): number => {
  * - V8 without background threads: with concurrent compilation a function's optimised code is
  *   installed whenever the compiler thread, which valgrind serialises with the main thread, happens
  *   to finish, so two processes ran different code for different numbers of requests.
- * - A long uninstrumented warm-up: TurboFan was still compiling thousands of requests into a
- *   process (half of a counted batch 6,300 requests in), so compilation must be over before the count.
+ * - A long uninstrumented warm-up, and TurboFan's compilations left out of the count
+ *   (harness/callgrind.ts): clock-driven code first gets hot while the batches are counted, since
+ *   under callgrind the clock runs 100-1,000x slower than the requests.
  * - One keep-alive connection, one request at a time: every request is the same event-loop turns; with several connections the number of requests a turn handles changed the count.
  * - Many requests a batch, pooled (a process's figure is its batches' total over their requests),
  *   so garbage collection is charged in proportion instead of to the batch it falls into.
@@ -176,7 +177,8 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
     `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
     `${s0.rounds} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${s0.warmup} uninstrumented warm-up requests (BENCH_CALLGRIND_WARMUP), then ${s0.batches} ` +
     `batches (BENCH_CALLGRIND_BATCHES) of ${s0.requests} sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), the variants alternating batch by batch, ` +
-    `and ${s0.idleSeconds} s without traffic whose rate is taken off each batch. Goal: ${spec.goal.description} >= ${spec.goal.atLeast}, the time-driven difference ` +
+    `and ${s0.idleSeconds} s without traffic whose rate is taken off each batch. ` +
+    `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${spec.goal.description} >= ${spec.goal.atLeast}, the time-driven difference ` +
     `charged at ${CHARGE_REQUESTS_PER_SECOND} requests a second. Ignores --duration, --rounds and --connections.`;
 
   async function round(ctx: HarnessContext, env: Env, r: number): Promise<Map<string, ProcessCount>> {
@@ -307,7 +309,8 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         ),
         '',
         `${s.rounds} rounds (fresh processes each) x ${s.batches} batches of ${s.requests} sequential requests over ${s.connections} keep-alive connection(s) per variant; ` +
-          `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrind.version}. Ir / request: every thread, a process's batches pooled, less the main thread's timers phase ` +
+          `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrind.version}; TurboFan's compilations ${COMPILATION_COUNTED ? 'counted' : 'not counted (--toggle-collect)'}. ` +
+          `Ir / request: every thread, a process's batches pooled, less the main thread's timers phase ` +
           `(uv__run_timers: what the clock drives), median of the rounds. Timers Ir / s: that phase a second during the batches and during ${s.idleSeconds} s without traffic. ` +
           `Spread: (max - min) / median.`,
         '',
