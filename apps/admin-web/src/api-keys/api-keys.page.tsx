@@ -8,6 +8,7 @@ import { describedBy, FormField } from '../layout/form-field';
 import { FormFooter, ListTable } from '../layout/list-table';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
+import { ErrorAlert } from '../layout/error-alert';
 
 const KEYS_PER_PAGE = 20;
 const STATUS_TEXT: Record<ApiKey['status'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
@@ -160,11 +161,7 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
             )}
           </div>
         )}
-        {state.error !== undefined && (
-          <p class="error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <ErrorAlert message={state.error} />
       </td>
     </tr>
   );

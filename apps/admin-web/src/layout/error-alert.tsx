@@ -1,4 +1,4 @@
-/** A failure of something the admin just did, announced to screen readers; nothing when none. */
+/** The error of an action, announced to screen readers; nothing while there is none. */
 export function ErrorAlert({ message }: { message: string | undefined }) {
   if (message === undefined) return null;
   return (

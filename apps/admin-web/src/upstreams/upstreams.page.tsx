@@ -8,6 +8,7 @@ import { ListTable } from '../layout/list-table';
 import { ConfirmButton } from '../ops/confirm-button';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
+import { ErrorAlert } from '../layout/error-alert';
 
 const UPSTREAMS_PER_PAGE = 20;
 
@@ -83,11 +84,7 @@ function UpstreamRow({ upstream, onDeleted }: { upstream: Upstream; onDeleted: (
             <ConfirmButton label="Delete" confirmLabel="Confirm delete" accessibleName={`Delete ${upstream.name}`} busy={state.busy} onConfirm={() => void remove()} />
           </div>
         )}
-        {state.error !== undefined && (
-          <p class="error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <ErrorAlert message={state.error} />
       </td>
     </tr>
   );

@@ -9,6 +9,7 @@ import { FormFooter, ListTable } from '../layout/list-table';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { PaginationNav } from '../routes/pagination-nav';
 import { session } from '../session/session.state';
+import { ErrorAlert } from '../layout/error-alert';
 
 const USERS_PER_PAGE = 20;
 /** The password policy's length (docs/control-plane.md); the API checks the rest and names the rule. */
@@ -144,11 +145,7 @@ function UserRow({ user, onChanged }: { user: UserAccount; onChanged: (message: 
             </>
           )}
         </div>
-        {state.error !== undefined && (
-          <p class="error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <ErrorAlert message={state.error} />
       </td>
     </tr>
   );

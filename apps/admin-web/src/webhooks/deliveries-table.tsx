@@ -6,6 +6,7 @@ import { useAction } from '../api/use-action';
 import { useLastDefined } from '../api/use-last-defined';
 import { PaginationNav } from '../routes/pagination-nav';
 import { deliveriesRevision } from './webhooks-revision';
+import { ErrorAlert } from '../layout/error-alert';
 
 const DELIVERIES_PER_PAGE = 20;
 
@@ -130,11 +131,7 @@ function DeliveryRow({ delivery, onRedelivered }: { delivery: WebhookDelivery; o
         <button type="button" class="secondary" disabled={state.busy} onClick={() => void redeliver()} aria-label={`Redeliver ${delivery.eventType} ${delivery.eventId}`}>
           Redeliver
         </button>
-        {state.error !== undefined && (
-          <p class="error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <ErrorAlert message={state.error} />
       </td>
     </tr>
   );

@@ -2,6 +2,7 @@ import { api } from '../api/api-client';
 import type { WebhookWithSecret } from '../api/api-types';
 import { useAction } from '../api/use-action';
 import { describedBy, FormField } from '../layout/form-field';
+import { ErrorAlert } from '../layout/error-alert';
 
 const OVERLAPS: ReadonlyArray<{ seconds: number; label: string }> = [
   { seconds: 86_400, label: '1 day (default)' },
@@ -32,11 +33,7 @@ export function RotateSecretForm({ webhookId, onRotated }: { webhookId: string; 
           ))}
         </select>
       </FormField>
-      {state.error !== undefined && (
-        <p class="error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <ErrorAlert message={state.error} />
       <div>
         <button type="submit" class="secondary" disabled={state.busy}>
           {state.busy ? 'Rotating…' : 'Rotate secret'}

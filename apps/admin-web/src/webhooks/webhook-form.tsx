@@ -2,6 +2,7 @@ import type { EventSeverity, Webhook, WebhookInput } from '../api/api-types';
 import type { ActionState } from '../api/use-action';
 import { SEVERITIES } from '../events/event-fields';
 import { describedBy, FormField } from '../layout/form-field';
+import { ErrorAlert } from '../layout/error-alert';
 
 /**
  * The fields of a webhook (create and edit): url, event kinds (comma-separated, `*` for every kind),
@@ -72,11 +73,7 @@ export function WebhookForm({ idPrefix, title, submitLabel, initial, state, onSu
           {fieldErrors['enabled']}
         </span>
       )}
-      {state.error !== undefined && (
-        <p class="error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <ErrorAlert message={state.error} />
       <div class="actions">
         <button type="submit" disabled={state.busy}>
           {state.busy ? 'Saving…' : submitLabel}

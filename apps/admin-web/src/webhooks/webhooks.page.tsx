@@ -11,6 +11,7 @@ import { SecretOnce } from './secret-once';
 import { WebhookForm } from './webhook-form';
 import { webhooksChanged, webhooksRevision } from './webhooks-revision';
 import { severityText, WebhookStatus } from './webhook-status';
+import { ErrorAlert } from '../layout/error-alert';
 
 const WEBHOOKS_PER_PAGE = 20;
 
@@ -121,11 +122,7 @@ function WebhookRow({ webhook, onChanged }: { webhook: Webhook; onChanged: (mess
             </button>
           )}
         </div>
-        {state.error !== undefined && (
-          <p class="error" role="alert">
-            {state.error}
-          </p>
-        )}
+        <ErrorAlert message={state.error} />
       </td>
     </tr>
   );
