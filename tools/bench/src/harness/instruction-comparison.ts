@@ -1,4 +1,6 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { makeTempDir } from '@gateway/testing';
 import { CallgrindProcess, callgrindWrapper, COMPILATION_COUNTED, valgrindVersion, type InstructionCount } from './callgrind';
 import type { GatewayLaunch } from './gateway';
@@ -100,6 +102,17 @@ export function overlayProxyYaml(overlay: Readonly<Record<string, unknown>> = {}
   return `${JSON.stringify({ ...BASE_PROXY, ...overlay, proxy }, null, 2)}\n`;
 }
 
+/**
+ * Where a round's callgrind dumps go: a temp dir removed after the round, or, with
+ * `BENCH_CALLGRIND_KEEP_DIR`, a fresh folder inside that one, kept for `callgrind_annotate`.
+ */
+function dumpDir(): { path: string; remove(): void } {
+  const keep = process.env['BENCH_CALLGRIND_KEEP_DIR'];
+  if (keep === undefined || keep === '') return makeTempDir('gateway-bench-callgrind-');
+  mkdirSync(keep, { recursive: true });
+  return { path: mkdtempSync(path.join(keep, 'round-')), remove: () => undefined };
+}
+
 /** `count` GETs over `connections` keep-alive connections, each one waiting for its previous answer; every answer must be 200. */
 async function sendRequests(origin: string, path: string, count: number, connections: number): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -184,7 +197,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
   async function round(ctx: HarnessContext, env: Env, r: number): Promise<Map<string, ProcessCount>> {
     const s = settings();
     const variants = spec.variants.filter((v) => ctx.variantSelected(spec.name, v.name));
-    const outDir = makeTempDir('gateway-bench-callgrind-');
+    const outDir = dumpDir();
     const started: Array<{ variant: InstructionVariant; server: ServerProcess; callgrind: CallgrindProcess }> = [];
     try {
       for (const variant of variants) {

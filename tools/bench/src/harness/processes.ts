@@ -177,6 +177,15 @@ export function profileFlags(profileDir: string | undefined, name: string): stri
   return profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 }
 
+/** How a bench server is started under a wrapper (callgrind): the same fields as the gateway's launch. */
+export interface BenchServerLaunch {
+  /** A command node runs under (`['valgrind', '--tool=callgrind', ...]`); the pid is node's. */
+  readonly wrapper?: readonly string[];
+  readonly nodeFlags?: readonly string[];
+  /** How long it may take to announce its port (default 10 s). */
+  readonly startTimeoutMs?: number;
+}
+
 /** Starts one of the compiled scripts in src/servers as its own node process and waits for it to listen. */
 export async function startBenchServer(
   registry: ProcessRegistry,
@@ -184,10 +193,13 @@ export async function startBenchServer(
   script: string,
   args: readonly string[],
   profileDir?: string,
+  launch: BenchServerLaunch = {},
 ): Promise<ServerProcess> {
   const scriptPath = path.join(__dirname, '..', 'servers', `${script}.js`);
-  const managed = registry.spawn(name, process.execPath, { args: [...profileFlags(profileDir, name), scriptPath, ...args] });
-  const line = await managed.waitForLine((l) => parseAnnouncement(l) !== undefined, 10_000);
+  const wrapper = launch.wrapper ?? [];
+  const nodeArgs = [...(launch.nodeFlags ?? []), ...profileFlags(profileDir, name), scriptPath, ...args];
+  const managed = registry.spawn(name, wrapper[0] ?? process.execPath, { args: wrapper.length > 0 ? [...wrapper.slice(1), process.execPath, ...nodeArgs] : nodeArgs });
+  const line = await managed.waitForLine((l) => parseAnnouncement(l) !== undefined, launch.startTimeoutMs ?? 10_000);
   const port = (parseAnnouncement(line) as ListeningAnnouncement).port;
   return { name, origin: `http://127.0.0.1:${port}`, port, pid: managed.pid, process: managed };
 }

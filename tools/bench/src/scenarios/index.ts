@@ -5,6 +5,7 @@ import { edgeCacheScenario, edgeJwtScenario } from './edge';
 import { propagationScenario } from './propagation';
 import { proxyScenario } from './proxy';
 import { proxyPoliciesScenario } from './proxy-policies';
+import { proxyPoliciesInstructionsScenario } from './proxy-policies-instructions';
 import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { scaleScenario } from './scale';
@@ -19,4 +20,4 @@ import { tracingInstructionsScenario, tracingOffInstructionsScenario } from './t
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario];

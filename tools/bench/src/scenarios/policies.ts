@@ -6,11 +6,14 @@ const CASES: readonly LoadCase[] = [{ name: 'body-100b', label: '100 B body', ex
 const PREFIX = '/api';
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-/** A rate limit far above what the load reaches and a circuit breaker, as route lines of proxy.yml. */
-export const RATE_LIMIT_AND_BREAKER: readonly string[] = [
-  '    rateLimit: { enabled: true, max: 1000000000, windowMs: 60000, strategy: token-bucket, scope: ip }',
-  '    circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 20, timeout: 30000 }',
-];
+/** A rate limit far above what the load reaches and a circuit breaker, as route fields. */
+export const RATE_LIMIT_AND_BREAKER_FIELDS = {
+  rateLimit: { enabled: true, max: 1_000_000_000, windowMs: 60_000, strategy: 'token-bucket', scope: 'ip' },
+  circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 20, timeout: 30_000 },
+} as const;
+
+/** The same as route lines of proxy.yml (JSON flow mappings are YAML). */
+export const RATE_LIMIT_AND_BREAKER: readonly string[] = Object.entries(RATE_LIMIT_AND_BREAKER_FIELDS).map(([name, value]) => `    ${name}: ${JSON.stringify(value)}`);
 
 /**
  * One `/api/*` route, with or without the resilience policy set. The limit is far above what the

@@ -1,26 +1,26 @@
 import { defineLoadComparison, type VariantDefinition } from '../harness/comparison';
 import { startDataPlane } from '../harness/gateway';
 import type { ServerProcess } from '../harness/processes';
-import { RATE_LIMIT_AND_BREAKER } from './policies';
+import { RATE_LIMIT_AND_BREAKER_FIELDS } from './policies';
 import { bodyPath, forwarderVariant, PREFIX, prepareLoopbackUpstream, PROXY_BODY_CASES } from './upstream-client';
 
 /**
- * One `/api/*` route as a new user writes it, with issue 19's policy set: a rate limit far above
- * the load (a 429 would be cheaper than proxying), a circuit breaker, and header variables on the
- * request and the response. Telemetry on and tracing off, at their defaults.
+ * Issue 19's policy set as route fields: a rate limit far above the load (a 429 would be cheaper
+ * than proxying), a circuit breaker, and header variables on the request and the response.
  */
+export const POLICY_SET_ROUTE = {
+  ...RATE_LIMIT_AND_BREAKER_FIELDS,
+  headers: {
+    request: { set: { 'X-Request-Id': '${requestId}', 'X-Client-Ip': '${clientIp}' } },
+    response: { set: { 'X-Served-By': 'gateway ${route}' } },
+  },
+} as const;
+
+/** One `/api/*` route as a new user writes it, open or with the policy set. Telemetry on and tracing off, at their defaults. */
 function config(upstreamOrigin: string, policies: boolean): string {
-  const route = policies
-    ? [
-        `  - path: ${PREFIX}/*`,
-        '    upstream: bench',
-        ...RATE_LIMIT_AND_BREAKER,
-        '    headers:',
-        '      request: { set: { X-Request-Id: "${requestId}", X-Client-Ip: "${clientIp}" } }',
-        '      response: { set: { X-Served-By: "gateway ${route}" } }',
-      ]
-    : [`  - path: ${PREFIX}/*`, '    upstream: bench'];
-  return ['version: "1.0.0"', 'upstreams:', '  - name: bench', `    url: ${upstreamOrigin}`, 'routes:', ...route, ''].join('\n');
+  const route = { path: `${PREFIX}/*`, upstream: 'bench', ...(policies ? POLICY_SET_ROUTE : {}) };
+  // JSON is YAML.
+  return `${JSON.stringify({ version: '1.0.0', upstreams: [{ name: 'bench', url: upstreamOrigin }], routes: [route] }, null, 2)}\n`;
 }
 
 const dataPlaneVariant = (name: string, label: string, policies: boolean): VariantDefinition<{ upstream: ServerProcess }> => ({
