@@ -3,6 +3,7 @@ import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading } from '../engine/ports';
 import { requestMetricsText } from './request-metrics-text';
 import { RequestSeriesStore } from './request-series';
+import { countsOf, deferredCounter } from './deferred-counter';
 
 /**
  * prom-client behind the engine's metrics port. Request observations go to a plain series store
@@ -70,10 +71,10 @@ export class PromMetrics implements GatewayMetrics {
   counter(definition: CounterDefinition): CounterHandle {
     let counter = this.counters.get(definition.name);
     if (counter === undefined) {
-      counter = new Counter({ name: definition.name, help: definition.help, labelNames: [...definition.labelNames], registers: [this.registry] });
+      counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
     }
-    return counter;
+    return countsOf(counter);
   }
 
   gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void {

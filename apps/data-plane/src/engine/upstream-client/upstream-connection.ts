@@ -21,8 +21,12 @@ export interface UpstreamTimeouts {
 export interface UpstreamResponseHandler {
   /** The final response head (1xx interim responses are skipped). */
   onResponse(head: ResponseHead): void;
-  /** A body slice, straight from the socket's read (not copied): write it to the client. */
-  onData(chunk: Buffer): void;
+  /**
+   * A body slice, straight from the socket's read (not copied): write it to the client. `last`:
+   * it completes a Content-Length body and `onEnd` follows before anything else happens, so it
+   * may go out together with the end.
+   */
+  onData(chunk: Buffer, last: boolean): void;
   /** The response is complete; trailers as a flat list (empty for most responses). */
   onEnd(trailers: string[]): void;
   onError(error: UpstreamClientError): void;
@@ -131,7 +135,12 @@ export class UpstreamConnection implements ResponseSink {
   private trailers: string[] | undefined = undefined;
   /** Exchanges this connection has carried (a failure before any byte on a reused one may be a stale close). */
   private served = 0;
-  private currentTimeout = 0;
+  /** The current phase's timeout (0: none). */
+  private phaseTimeout = 0;
+  /** The duration the socket's timer runs with (0: none); node restarts it on every read and write. */
+  private armedTimeout = 0;
+  /** The armed timer fired in a phase without a timeout: it runs again only after socket activity. */
+  private timerLapsed = false;
   private socketError: Error | undefined = undefined;
   closed = false;
 
@@ -238,7 +247,12 @@ export class UpstreamConnection implements ResponseSink {
   pause(): void {
     this.paused = true;
     this.socket.pause();
-    this.setTimeout(0);
+    // No timeout while paused, and a resume starts the phase's time afresh.
+    this.phaseTimeout = 0;
+    if (this.armedTimeout !== 0) {
+      this.armedTimeout = 0;
+      this.socket.setTimeout(0);
+    }
   }
 
   resume(): void {
@@ -265,11 +279,11 @@ export class UpstreamConnection implements ResponseSink {
     this.head = head;
   }
 
-  onResponseBody(chunk: Buffer): void {
+  onResponseBody(chunk: Buffer, last: boolean): void {
     const exchange = this.exchange;
     if (exchange === undefined) return;
     this.deliverHead(exchange);
-    if (!exchange.ended) exchange.handler.onData(chunk);
+    if (!exchange.ended) exchange.handler.onData(chunk, last);
   }
 
   onResponseEnd(trailers: string[]): void {
@@ -284,9 +298,18 @@ export class UpstreamConnection implements ResponseSink {
     exchange.handler.onResponse(head);
   }
 
+  /**
+   * Enters a phase with a timeout of `ms` (0: none). A phase without one leaves the socket's timer
+   * armed and `onTimeout` ignores it, and a phase with the duration already armed keeps it (node
+   * restarts it on every read and write): in the data plane, whose first-byte and idle timeouts
+   * are the timeout policy's, a pooled connection then keeps one keep-alive timer for good instead
+   * of clearing it and making a new one for every request.
+   */
   private setTimeout(ms: number): void {
-    if (ms === this.currentTimeout) return;
-    this.currentTimeout = ms;
+    this.phaseTimeout = ms;
+    if (ms === 0 || (ms === this.armedTimeout && !this.timerLapsed)) return;
+    this.armedTimeout = ms;
+    this.timerLapsed = false;
     this.socket.setTimeout(ms);
   }
 
@@ -390,6 +413,10 @@ export class UpstreamConnection implements ResponseSink {
   }
 
   private onTimeout(): void {
+    if (this.phaseTimeout === 0) {
+      this.timerLapsed = true;
+      return;
+    }
     const exchange = this.exchange;
     if (exchange === undefined) {
       this.destroy();
