@@ -3,7 +3,6 @@ import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading } from '../engine/ports';
 import { requestMetricsText } from './request-metrics-text';
 import { RequestSeriesStore } from './request-series';
-import { countsOf, deferredCounter } from './deferred-counter';
 
 /**
  * prom-client behind the engine's metrics port. Request observations go to a plain series store
@@ -71,10 +70,10 @@ export class PromMetrics implements GatewayMetrics {
   counter(definition: CounterDefinition): CounterHandle {
     let counter = this.counters.get(definition.name);
     if (counter === undefined) {
-      counter = deferredCounter(definition, this.registry);
+      counter = new Counter({ name: definition.name, help: definition.help, labelNames: [...definition.labelNames], registers: [this.registry] });
       this.counters.set(definition.name, counter);
     }
-    return countsOf(counter);
+    return counter;
   }
 
   gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void {

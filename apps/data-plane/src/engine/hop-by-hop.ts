@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { headersOf } from './raw-headers';
 
 /**
  * Connection-specific headers a proxy must not forward (RFC 9110 7.6.1), plus the legacy
@@ -53,25 +52,4 @@ export function isHopByHopName(name: string): boolean {
     default:
       return false;
   }
-}
-
-const isHopByHop = (name: string): boolean => HOP_BY_HOP.has(name);
-
-/** The Connection field of a raw header list, repeated ones joined (only names of its length are compared). */
-export function rawConnectionValue(raw: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.length === 10 && name.toLowerCase() === 'connection') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
-  }
-  return value;
-}
-
-/**
- * The end-to-end headers of a raw list as a fresh header map (node's, see headersOf): what
- * copyEndToEndHeaders(headersOf(raw), {}) gives, built in one pass without the intermediate map.
- */
-export function endToEndHeadersOf(raw: readonly string[]): OutgoingHttpHeaders {
-  const listed = connectionListed(rawConnectionValue(raw));
-  return headersOf(raw, listed === undefined ? isHopByHop : (name) => HOP_BY_HOP.has(name) || listed.has(name));
 }

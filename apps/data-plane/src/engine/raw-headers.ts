@@ -26,14 +26,11 @@ const FIRST_ONLY = new Set([
  * The header map node's IncomingMessage builds from a raw `[name, value, ...]` list, built the same
  * way so policies see what they saw with http.request: lower-case names, Set-Cookie as an array,
  * Cookie joined with '; ', the FIRST_ONLY fields once, every other repeated field joined with ', '.
- * Fields `skip` names are left out.
  */
-export function headersOf(raw: readonly string[], skip?: (name: string) => boolean): IncomingHttpHeaders {
+export function headersOf(raw: readonly string[]): IncomingHttpHeaders {
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
-    // `skip` (lower-case names) leaves fields out, as if they had not been sent.
-    if (skip !== undefined && skip(name)) continue;
     const value = raw[i + 1] as string;
     const seen = out[name];
     if (seen === undefined) out[name] = name === 'set-cookie' ? [value] : value;

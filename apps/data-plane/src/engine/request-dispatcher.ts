@@ -10,7 +10,7 @@ import { readRequestTarget } from './request-target';
 import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead } from './responses';
 import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
-import { endToEndHeadersOf } from './hop-by-hop';
+import { copyEndToEndHeaders } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
@@ -214,6 +214,7 @@ export class RequestDispatcher {
   }
 
   private respond(exchange: Exchange, route: CompiledRoute, upstream: UpstreamResponse): void {
+    const { res } = exchange;
     if (exchange.clientAborted) {
       upstream.resume();
       return;
@@ -226,54 +227,41 @@ export class RequestDispatcher {
       this.pipeBody(exchange, upstream, undefined);
       return;
     }
-    const proxied = new ProxiedUpstreamResponse(status, endToEndHeadersOf(upstream.rawHeaders), upstream);
-    let pending: Promise<void> | undefined;
-    try {
-      pending = this.runResponseHooks(exchange, hooks, 0, proxied);
-    } catch (error) {
-      upstream.destroy();
-      this.fail(exchange, error);
-      return;
-    }
-    // Synchronous hooks (header rules, CORS): the head goes out in the same tick, and no closure is
-    // made for a promise that does not exist.
-    if (pending === undefined) {
-      this.sendProxied(exchange, proxied, upstream);
-      return;
-    }
-    pending.then(
-      () => this.sendProxied(exchange, proxied, upstream),
+    const headers = {};
+    copyEndToEndHeaders(upstream.headers, headers);
+    const proxied = new ProxiedUpstreamResponse(status, headers, upstream);
+    this.afterResponseHooks(
+      exchange,
+      hooks,
+      proxied,
+      () => {
+        if (exchange.clientAborted || res.headersSent) {
+          upstream.destroy();
+          return;
+        }
+        try {
+          writeResponseHead(exchange, proxied.status, proxied.headers);
+        } catch (error) {
+          upstream.destroy();
+          this.fail(exchange, error);
+          return;
+        }
+        if (proxied.bodyUntouched) {
+          this.pipeBody(exchange, upstream, undefined);
+          return;
+        }
+        const body = proxied.body;
+        if (Buffer.isBuffer(body)) {
+          // A hook consumed the upstream body; a cut upstream still must not look complete.
+          if (!upstream.complete) upstream.destroy();
+          res.end(body);
+        } else this.pipeBody(exchange, upstream, body);
+      },
       (error: unknown) => {
         upstream.destroy();
         this.fail(exchange, error);
       },
     );
-  }
-
-  /** Writes a proxied response once its hooks ran: the head as they left it, then the body (theirs, or the upstream's). */
-  private sendProxied(exchange: Exchange, proxied: ProxiedUpstreamResponse, upstream: UpstreamResponse): void {
-    const { res } = exchange;
-    if (exchange.clientAborted || res.headersSent) {
-      upstream.destroy();
-      return;
-    }
-    try {
-      writeResponseHead(exchange, proxied.status, proxied.headers);
-    } catch (error) {
-      upstream.destroy();
-      this.fail(exchange, error);
-      return;
-    }
-    if (proxied.bodyUntouched) {
-      this.pipeBody(exchange, upstream, undefined);
-      return;
-    }
-    const body = proxied.body;
-    if (Buffer.isBuffer(body)) {
-      // A hook consumed the upstream body; a cut upstream still must not look complete.
-      if (!upstream.complete) upstream.destroy();
-      res.end(body);
-    } else this.pipeBody(exchange, upstream, body);
   }
 
   /**

@@ -79,8 +79,6 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   private readable: UpstreamBodyStream | undefined = undefined;
   private pending: Buffer[] | undefined = undefined;
   private pendingBytes = 0;
-  /** The body's last slice, held for the client response's end (see onData). */
-  private tail: Buffer | undefined = undefined;
   private parsedHeaders: IncomingHttpHeaders | undefined = undefined;
   private onSinkDrain: (() => void) | undefined = undefined;
   private cutTarget: ServerResponse | undefined = undefined;
@@ -136,15 +134,12 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.done(null, this);
   }
 
-  onData(chunk: Buffer, last: boolean): void {
+  onData(chunk: Buffer): void {
     this.bytesRead += chunk.length;
     if (this.discarding) return;
     const sink = this.sink;
     if (sink !== undefined) {
-      // The final slice goes out with `end` (onEnd follows at once): node then writes the head and
-      // the body together without a write() that corks the socket until the next tick.
-      if (last) this.tail = chunk;
-      else if (!sink.write(chunk)) this.waitForSink(sink);
+      if (!sink.write(chunk)) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;
@@ -162,13 +157,8 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.trailers = trailers;
     this.releaseClientBody();
     if (this.discarding) return;
-    const sink = this.sink;
-    if (sink !== undefined) {
-      const tail = this.tail;
-      this.tail = undefined;
-      if (tail === undefined) sink.end();
-      else sink.end(tail);
-    } else if (this.readable !== undefined) this.readable.push(null);
+    if (this.sink !== undefined) this.sink.end();
+    else if (this.readable !== undefined) this.readable.push(null);
   }
 
   onError(error: UpstreamClientError): void {
@@ -313,7 +303,6 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.cut = true;
     this.releaseClientBody();
     this.pending = undefined;
-    this.tail = undefined;
     if (this.discarding) return;
     if (this.sink !== undefined) this.sink.destroy();
     // Closed without an error, as node's IncomingMessage when its socket is cut: readers see a close

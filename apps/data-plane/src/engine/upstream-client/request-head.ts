@@ -1,4 +1,4 @@
-import { isFieldValue, isToken } from './http-syntax';
+import { FIELD_VALUE, TOKEN } from './http-syntax';
 import { UpstreamClientError } from './upstream-client-error';
 
 /** One request for an upstream origin. */
@@ -36,7 +36,7 @@ const invalid = (detail: string): UpstreamClientError => new UpstreamClientError
  * field or a request the gateway never saw (request splitting).
  */
 export function serializeRequestHead(request: UpstreamRequest, hostHeader: string): string | UpstreamClientError {
-  if (!isToken(request.method)) return invalid('invalid method');
+  if (!TOKEN.test(request.method)) return invalid('invalid method');
   if (!REQUEST_TARGET.test(request.path)) return invalid('invalid request target');
   let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
   let hasHost = false;
@@ -45,8 +45,8 @@ export function serializeRequestHead(request: UpstreamRequest, hostHeader: strin
     const name = headers[i] as string;
     const value = headers[i + 1];
     if (value === undefined) return invalid(`header ${name} without a value`);
-    if (!isToken(name)) return invalid('invalid header name');
-    if (!isFieldValue(value)) return invalid(`invalid character in header ${name}`);
+    if (!TOKEN.test(name)) return invalid('invalid header name');
+    if (!FIELD_VALUE.test(value)) return invalid(`invalid character in header ${name}`);
     if (name.length === 4 || name.length === 14 || name.length === 17) {
       const lower = name.toLowerCase();
       if (lower === 'content-length' || lower === 'transfer-encoding') continue;

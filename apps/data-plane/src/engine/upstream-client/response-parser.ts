@@ -1,5 +1,4 @@
-import { readFieldLine, readFieldLines, readStatusLine } from './head-lines';
-import { TOKEN, trimOws } from './http-syntax';
+import { FIELD_VALUE, TOKEN, trimOws } from './http-syntax';
 import { protocolError, UpstreamClientError } from './upstream-client-error';
 
 /**
@@ -38,8 +37,8 @@ export interface ResponseHead {
 export interface ResponseSink {
   /** The final head (never a skipped 1xx), including a 101 (then `ResponseParser.upgraded`). */
   onResponseHead(head: ResponseHead): void;
-  /** A slice of the bytes read from the socket (not copied); `last` when it completes a Content-Length body. */
-  onResponseBody(chunk: Buffer, last: boolean): void;
+  /** A slice of the bytes read from the socket (not copied). */
+  onResponseBody(chunk: Buffer): void;
   /** The response is complete; `trailers` is a flat list, empty unless a chunked body had some. */
   onResponseEnd(trailers: string[]): void;
 }
@@ -60,6 +59,7 @@ const enum State {
 const NO_TRAILERS: string[] = [];
 const EMPTY = Buffer.alloc(0);
 const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1');
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 // RFC 9112 7.1.1: chunk-size [ chunk-ext ], an extension being ;name[=token|quoted-string] with BWS.
 const CHUNK_LINE =
   /^([0-9A-Fa-f]{1,16})(?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)*$/;
@@ -70,6 +70,30 @@ function listsToken(value: string, token: string): boolean {
   if (!lower.includes(token)) return false;
   for (const part of lower.split(',')) if (trimOws(part) === token) return true;
   return false;
+}
+
+/** Parses `name: value` lines into `out`; an error names the first bad line. */
+function parseFields(lines: string[], from: number, out: string[], limits: ResponseParserLimits): UpstreamClientError | undefined {
+  if (lines.length - from > limits.maxHeaderCount) return protocolError(`more than ${limits.maxHeaderCount} header fields`);
+  for (let i = from; i < lines.length; i += 1) {
+    const error = parseField(lines[i] as string, out);
+    if (error !== undefined) return error;
+  }
+  return undefined;
+}
+
+function parseField(line: string, out: string[]): UpstreamClientError | undefined {
+  const first = line.charCodeAt(0);
+  // obs-fold (RFC 9112 5.2): a line continuing the previous field is refused, not unfolded.
+  if (first === 32 || first === 9) return protocolError('obsolete line folding in a header field');
+  const colon = line.indexOf(':');
+  if (colon <= 0) return protocolError('header line without a field name and colon');
+  const name = line.slice(0, colon);
+  if (!TOKEN.test(name)) return protocolError('invalid header field name');
+  const raw = line.slice(colon + 1);
+  if (!FIELD_VALUE.test(raw)) return protocolError(`invalid character in header field ${name}`);
+  out.push(name, trimOws(raw));
+  return undefined;
 }
 
 /**
@@ -184,7 +208,7 @@ export class ResponseParser {
           next = this.readTrailers(data, pos);
           break;
         case State.UntilClose:
-          this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos), false);
+          this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos));
           return undefined;
         case State.Done:
           // Bytes after a complete response answer no request: passed on, they would become the
@@ -234,14 +258,12 @@ export class ResponseParser {
       return data.length;
     }
     if (end + 4 - pos > this.limits.maxHeaderSize) return protocolError('response head larger than the limit');
-    const text = data.toString('latin1', pos, end);
-    const found = text.indexOf('\r\n');
-    const statusEnd = found === -1 ? text.length : found;
-    const status = readStatusLine(text, statusEnd);
-    if (status === undefined) return protocolError('invalid status line');
-    const statusCode = status.statusCode;
+    const lines = data.toString('latin1', pos, end).split('\r\n');
+    const status = STATUS_LINE.exec(lines[0] as string);
+    if (status === null) return protocolError('invalid status line');
+    const statusCode = Number(status[2]);
     const rawHeaders: string[] = [];
-    const fieldError = readFieldLines(text, statusEnd, rawHeaders, this.limits.maxHeaderCount);
+    const fieldError = parseFields(lines, 1, rawHeaders, this.limits);
     if (fieldError !== undefined) return fieldError;
     const next = end + 4;
 
@@ -252,7 +274,7 @@ export class ResponseParser {
       return next;
     }
 
-    const httpMinor = status.httpMinor;
+    const httpMinor = Number(status[1]);
     let contentLength = -1;
     let chunked = false;
     let transferEncoding: string | undefined;
@@ -303,7 +325,7 @@ export class ResponseParser {
       keepAlive = false;
     }
     this.keepAlive = keepAlive;
-    this.sink.onResponseHead({ statusCode, statusMessage: status.statusMessage, httpMinor, rawHeaders, keepAlive });
+    this.sink.onResponseHead({ statusCode, statusMessage: status[3] ?? '', httpMinor, rawHeaders, keepAlive });
     if (this.state === State.Done) this.sink.onResponseEnd(NO_TRAILERS);
     return next;
   }
@@ -313,14 +335,14 @@ export class ResponseParser {
     if (available <= this.remaining) {
       this.remaining -= available;
       if (this.remaining === 0) this.state = State.Done;
-      this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos), this.remaining === 0);
+      this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos));
       if (this.state === State.Done) this.sink.onResponseEnd(NO_TRAILERS);
       return data.length;
     }
     const end = pos + this.remaining;
     this.remaining = 0;
     this.state = State.Done;
-    this.sink.onResponseBody(data.subarray(pos, end), true);
+    this.sink.onResponseBody(data.subarray(pos, end));
     if (this.state === State.Done) this.sink.onResponseEnd(NO_TRAILERS);
     return end;
   }
@@ -366,14 +388,14 @@ export class ResponseParser {
         this.state = State.ChunkDataEnd;
         this.crlfSeen = 0;
       }
-      this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos), false);
+      this.sink.onResponseBody(pos === 0 ? data : data.subarray(pos));
       return data.length;
     }
     const end = pos + this.remaining;
     this.remaining = 0;
     this.state = State.ChunkDataEnd;
     this.crlfSeen = 0;
-    this.sink.onResponseBody(data.subarray(pos, end), false);
+    this.sink.onResponseBody(data.subarray(pos, end));
     return end;
   }
 
@@ -404,7 +426,7 @@ export class ResponseParser {
     }
     if (this.trailers === NO_TRAILERS) this.trailers = [];
     if (this.trailers.length / 2 >= this.limits.maxHeaderCount) return protocolError(`more than ${this.limits.maxHeaderCount} trailer fields`);
-    const error = readFieldLine(line, 0, line.length, this.trailers);
+    const error = parseField(line, this.trailers);
     return error ?? next;
   }
 }

@@ -21,12 +21,8 @@ export interface UpstreamTimeouts {
 export interface UpstreamResponseHandler {
   /** The final response head (1xx interim responses are skipped). */
   onResponse(head: ResponseHead): void;
-  /**
-   * A body slice, straight from the socket's read (not copied): write it to the client. `last`:
-   * it completes a Content-Length body and `onEnd` follows before anything else happens, so it
-   * may go out together with the end.
-   */
-  onData(chunk: Buffer, last: boolean): void;
+  /** A body slice, straight from the socket's read (not copied): write it to the client. */
+  onData(chunk: Buffer): void;
   /** The response is complete; trailers as a flat list (empty for most responses). */
   onEnd(trailers: string[]): void;
   onError(error: UpstreamClientError): void;
@@ -135,12 +131,7 @@ export class UpstreamConnection implements ResponseSink {
   private trailers: string[] | undefined = undefined;
   /** Exchanges this connection has carried (a failure before any byte on a reused one may be a stale close). */
   private served = 0;
-  /** The current phase's timeout (0: none). */
-  private phaseTimeout = 0;
-  /** The duration the socket's timer runs with (0: none); node restarts it on every read and write. */
-  private armedTimeout = 0;
-  /** The armed timer fired in a phase without a timeout: it runs again only after socket activity. */
-  private timerLapsed = false;
+  private currentTimeout = 0;
   private socketError: Error | undefined = undefined;
   closed = false;
 
@@ -247,12 +238,7 @@ export class UpstreamConnection implements ResponseSink {
   pause(): void {
     this.paused = true;
     this.socket.pause();
-    // No timeout while paused, and a resume starts the phase's time afresh.
-    this.phaseTimeout = 0;
-    if (this.armedTimeout !== 0) {
-      this.armedTimeout = 0;
-      this.socket.setTimeout(0);
-    }
+    this.setTimeout(0);
   }
 
   resume(): void {
@@ -279,11 +265,11 @@ export class UpstreamConnection implements ResponseSink {
     this.head = head;
   }
 
-  onResponseBody(chunk: Buffer, last: boolean): void {
+  onResponseBody(chunk: Buffer): void {
     const exchange = this.exchange;
     if (exchange === undefined) return;
     this.deliverHead(exchange);
-    if (!exchange.ended) exchange.handler.onData(chunk, last);
+    if (!exchange.ended) exchange.handler.onData(chunk);
   }
 
   onResponseEnd(trailers: string[]): void {
@@ -298,18 +284,9 @@ export class UpstreamConnection implements ResponseSink {
     exchange.handler.onResponse(head);
   }
 
-  /**
-   * Enters a phase with a timeout of `ms` (0: none). A phase without one leaves the socket's timer
-   * armed and `onTimeout` ignores it, and a phase with the duration already armed keeps it (node
-   * restarts it on every read and write): in the data plane, whose first-byte and idle timeouts
-   * are the timeout policy's, a pooled connection then keeps one keep-alive timer for good instead
-   * of clearing it and making a new one for every request.
-   */
   private setTimeout(ms: number): void {
-    this.phaseTimeout = ms;
-    if (ms === 0 || (ms === this.armedTimeout && !this.timerLapsed)) return;
-    this.armedTimeout = ms;
-    this.timerLapsed = false;
+    if (ms === this.currentTimeout) return;
+    this.currentTimeout = ms;
     this.socket.setTimeout(ms);
   }
 
@@ -413,10 +390,6 @@ export class UpstreamConnection implements ResponseSink {
   }
 
   private onTimeout(): void {
-    if (this.phaseTimeout === 0) {
-      this.timerLapsed = true;
-      return;
-    }
     const exchange = this.exchange;
     if (exchange === undefined) {
       this.destroy();

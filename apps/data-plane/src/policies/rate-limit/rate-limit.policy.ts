@@ -67,8 +67,6 @@ export const rateLimitPolicy: PolicyFactory = {
     const routeId = route.id;
     const rule: RateLimitRule = { algorithm: config.strategy, limit: config.max, windowMs: config.windowMs };
     const scopeKey = compileScopeKey(config, compileExchangeClientAddress(env.settings.trustedProxies));
-    // Everything of the key but the client's part, built once: a request adds its scope to it.
-    const keyPrefix = rateLimitKey(routeId, rule, '');
     const store = env.services.provided.get(RATE_LIMIT_STORE);
     const hits = env.services.metrics.counter(RATE_LIMIT_HITS).labels(routeId);
     const usage = env.services.state.get(RATE_LIMIT_USAGE).forRoute(routeId);
@@ -98,7 +96,7 @@ export const rateLimitPolicy: PolicyFactory = {
     return {
       onRequest(exchange) {
         const scope = scopeKey(exchange);
-        const key = keyPrefix + scope;
+        const key = rateLimitKey(routeId, rule, scope);
         const decision = store.consume(key, rule);
         if (isPromise<RateLimitDecision>(decision)) return decision.then((d) => decide(exchange, scope, key, d));
         return decide(exchange, scope, key, decision);
