@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { shebangNodeFlags } from '@gateway/testing';
 import { startGateway } from '../harness/gateway';
 import { defineInstructionComparison, type InstructionLaunch } from '../harness/instruction-comparison';
 import { startBenchServer, type ServerProcess } from '../harness/processes';
@@ -18,10 +20,23 @@ function benchProxyYaml(proxyYaml: string, upstreamOrigin: string, policies: boo
   return `${JSON.stringify({ ...config, upstreams: [{ name: 'bench', url: upstreamOrigin }], routes: [route] }, null, 2)}\n`;
 }
 
+/**
+ * `apps/cli/bin/gateway.js` of another build (a checkout before a change): adds its data plane with
+ * the policy set as the variant `policies-before`, counted in the same run.
+ */
+const BASELINE_BIN = process.env['BENCH_PROXY_BASELINE_BIN'];
+
+function baselineCommand(): string[] {
+  if (BASELINE_BIN === undefined || !existsSync(BASELINE_BIN)) throw new Error(`BENCH_PROXY_BASELINE_BIN must name apps/cli/bin/gateway.js of a build (got ${BASELINE_BIN ?? 'nothing'})`);
+  return [...shebangNodeFlags(readFileSync(BASELINE_BIN, 'utf8')), BASELINE_BIN];
+}
+
 async function startVariant(upstream: ServerProcess, ctx: HarnessContext, { name, variant, proxyYaml, launch }: InstructionLaunch): Promise<ServerProcess> {
   // The minimal forwarder, under the same wrapper and node flags; it has no proxy.yml.
   if (variant.name === 'forwarder') return startBenchServer(ctx.processes, name, 'forwarder', [upstream.origin, PREFIX], undefined, launch);
-  return startGateway(ctx, name, 'data-plane', benchProxyYaml(proxyYaml, upstream.origin, variant.name === 'policies'), {}, launch);
+  const before = variant.name === 'policies-before';
+  const yaml = benchProxyYaml(proxyYaml, upstream.origin, variant.name === 'policies' || before);
+  return startGateway(ctx, name, 'data-plane', yaml, {}, before ? { ...launch, command: baselineCommand() } : launch);
 }
 
 /**
@@ -37,11 +52,13 @@ export const proxyPoliciesInstructionsScenario = defineInstructionComparison<Ser
   title: 'Issue 19 under callgrind: instructions per request of the http.request forwarder vs the data plane, open and with the policy set',
   description:
     'GET /api/bytes/100 through the minimal node:http forwarder (baseline), the data plane with one open /api/* route and the data ' +
-    'plane with rate limit, circuit breaker and request/response header variables on it (the route of proxy-policies).',
+    'plane with rate limit, circuit breaker and request/response header variables on it (the route of proxy-policies); with ' +
+    'BENCH_PROXY_BASELINE_BIN, the same policy set on that build (policies-before).',
   variants: [
     { name: 'forwarder', label: 'forwarder, http.request', env: {} },
     { name: 'open', label: 'data plane, open route', env: {} },
     { name: 'policies', label: 'data plane, policy set', env: {} },
+    ...(BASELINE_BIN === undefined ? [] : [{ name: 'policies-before', label: 'data plane, policy set, BENCH_PROXY_BASELINE_BIN', env: {} }]),
   ],
   baseline: 'forwarder',
   goal: { variant: 'policies', atLeast: 1.5, description: 'forwarder/policy-set instructions per request (user space only)' },
