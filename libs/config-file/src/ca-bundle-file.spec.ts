@@ -38,6 +38,15 @@ describe('readCaBundle: a regular file of PEM certificates, nothing else', () =>
     assert.match(one.bundle.digest, /^[0-9a-f]{16}$/);
   });
 
+  test('the verdict follows the content, not the path: a file overwritten with a key is refused at the next read', () => {
+    writeFileSync(at('swapped.pem'), ca.cert);
+    assert.ok(readCaBundle(at('swapped.pem')).ok);
+    writeFileSync(at('swapped.pem'), readFileSync(path.join(path.dirname(ca.certPath), 'ca.key')));
+    assert.equal(reasonOf(at('swapped.pem')), `${at('swapped.pem')} holds a PEM block that is not a certificate`);
+    writeFileSync(at('swapped.pem'), ca.cert);
+    assert.ok(readCaBundle(at('swapped.pem')).ok, 'a verdict seen before is reused');
+  });
+
   test('missing, a directory, a FIFO (no hang) and an empty file are refused with the file named', () => {
     assert.equal(reasonOf(at('absent.pem')), `${at('absent.pem')} does not exist`);
     mkdirSync(at('a-dir'));

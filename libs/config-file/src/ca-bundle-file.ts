@@ -13,6 +13,13 @@ export interface CaBundle {
 export type CaBundleLoad = { ok: true; bundle: CaBundle } | { ok: false; reason: string };
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+/**
+ * Verdicts of certificatesProblem by the content's SHA-256: parsing Mozilla's 146 roots costs
+ * ~40 ms of CPU, reading and hashing them well under 1 ms, and every load (every change message
+ * for a route with a CA file) reads the file again. A few entries: files rarely change.
+ */
+const VERDICTS = new Map<string, string | undefined>();
+const MAX_VERDICTS = 32;
 const PEM_BEGIN = /-----BEGIN /g;
 
 /**
@@ -42,15 +49,24 @@ export function readCaBundle(file: string): CaBundleLoad {
       if (n === 0) break;
       read += n;
     }
-    const problem = certificatesProblem(pem.subarray(0, read).toString('latin1'));
-    if (problem !== undefined) return { ok: false, reason: `${file} ${problem}` };
     const bundle = pem.subarray(0, read);
-    return { ok: true, bundle: { pem: bundle, digest: createHash('sha256').update(bundle).digest('hex').slice(0, 16) } };
+    const sha256 = createHash('sha256').update(bundle).digest('hex');
+    const problem = verdictOf(sha256, bundle);
+    if (problem !== undefined) return { ok: false, reason: `${file} ${problem}` };
+    return { ok: true, bundle: { pem: bundle, digest: sha256.slice(0, 16) } };
   } catch (error) {
     return { ok: false, reason: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   } finally {
     closeSync(fd);
   }
+}
+
+function verdictOf(sha256: string, bundle: Buffer): string | undefined {
+  if (VERDICTS.has(sha256)) return VERDICTS.get(sha256);
+  const problem = certificatesProblem(bundle.toString('latin1'));
+  if (VERDICTS.size >= MAX_VERDICTS) VERDICTS.delete(VERDICTS.keys().next().value as string);
+  VERDICTS.set(sha256, problem);
+  return problem;
 }
 
 /** Why a text is not a bundle of PEM certificates (phrased to follow the file name), or undefined. */
