@@ -200,8 +200,8 @@ export class ConfigReloader {
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
-    // Only a removed or changed route, or other upstreams, can leave state (breakers, checks, pools) behind.
-    if (diff.removed.length > 0 || diff.changed.length > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
+    // Only a removed or changed route, other upstreams or a rotated CA file can leave state (breakers, checks, pools) behind.
+    if (diff.removed.length > 0 || diff.changed.length > 0 || built.retargeted > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
       if (deferRelease) this.releaseSoon();
       else this.releaseUnused();
     }
