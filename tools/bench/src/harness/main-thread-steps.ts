@@ -5,8 +5,7 @@ import type { MainThreadWindow } from '../servers/main-thread-steps';
 /** Node flags that preload the main-thread monitor (servers/main-thread-steps.ts); it writes to the file named by this variable. */
 export const MAIN_THREAD_STEPS_ENV = 'BENCH_MAIN_THREAD_STEPS';
 export const MAIN_THREAD_STEPS_FLAGS: readonly string[] = ['--require', path.join(__dirname, '..', 'servers', 'main-thread-steps.js')];
-/** The monitor's window (a line covers the 250 ms before its time) and tick. */
-const WINDOW_MS = 250;
+/** The monitor's tick (a line covers the 250 ms before its time). */
 const TICK_MS = 1;
 
 /** What the main thread did between two moments, from the monitor's lines. */
@@ -34,9 +33,13 @@ export function readMainThreadWindows(file: string): MainThreadWindow[] {
     .map((line) => JSON.parse(line) as MainThreadWindow);
 }
 
-/** The windows that overlap [fromMs, toMs] (epoch ms); undefined when the monitor wrote none there. */
+/**
+ * The windows that end in (fromMs, toMs] (epoch ms): the window running at `fromMs` counts, the one
+ * running at `toMs` does not (a caller that scrapes /metrics right after `toMs` keeps that scrape
+ * out); undefined when the monitor wrote none there.
+ */
 export function mainThreadBetween(windows: readonly MainThreadWindow[], fromMs: number, toMs: number): MainThreadSummary | undefined {
-  const inside = windows.filter((w) => w.t > fromMs && w.t - WINDOW_MS < toMs);
+  const inside = windows.filter((w) => w.t > fromMs && w.t <= toMs);
   if (inside.length === 0) return undefined;
   const before = [...windows].reverse().find((w) => w.t <= fromMs);
   const first = inside[0] as MainThreadWindow;
