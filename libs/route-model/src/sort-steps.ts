@@ -1,6 +1,7 @@
 /**
  * A stable sort in steps, for a caller that spreads long work over its event loop: sorting 10,000
- * routes by precedence in one `Array.prototype.sort` holds the loop for about 10 ms. Runs of
+ * routes by precedence in one `Array.prototype.sort` held the loop 2.4 ms (9 ms cold) on a busy
+ * 2-core machine, and it grows with the table. Runs of
  * `run` items are sorted with the built-in sort, then merged pairwise; every step handles about
  * `run` items and yields. Sorts `items` in place and returns it.
  */
