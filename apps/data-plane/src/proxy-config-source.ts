@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route } from '@gateway/route-model';
+import { readCaBundle } from '@gateway/config-file';
+import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
 import { runInSlices } from './engine/time-slices';
 import { loadCertificates } from './engine/tls-certificates';
@@ -23,8 +24,8 @@ export async function loadProxyConfig(filePath: string): Promise<ConfigFileResul
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
   const proxy = withCertificatePaths(result.config.proxy, filePath);
-  const certificates = await certificateErrors(proxy, result.lineOf);
-  return certificates.length > 0 ? { ok: false, errors: certificates } : { ...result, config: { ...result.config, proxy } };
+  const files = [...(await certificateErrors(proxy, result.lineOf)), ...caFileErrors(proxy, result.config.upstreams, result.lineOf)];
+  return files.length > 0 ? { ok: false, errors: files } : { ...result, config: { ...result.config, proxy } };
 }
 
 export type ProxySettingsLoad = { ok: true; settings: ProxySettings; from: 'file' | 'defaults' } | { ok: false; errors: ConfigFileError[] };
@@ -41,8 +42,8 @@ export async function loadProxySettings(filePath: string): Promise<ProxySettings
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
   const settings = withCertificatePaths(result.config.proxy, filePath);
-  const certificates = await certificateErrors(settings, result.lineOf);
-  return certificates.length > 0 ? { ok: false, errors: certificates } : { ok: true, settings, from: 'file' };
+  const files = [...(await certificateErrors(settings, result.lineOf)), ...caFileErrors(settings, [], result.lineOf)];
+  return files.length > 0 ? { ok: false, errors: files } : { ok: true, settings, from: 'file' };
 }
 
 /** Certificate and key paths of `proxy.tls` relative to the file's own directory (as its other paths are read), made absolute. */
@@ -59,6 +60,25 @@ async function certificateErrors(proxy: ProxySettings, lineOf: ((field: string) 
   if (proxy.tls?.enabled !== true) return [];
   const loaded = await loadCertificates(proxy.tls.certificates, proxy.tls.minVersion);
   return loaded.ok ? [] : loaded.errors.map((e) => ({ ...e, line: lineOf?.(e.field) }));
+}
+
+/**
+ * The CA bundles the file names must load, as its certificates must: proxy.yml is checked as a
+ * whole (`config:validate` finds a missing CA file). Upstreams from a control plane are not
+ * checked here: there a CA file that does not load fails only its upstream (docs/tls.md).
+ */
+function caFileErrors(proxy: ProxySettings, upstreams: readonly UpstreamDefinition[], lineOf: ((field: string) => number | undefined) | undefined): ConfigFileError[] {
+  const named: Array<{ field: string; file: string | undefined }> = [
+    { field: 'proxy.upstreamTls.caFile', file: proxy.upstreamTls?.caFile },
+    ...upstreams.map((u, i) => ({ field: `upstreams[${i}].tls.caFile`, file: u.tls?.caFile })),
+  ];
+  const errors: ConfigFileError[] = [];
+  for (const { field, file } of named) {
+    if (file === undefined) continue;
+    const load = readCaBundle(file);
+    if (!load.ok) errors.push({ field, code: 'TLS_CA_FILE_INVALID', message: load.reason, line: lineOf?.(field) });
+  }
+  return errors;
 }
 
 /** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */

@@ -8,8 +8,6 @@ import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable, upstreamEnvironment, type BuiltTable, type RouteChanges, type TableInputs } from './route-table';
 import { LatestJsonFile } from './state-files';
 import { runInSlices, runToEnd } from './time-slices';
-import type { CompiledRoute } from './compiled-route';
-import type { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamPools } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
@@ -191,12 +189,7 @@ export class ConfigReloader {
    */
   private *prunePoolSteps(): Generator<void, void, void> {
     const table = this.deps.dispatcher.getTable() as RouteTable;
-    const inUse = new Set<UpstreamPool>();
-    const routes = table.routes;
-    for (let i = 0; i < routes.length; i += 1) {
-      inUse.add((routes[i] as CompiledRoute).upstream.pool);
-      if (i % POOL_SCAN_CHUNK === POOL_SCAN_CHUNK - 1) yield;
-    }
+    const inUse = yield* table.poolsInUseSteps(POOL_SCAN_CHUNK);
     if (this.deps.dispatcher.getTable() !== table) return;
     try {
       this.deps.pools.prune(inUse);
@@ -266,8 +259,8 @@ export class ConfigReloader {
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
-    // Only a removed or changed route, or other upstreams, can leave state (breakers, checks, pools) behind.
-    if (diff.removed.length > 0 || diff.changed.length > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
+    // Only a removed or changed route, other upstreams or a rotated CA file can leave state (breakers, checks, pools) behind.
+    if (diff.removed.length > 0 || diff.changed.length > 0 || built.retargeted > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
       if (release === 'now') runToEnd(this.releaseSteps());
       else this.releaseLater(release === 'later' ? RELEASE_DELAY_MS : 0);
     }
