@@ -56,3 +56,20 @@ test('writes across many chunks come out whole and in order, a piece larger than
   assert.equal(joined(chunks), expected);
   assert.deepEqual(out.finish(), [], 'nothing is handed out twice');
 });
+
+test('a sent chunk given back is written into again instead of a new allocation', () => {
+  const out = new ExpositionWriter();
+  const line = Buffer.from(`${'x'.repeat(99)}\n`);
+  while (!out.hasCompleted) out.bytes(line);
+  const [first] = out.takeCompleted();
+  assert.ok(first !== undefined);
+  out.recycle(first);
+  out.recycle(Buffer.from('not one of ours'));
+  // Fills the chunk that was current when `first` came back; the next one is `first`'s memory.
+  while (!out.hasCompleted) out.ascii('y');
+  out.takeCompleted();
+  out.ascii('z');
+  const [reused] = out.finish();
+  assert.equal(reused?.buffer, first.buffer, 'the same memory');
+  assert.equal(Buffer.from(reused ?? []).toString(), 'yz');
+});

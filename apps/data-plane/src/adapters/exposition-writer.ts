@@ -1,5 +1,7 @@
 /** Bytes per chunk handed to the response: big enough that a 25 MB scrape is ~400 writes, small enough to stream. */
 const CHUNK_BYTES = 64 * 1024;
+/** Sent chunks kept for reuse: a scrape streams, so a few are in flight at a time. */
+const SPARE_CHUNKS = 16;
 /** Room for the longest number `number()` writes by hand (a safe integer has at most 16 digits). */
 export const NUMBER_ROOM = 32;
 const NEWLINE = 10;
@@ -14,6 +16,7 @@ export class ExpositionWriter {
   private chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private length = 0;
   private completed: Buffer[] = [];
+  private readonly spare: Buffer[] = [];
   private readonly digits = new Uint8Array(NUMBER_ROOM);
 
   /** True when at least one full chunk is waiting. */
@@ -34,6 +37,17 @@ export class ExpositionWriter {
     this.chunk = Buffer.allocUnsafe(0);
     this.length = 0;
     return this.takeCompleted();
+  }
+
+  /**
+   * Takes back a chunk the socket has sent: the next chunk is written into its memory instead of a
+   * new 64 KiB allocation, so a 25 MB scrape leaves ~1 MB of garbage instead of 25 MB of external
+   * memory for the GC to find (RSS grew by tens of MB over repeated scrapes before).
+   */
+  recycle(sent: Uint8Array): void {
+    const memory = sent.buffer;
+    if (memory.byteLength !== CHUNK_BYTES || sent.byteOffset !== 0 || this.spare.length >= SPARE_CHUNKS) return;
+    this.spare.push(Buffer.from(memory, 0, CHUNK_BYTES));
   }
 
   /** Any text (HELP lines, prom-client's part), UTF-8 encoded. */
@@ -131,7 +145,7 @@ export class ExpositionWriter {
   private room(bytes: number): void {
     if (this.length + bytes <= this.chunk.length) return;
     if (this.length > 0) this.completed.push(this.chunk.subarray(0, this.length));
-    this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+    this.chunk = bytes <= CHUNK_BYTES ? (this.spare.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES)) : Buffer.allocUnsafe(bytes);
     this.length = 0;
   }
 }

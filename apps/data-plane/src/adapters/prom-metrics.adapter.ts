@@ -108,15 +108,15 @@ export class PromMetrics implements GatewayMetrics {
 
   async exposition(): Promise<MetricsExposition> {
     const registered = await this.registry.metrics();
-    return { contentType: this.registry.contentType, chunks: this.chunks(registered) };
+    const out = new ExpositionWriter();
+    return { contentType: this.registry.contentType, chunks: this.chunks(out, registered), recycle: (sent) => out.recycle(sent) };
   }
 
   /**
    * prom-client's part (it ends with one newline; families are separated by a blank line), then
    * the gauges and request metrics in the same layout, written as the response asks for more.
    */
-  private *chunks(registered: string): Generator<Uint8Array, void, undefined> {
-    const out = new ExpositionWriter();
+  private *chunks(out: ExpositionWriter, registered: string): Generator<Uint8Array, void, undefined> {
     out.text(registered);
     for (const { definition, read } of this.gauges.values()) {
       out.newline();

@@ -79,6 +79,8 @@ export interface GatewayMetrics {
 export interface MetricsExposition {
   readonly contentType: string;
   readonly chunks: Iterator<Uint8Array, void, undefined>;
+  /** Gives a chunk back once it has been sent (or dropped), so its memory is reused for a later one. */
+  recycle(sent: Uint8Array): void;
 }
 
 /** Upstream-facing health that readiness reads (decision 19); filled in by resilience policies. */

@@ -58,7 +58,8 @@ export function sendExposition(exchange: Exchange, exposition: MetricsExposition
           sink.end();
           return;
         }
-        if (!sink.write(next.value)) {
+        const chunk = next.value;
+        if (!sink.write(chunk, () => exposition.recycle(chunk))) {
           sink.once('drain', pump);
           return;
         }
