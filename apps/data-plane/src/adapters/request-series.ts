@@ -25,38 +25,41 @@ export class RequestSeriesStore {
   private readonly byRoute = new Map<string, ObservedSeries[]>();
 
   observe(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void {
-    let seen = this.byRoute.get(routeId);
-    if (seen === undefined) {
-      seen = [];
-      this.byRoute.set(routeId, seen);
-    }
+    const seen = this.byRoute.get(routeId);
     let series: ObservedSeries | undefined;
-    for (let i = 0; i < seen.length; i += 1) {
-      const s = seen[i] as ObservedSeries;
-      if (s.status === status && s.method === method && s.routePattern === routePattern) {
-        series = s;
-        break;
+    if (seen !== undefined) {
+      for (let i = 0; i < seen.length; i += 1) {
+        const s = seen[i] as ObservedSeries;
+        if (s.status === status && s.method === method && s.routePattern === routePattern) {
+          series = s;
+          break;
+        }
       }
     }
     if (series === undefined) {
-      series = this.create(routeId, routePattern, method, status);
-      seen.push(series);
+      series = this.create(routeId, routePattern, method, status, seen);
+      // A one-element literal: an empty array that is pushed to reserves room for 17.
+      if (seen === undefined) this.byRoute.set(routeId, [series]);
+      else seen.push(series);
     }
     const bucket = bucketOf(durationMs);
     this.byPattern.record(series.patternSlot, durationMs, bucket);
     this.byId.record(series.idSlot, durationMs, bucket);
   }
 
-  private create(routeId: string, routePattern: string, method: string, status: number): ObservedSeries {
+  private create(routeId: string, routePattern: string, method: string, status: number, seen: readonly ObservedSeries[] | undefined): ObservedSeries {
     const methodLabel = `method="${escapeLabel(method)}"`;
     const statusLabel = `status="${status}"`;
+    // The same method and status under the route's earlier pattern (a reload changed it): the
+    // gateway_* series counts on; only the http_* one is new. So route ids need no index of their own.
+    const earlier = seen?.find((s) => s.status === status && s.method === method);
     return {
       method,
       status,
       routePattern,
       // Label order as prom-client wrote these series before (tests and dashboards match on it).
       patternSlot: this.byPattern.slotFor(`${methodLabel},route="${escapeLabel(routePattern)}",${statusLabel}`),
-      idSlot: this.byId.slotFor(`route="${escapeLabel(routeId)}",${methodLabel},${statusLabel}`),
+      idSlot: earlier?.idSlot ?? this.byId.add(`route="${escapeLabel(routeId)}",${methodLabel},${statusLabel}`),
     };
   }
 }

@@ -8,7 +8,7 @@ export const BUCKET_COUNT = DURATION_BUCKETS_MS.length + 1;
 const SLOT = 2 + BUCKET_COUNT;
 const SUM = 1;
 const FIRST_BUCKET = 2;
-/** Series room at the start; the arenas double when full. */
+/** Series room at the start; the arenas grow by half when full (doubling left up to half unused at 10,000 routes). */
 const INITIAL_SERIES = 64;
 /** Label bytes a series is guessed to need at the start. */
 const INITIAL_LABEL_BYTES = INITIAL_SERIES * 48;
@@ -40,6 +40,13 @@ export class SeriesFamily {
   slotFor(labels: string): number {
     const known = this.slots.get(labels);
     if (known !== undefined) return known;
+    const slot = this.add(labels);
+    this.slots.set(labels, slot);
+    return slot;
+  }
+
+  /** A new series, for a caller that knows this label set has none yet (no index entry: less memory). */
+  add(labels: string): number {
     const slot = this.size;
     if (slot === this.labelEnds.length) this.growSeries();
     const start = this.labelStart(slot);
@@ -48,7 +55,6 @@ export class SeriesFamily {
     this.labelBytes.write(labels, start, 'utf8');
     this.labelEnds[slot] = start + byteLength;
     this.size = slot + 1;
-    this.slots.set(labels, slot);
     return slot;
   }
 
@@ -92,16 +98,17 @@ export class SeriesFamily {
   }
 
   private growSeries(): void {
-    const values = new Float64Array(this.values.length * 2);
+    const capacity = Math.ceil(this.labelEnds.length * 1.5);
+    const values = new Float64Array(capacity * SLOT);
     values.set(this.values);
     this.values = values;
-    const ends = new Int32Array(this.labelEnds.length * 2);
+    const ends = new Int32Array(capacity);
     ends.set(this.labelEnds);
     this.labelEnds = ends;
   }
 
   private growLabels(needed: number): void {
-    const bytes = Buffer.allocUnsafe(Math.max(needed, this.labelBytes.length * 2));
+    const bytes = Buffer.allocUnsafe(Math.max(needed, Math.ceil(this.labelBytes.length * 1.5)));
     this.labelBytes.copy(bytes);
     this.labelBytes = bytes;
   }
