@@ -11,8 +11,10 @@ import {
 } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import { forward } from './forward';
-import { compilePipeline, sortFactories } from './pipeline';
+import { sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
+import { RoutePipelines } from './route-pipelines';
+import { TableRoute } from './table-route';
 import { runToEnd } from './time-slices';
 import type { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamPools } from './upstream-target';
@@ -51,7 +53,7 @@ export interface RouteChanges {
 export interface BuiltTable {
   readonly table: RouteTable;
   readonly diff: RouteDiff;
-  /** Routes compiled afresh (the rest were reused from the previous table). */
+  /** Routes built afresh (the rest were reused from the previous table); their pipelines compile at their first request. */
   readonly compiled: number;
 }
 
@@ -74,10 +76,10 @@ interface CompiledAgainst {
  */
 export class RouteTable {
   private constructor(
-    readonly routes: readonly CompiledRoute[],
+    readonly routes: readonly TableRoute[],
     /** Moved, not shared, to the table `withChanges` makes (see there). */
-    private readonly matcher: UpdatableRouteMatcher<CompiledRoute>,
-    private readonly byId: Map<string, CompiledRoute>,
+    private readonly matcher: UpdatableRouteMatcher<TableRoute>,
+    private readonly byId: Map<string, TableRoute>,
     readonly config: ProxyConfig,
     private readonly against: CompiledAgainst,
     readonly loadedAt: Date,
@@ -111,9 +113,9 @@ export class RouteTable {
       yield;
     }
     const routes: Route[] = [];
-    const compiled: CompiledRoute[] = [];
-    const entries: Array<RouteMatcherEntry<CompiledRoute>> = [];
-    const byId = new Map<string, CompiledRoute>();
+    const compiled: TableRoute[] = [];
+    const entries: Array<RouteMatcherEntry<TableRoute>> = [];
+    const byId = new Map<string, TableRoute>();
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
     let fresh = 0;
     for (let i = 0; i < config.routes.length; i += 1) {
@@ -128,11 +130,11 @@ export class RouteTable {
       if (old === undefined) diff.added.push(route);
       else if (!same) diff.changed.push(...diffRoutes([old], [route]).changed);
       if (kept.enabled) {
-        let value: CompiledRoute;
+        let value: TableRoute;
         // The identity check: a change applied in place while this build ran replaces entries of
         // the previous index, and such an entry is not the compiled form of `old`.
         if (reusable && same && oldCompiled !== undefined && oldCompiled.route === old) {
-          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : { ...oldCompiled, fingerprint };
+          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : oldCompiled.withFingerprint(fingerprint);
         } else {
           value = compileOne(kept, fingerprint);
           fresh += 1;
@@ -162,9 +164,9 @@ export class RouteTable {
     if (!sameInputs(this.against, against)) return undefined;
     const compileOne = routeCompiler(changes.config, inputs);
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
-    const removed: Array<{ route: Route; value: CompiledRoute }> = [];
-    const added: Array<RouteMatcherEntry<CompiledRoute> & { replaces?: CompiledRoute }> = [];
-    const replaced = new Map<CompiledRoute, CompiledRoute | undefined>();
+    const removed: Array<{ route: Route; value: TableRoute }> = [];
+    const added: Array<RouteMatcherEntry<TableRoute> & { replaces?: TableRoute }> = [];
+    const replaced = new Map<TableRoute, TableRoute | undefined>();
     for (const id of changes.removedIds) {
       const old = this.byId.get(id);
       if (old === undefined) continue;
@@ -173,7 +175,7 @@ export class RouteTable {
       this.byId.delete(id);
       diff.removed.push(old.route);
     }
-    const appended: CompiledRoute[] = [];
+    const appended: TableRoute[] = [];
     for (const route of changes.upserted) {
       const old = this.byId.get(route.id);
       if (old !== undefined) {
@@ -209,25 +211,30 @@ export class RouteTable {
     return this.matcher.match(method, path)?.value;
   }
 
+  /** The pools of routes that resolved their upstream target (a route that has had no request has none yet). */
   poolsInUse(): Set<UpstreamPool> {
-    return new Set(this.routes.map((r) => r.upstream.pool));
+    const pools = new Set<UpstreamPool>();
+    for (const route of this.routes) {
+      const pool = route.poolInUse;
+      if (pool !== undefined) pools.add(pool);
+    }
+    return pools;
   }
 }
 
-/** Compiles one enabled route against a configuration's environment. */
-function routeCompiler(config: ProxyConfig, inputs: TableInputs): (route: Route, fingerprint: string | undefined) => CompiledRoute {
-  const routeFactories = sortFactories(inputs.factories, 'route');
-  const env = upstreamEnvironment(config, inputs.baseEnv);
+/**
+ * Builds one enabled route against a configuration's environment: its pattern, upstream target and
+ * load-time policy state now, its pipeline at its first request (TableRoute, RoutePipelines).
+ */
+function routeCompiler(config: ProxyConfig, inputs: TableInputs): (route: Route, fingerprint: string | undefined) => TableRoute {
+  const { pools, registry } = inputs;
+  const build = { pipelines: new RoutePipelines(sortFactories(inputs.factories, 'route'), upstreamEnvironment(config, inputs.baseEnv), forward), pools };
   const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger);
-  return (route, fingerprint) => ({
-    route,
-    id: route.id,
-    pattern: compilePathPattern(route.path),
-    upstream: inputs.pools.targetFor(route, tls.forRoute(route)),
-    balanced: route.upstreamName === undefined || inputs.registry === undefined ? undefined : { name: route.upstreamName, registry: inputs.registry, pools: inputs.pools },
-    ...(fingerprint === undefined ? {} : { fingerprint }),
-    ...compilePipeline(routeFactories, route, env, forward),
-  });
+  return (route, fingerprint) => {
+    build.pipelines.prepare(route);
+    const balanced = route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry, pools };
+    return new TableRoute(route, compilePathPattern(route.path), tls.forRoute(route), balanced, fingerprint, build);
+  };
 }
 
 function compiledAgainst(config: ProxyConfig, inputs: TableInputs): CompiledAgainst {
