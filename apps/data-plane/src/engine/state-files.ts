@@ -4,37 +4,70 @@ import { runInSlices } from './time-slices';
 
 /** Arrays longer than this are serialized an element at a time, yielding between slices. */
 const LONG_ARRAY = 64;
+/** Characters per written chunk: well under V8's large-object size (a string of 32 K one-byte characters is 32 KB). */
+const CHUNK_CHARS = 32 * 1024;
 
 /**
  * JSON for a state file without holding the event loop: the snapshot of a 10,000-route table is
  * megabytes, and one JSON.stringify of it would stall every request for tens of milliseconds.
- * Top-level arrays are written one element a line; everything else as JSON.stringify would.
+ * Top-level arrays are written one element a line; everything else as JSON.stringify would. The
+ * text comes as chunks, written one after the other: joined, it would be one string of megabytes,
+ * allocated where V8 keeps large objects, and held in the process's memory until a full collection.
  */
-function* jsonSteps(data: unknown): Generator<void, string, void> {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return JSON.stringify(data, null, 2);
-  const parts: string[] = [];
+function* jsonSteps(data: unknown): Generator<void, string[], void> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [JSON.stringify(data, null, 2), '\n'];
+  const chunks = new TextChunks();
+  chunks.push('{\n');
+  let first = true;
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     if (value === undefined) continue;
+    chunks.push(`${first ? '' : ',\n'}  ${JSON.stringify(key)}: `);
+    first = false;
     if (!Array.isArray(value) || value.length <= LONG_ARRAY) {
-      parts.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
+      chunks.push(JSON.stringify(value, null, 2).replace(/\n/g, '\n  '));
       continue;
     }
-    const items: string[] = [];
-    for (const item of value) {
-      items.push(`    ${JSON.stringify(item) ?? 'null'}`);
+    chunks.push('[\n');
+    for (let i = 0; i < value.length; i += 1) {
+      chunks.push(`${i === 0 ? '' : ',\n'}    ${JSON.stringify(value[i]) ?? 'null'}`);
       yield;
     }
-    parts.push(`  ${JSON.stringify(key)}: [\n${items.join(',\n')}\n  ]`);
+    chunks.push('\n  ]');
   }
-  return `{\n${parts.join(',\n')}\n}`;
+  chunks.push('\n}\n');
+  return chunks.done();
+}
+
+/** Text pieces gathered into chunks of about CHUNK_CHARS: one write each, none of them a large object. */
+class TextChunks {
+  private readonly chunks: string[] = [];
+  private pending: string[] = [];
+  private size = 0;
+
+  push(text: string): void {
+    this.pending.push(text);
+    this.size += text.length;
+    if (this.size >= CHUNK_CHARS) this.flush();
+  }
+
+  done(): string[] {
+    this.flush();
+    return this.chunks;
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.chunks.push(this.pending.join(''));
+    this.pending = [];
+    this.size = 0;
+  }
 }
 
 /** Writes JSON so a reader never sees half a file: temp file in the same directory, then rename. */
 export async function writeJsonAtomic(filePath: string, data: unknown): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
   const temp = `${filePath}.${process.pid}.tmp`;
-  const json = await runInSlices(jsonSteps(data));
-  await writeFile(temp, `${json}\n`, { mode: 0o600 });
+  const chunks = await runInSlices(jsonSteps(data));
+  await writeFile(temp, chunks, { mode: 0o600 });
   await rename(temp, filePath);
 }
 
