@@ -1,6 +1,6 @@
 import type { Route } from '@gateway/route-model';
 import type { CompleteHook, RequestHook, ResponseHook } from './compiled-route';
-import type { CompiledPipeline } from './pipeline';
+import { pipelineOf, type CompiledPipeline } from './pipeline';
 import type { Policy, PolicyEnvironment, PolicyFactory, UpstreamCall } from './policy';
 
 /** Separates a factory's key from its share key, and one factory's part of a pipeline key from the next. */
@@ -115,13 +115,7 @@ export class RoutePipelines {
       callUpstream = policy.wrapUpstream(callUpstream);
       if (foldKey !== undefined) this.folds.set(foldKey, callUpstream);
     }
-    return {
-      policies,
-      onRequest: onRequest.length > 0 ? onRequest : null,
-      onResponse: onResponse.length > 0 ? onResponse : null,
-      onComplete: onComplete.length > 0 ? onComplete : null,
-      callUpstream,
-    };
+    return pipelineOf(policies, { onRequest, onResponse, onComplete }, callUpstream);
   }
 
   /** A policy's hooks bound to it; once per shared policy. */
