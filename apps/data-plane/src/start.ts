@@ -7,10 +7,8 @@ import { LogRingBuffer, SecretText } from '@gateway/logging';
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
-import { OtlpSpanExport, readCollectorHeaders } from './adapters/otlp-span-export.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
 import { ClusterMember } from './cluster/cluster-member';
 import { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
@@ -98,10 +96,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const deadlines = new DeadlineWheel<Exchange>();
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
+  // ioredis and OpenTelemetry's exporter are loaded only when configured: a data plane without
+  // Redis or OTLP export does not pay their start-up time and memory (docs/data-plane.md).
   const redisCounters =
     options.redisUrl === undefined
       ? undefined
-      : new RedisRateLimitStore(options.redisUrl, {
+      : new (await import('./adapters/redis-rate-limit-store.adapter.js')).RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
           ...(options.redisTlsCa === undefined ? {} : { tlsCa: options.redisTlsCa }),
@@ -176,7 +176,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
       certificates = loaded.set;
     }
-    const spans = createSpanExport(fileSettings, env, services);
+    const spans = await createSpanExport(fileSettings, env, services);
     if (spans !== undefined) provided.provide(SPAN_EXPORT, (exports.spans = spans));
     // Shared limits from the first request when Redis is there; never a failed start when it is not.
     await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
@@ -392,9 +392,10 @@ async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): 
 }
 
 /** The OTLP span export when `proxy.tracing.otlp` is on (read at boot, like every `proxy` setting). */
-function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): SpanExport | undefined {
+async function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): Promise<SpanExport | undefined> {
   const { tracing } = settings;
   if (!tracing.enabled || !tracing.otlp.enabled || tracing.otlp.endpoint === undefined) return undefined;
+  const { OtlpSpanExport, readCollectorHeaders } = await import('./adapters/otlp-span-export.adapter.js');
   const { headers, errors } = readCollectorHeaders(tracing.otlp.headersFromEnv, env);
   if (errors.length > 0) throw new InvalidConfigError(errors);
   const dropped = services.metrics.counter(SPANS_DROPPED);

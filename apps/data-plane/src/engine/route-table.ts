@@ -11,8 +11,10 @@ import {
 } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import { forward } from './forward';
-import { compilePipeline, sortFactories } from './pipeline';
+import { sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
+import { RoutePipelines } from './route-pipelines';
+import { TableRoute } from './table-route';
 import { runToEnd } from './time-slices';
 import type { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamPools } from './upstream-target';
@@ -51,7 +53,7 @@ export interface RouteChanges {
 export interface BuiltTable {
   readonly table: RouteTable;
   readonly diff: RouteDiff;
-  /** Routes compiled afresh (the rest were reused from the previous table). */
+  /** Routes built afresh (the rest were reused from the previous table); their pipelines compile at their first request. */
   readonly compiled: number;
   /** Reused routes given a new upstream target because their CA file changed (rotated, or no longer loads). */
   readonly retargeted: number;
@@ -76,10 +78,10 @@ interface CompiledAgainst {
  */
 export class RouteTable {
   private constructor(
-    readonly routes: readonly CompiledRoute[],
+    readonly routes: readonly TableRoute[],
     /** Moved, not shared, to the table `withChanges` makes (see there). */
-    private readonly matcher: UpdatableRouteMatcher<CompiledRoute>,
-    private readonly byId: Map<string, CompiledRoute>,
+    private readonly matcher: UpdatableRouteMatcher<TableRoute>,
+    private readonly byId: Map<string, TableRoute>,
     readonly config: ProxyConfig,
     private readonly against: CompiledAgainst,
     readonly loadedAt: Date,
@@ -114,9 +116,9 @@ export class RouteTable {
       yield;
     }
     const routes: Route[] = [];
-    const compiled: CompiledRoute[] = [];
-    const entries: Array<RouteMatcherEntry<CompiledRoute>> = [];
-    const byId = new Map<string, CompiledRoute>();
+    const compiled: TableRoute[] = [];
+    const entries: Array<RouteMatcherEntry<TableRoute>> = [];
+    const byId = new Map<string, TableRoute>();
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
     let fresh = 0;
     let retargeted = 0;
@@ -132,15 +134,15 @@ export class RouteTable {
       if (old === undefined) diff.added.push(route);
       else if (!same) diff.changed.push(...diffRoutes([old], [route]).changed);
       if (kept.enabled) {
-        let value: CompiledRoute;
+        let value: TableRoute;
         // The identity check: a change applied in place while this build ran replaces entries of
         // the previous index, and such an entry is not the compiled form of `old`.
         if (reusable && same && oldCompiled !== undefined && oldCompiled.route === old) {
-          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : { ...oldCompiled, fingerprint };
+          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : oldCompiled.withFingerprint(fingerprint);
           // CA files are read at every load: a rotated one reaches routes whose definition did not change.
           const current = tls.forRoute(kept);
-          if (upstreamTlsKey(current) !== upstreamTlsKey(value.upstream.tls)) {
-            value = { ...value, upstream: inputs.pools.targetFor(kept, current) };
+          if (upstreamTlsKey(current) !== upstreamTlsKey(value.upstreamTls)) {
+            value = value.withUpstreamTls(current);
             retargeted += 1;
           }
         } else {
@@ -172,9 +174,9 @@ export class RouteTable {
     if (!sameInputs(this.against, against)) return undefined;
     const compileOne = routeCompiler(changes.config, inputs, new UpstreamTlsResolver(changes.config, inputs.baseEnv.services.logger));
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
-    const removed: Array<{ route: Route; value: CompiledRoute }> = [];
-    const added: Array<RouteMatcherEntry<CompiledRoute> & { replaces?: CompiledRoute }> = [];
-    const replaced = new Map<CompiledRoute, CompiledRoute | undefined>();
+    const removed: Array<{ route: Route; value: TableRoute }> = [];
+    const added: Array<RouteMatcherEntry<TableRoute> & { replaces?: TableRoute }> = [];
+    const replaced = new Map<TableRoute, TableRoute | undefined>();
     for (const id of changes.removedIds) {
       const old = this.byId.get(id);
       if (old === undefined) continue;
@@ -183,7 +185,7 @@ export class RouteTable {
       this.byId.delete(id);
       diff.removed.push(old.route);
     }
-    const appended: CompiledRoute[] = [];
+    const appended: TableRoute[] = [];
     for (const route of changes.upserted) {
       const old = this.byId.get(route.id);
       if (old !== undefined) {
@@ -220,9 +222,10 @@ export class RouteTable {
   }
 
   /**
-   * The upstream pools this table sends to: each route's own, and for a route naming an upstream,
-   * the pool of every endpoint of its group (the balanced path dials those), so a prune never
-   * closes the warm connections of balanced traffic.
+   * The upstream pools this table sends to: the pool of each route that resolved its upstream
+   * target (a route that has had no request has none yet), and for a route naming an upstream, the
+   * pool of every endpoint of its group (the balanced path dials those), so a prune never closes
+   * the warm connections of balanced traffic.
    */
   poolsInUse(): Set<UpstreamPool> {
     return runToEnd(this.poolsInUseSteps(Number.POSITIVE_INFINITY));
@@ -232,12 +235,15 @@ export class RouteTable {
   *poolsInUseSteps(chunk: number): Generator<void, Set<UpstreamPool>, void> {
     const pools = new Set<UpstreamPool>();
     for (let i = 0; i < this.routes.length; i += 1) {
-      const route = this.routes[i] as CompiledRoute;
-      pools.add(route.upstream.pool);
-      const balanced = route.balanced;
-      const group = balanced?.registry.group(balanced.name);
-      if (balanced !== undefined && group !== undefined) {
-        for (const endpoint of group.endpoints) pools.add(endpoint.dialFor(route.upstream, balanced.pools).pool);
+      const route = this.routes[i] as TableRoute;
+      const pool = route.poolInUse;
+      if (pool !== undefined) {
+        pools.add(pool);
+        const balanced = route.balanced;
+        const group = balanced?.registry.group(balanced.name);
+        if (balanced !== undefined && group !== undefined) {
+          for (const endpoint of group.endpoints) pools.add(endpoint.dialFor(route.upstream, balanced.pools).pool);
+        }
       }
       if ((i + 1) % chunk === 0) yield;
     }
@@ -245,19 +251,19 @@ export class RouteTable {
   }
 }
 
-/** Compiles one enabled route against a configuration's environment. */
-function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTlsResolver): (route: Route, fingerprint: string | undefined) => CompiledRoute {
-  const routeFactories = sortFactories(inputs.factories, 'route');
-  const env = upstreamEnvironment(config, inputs.baseEnv);
-  return (route, fingerprint) => ({
-    route,
-    id: route.id,
-    pattern: compilePathPattern(route.path),
-    upstream: inputs.pools.targetFor(route, tls.forRoute(route)),
-    balanced: route.upstreamName === undefined || inputs.registry === undefined ? undefined : { name: route.upstreamName, registry: inputs.registry, pools: inputs.pools },
-    ...(fingerprint === undefined ? {} : { fingerprint }),
-    ...compilePipeline(routeFactories, route, env, forward),
-  });
+/**
+ * Builds one enabled route against a configuration's environment: its pattern, upstream TLS and
+ * load-time policy state now, its pipeline and upstream target at its first request (TableRoute,
+ * RoutePipelines).
+ */
+function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTlsResolver): (route: Route, fingerprint: string | undefined) => TableRoute {
+  const { pools, registry } = inputs;
+  const build = { pipelines: new RoutePipelines(sortFactories(inputs.factories, 'route'), upstreamEnvironment(config, inputs.baseEnv), forward), pools };
+  return (route, fingerprint) => {
+    build.pipelines.prepare(route);
+    const balanced = route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry, pools };
+    return new TableRoute(route, compilePathPattern(route.path), tls.forRoute(route), balanced, fingerprint, build);
+  };
 }
 
 function compiledAgainst(config: ProxyConfig, inputs: TableInputs): CompiledAgainst {

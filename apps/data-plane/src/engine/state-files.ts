@@ -3,8 +3,11 @@ import path from 'node:path';
 
 /** Arrays longer than this are serialized an element at a time. */
 const LONG_ARRAY = 64;
-/** Text gathered before it is written: each write, and the serializing before it, is a short task. */
-const CHUNK_CHARS = 64 * 1024;
+/**
+ * Text gathered before it is written: each write, and the serializing before it, is a short task,
+ * and no chunk is a string V8 allocates among its large objects (held until a full collection).
+ */
+const CHUNK_CHARS = 32 * 1024;
 
 /**
  * JSON for a state file in pieces: the snapshot of a 10,000-route table is megabytes, and one

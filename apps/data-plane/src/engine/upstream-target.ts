@@ -46,23 +46,43 @@ export interface PoolOptions {
  */
 export class UpstreamPools {
   private readonly pools = new Map<string, UpstreamPool>();
+  /**
+   * One copy of each origin's strings and of each timeout setting, whatever the number of routes
+   * pointing there (10,000 routes to one origin hold one `origin`, `host` and `hostname`).
+   */
+  private readonly shared = new Map<string, string>();
+  private readonly timeouts = new Map<number, UpstreamTimeouts>();
 
   targetFor(route: Route, tls: UpstreamTls | undefined): UpstreamTarget {
     const url = new URL(route.upstream);
     const secure = url.protocol === 'https:';
-    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const hostname = this.one(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
     const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
-    const origin: UpstreamOrigin = { secure, hostname, port };
     const keepAliveMs = route.timeout.keepAlive ?? DEFAULT_UPSTREAM_KEEP_ALIVE_MS;
+    const connectMs = route.timeout.connect ?? 0;
+    let timeouts = this.timeouts.get(connectMs);
+    if (timeouts === undefined) {
+      timeouts = Object.freeze({ connectMs, firstByteMs: 0, idleMs: 0 });
+      this.timeouts.set(connectMs, timeouts);
+    }
     return {
-      ...origin,
-      origin: url.origin,
-      hostHeader: url.host,
+      secure,
+      hostname,
+      port,
+      origin: this.one(url.origin),
+      hostHeader: this.one(url.host),
       basePath: url.pathname === '/' ? '' : url.pathname,
       tls: secure ? tls : undefined,
-      pool: this.poolFor(origin, { keepAliveMs, tls: secure ? tls : undefined }),
-      timeouts: { connectMs: route.timeout.connect ?? 0, firstByteMs: 0, idleMs: 0 },
+      pool: this.poolFor({ secure, hostname, port }, { keepAliveMs, tls: secure ? tls : undefined }),
+      timeouts,
     };
+  }
+
+  private one(text: string): string {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    this.shared.set(text, text);
+    return text;
   }
 
   /** The pool for one origin (and address to dial), created on first use. */
@@ -87,15 +107,15 @@ export class UpstreamPools {
   }
 
   /**
-   * Drops pools no route uses any more and closes their idle connections. They stay usable for
-   * requests of the previous table still in flight (a retry after its backoff), whose connections
-   * close after their keep-alive time.
+   * Drops pools that no route resolved since the last reload and that hold no connection any more.
+   * A pool with connections stays until they close after their keep-alive time: a route of the new
+   * table resolves its target at its first request (TableRoute), and finds its origin's
+   * connections still warm. Dropped pools stay usable for requests of the previous table still in
+   * flight (a retry after its backoff).
    */
   prune(inUse: ReadonlySet<UpstreamPool>): void {
     for (const [key, pool] of this.pools) {
-      if (inUse.has(pool)) continue;
-      pool.closeIdle();
-      this.pools.delete(key);
+      if (!inUse.has(pool) && pool.stats.open === 0) this.pools.delete(key);
     }
   }
 

@@ -47,6 +47,16 @@ function onOrigin(checkUrl: string, origin: string): string {
   return `${origin}${url.pathname}${url.search}`;
 }
 
+/** The running checks of a route's traffic, started or found and bound to the route, and their interval; undefined when it has none. */
+function routeCheckers(route: Route, env: PolicyEnvironment): { checkers: HealthChecker[]; interval: number } | undefined {
+  const checks = checksOf(route, env);
+  if (checks.length === 0) return undefined;
+  const registry = env.services.state.get(HEALTH_CHECKS);
+  const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target));
+  registry.bindRoute(route.id, checks.map((check) => check.name));
+  return { checkers, interval: (checks[0] as Check).settings.interval };
+}
+
 /**
  * `healthCheck` of a route or its named upstream (spec 2.4, 3.3): checks run in the background;
  * while every target is Unhealthy the route answers 503 at once instead of making a doomed call.
@@ -57,14 +67,15 @@ export const healthCheckPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'healthCheck',
   order: 550,
+  // Checks probe from load on, whether or not the route has had a request.
+  prepare: (route, env) => {
+    routeCheckers(route, env);
+  },
   create: (route, env) => {
     if (route === undefined) return null;
-    const checks = checksOf(route, env);
-    if (checks.length === 0) return null;
-    const registry = env.services.state.get(HEALTH_CHECKS);
-    const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target));
-    registry.bindRoute(route.id, checks.map((check) => check.name));
-    const interval = (checks[0] as Check).settings.interval;
+    const running = routeCheckers(route, env);
+    if (running === undefined) return null;
+    const { checkers, interval } = running;
     const reply: LocalReply = { kind: 'error', code: 'UPSTREAM_UNHEALTHY', retryAfter: Math.max(1, Math.ceil(interval / 1000)) };
     // Unhealthy targets are skipped by the balancer; the route answers 503 only when none is left.
     const allUnhealthy = (): boolean => {
