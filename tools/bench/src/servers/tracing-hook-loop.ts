@@ -2,6 +2,7 @@
 // can count what tracing adds to a request: node dist/servers/tracing-hook-loop.js <count> <mode>.
 //   propagate  the `tracing` policy's onRequest (W3C trace context in, traceparent upstream), 10 % sampled, no export
 //   continue   the same with a caller's (unsampled) traceparent on every request: its parse instead of a new trace id
+//   loop       the loop alone, with a hook that does nothing: what the other modes' counts hold besides tracing
 //   export-10  the same plus onComplete, the sampled 10 % built as spans by the OpenTelemetry SDK and
 //              exported over OTLP/HTTP to a collector in a child process (not counted by valgrind)
 // The compiled data plane is loaded by path (the bench does not depend on the data plane's package).
@@ -28,7 +29,7 @@ async function startSink(): Promise<{ endpoint: string; stop(): void }> {
 async function main(): Promise<void> {
   const count = Number(process.argv[2]);
   const mode = process.argv[3];
-  if (!Number.isSafeInteger(count) || count < 0 || (mode !== 'propagate' && mode !== 'continue' && mode !== 'export-10')) throw new Error('usage: tracing-hook-loop.js <count> propagate|continue|export-10');
+  if (!Number.isSafeInteger(count) || count < 0 || !['propagate', 'continue', 'export-10', 'loop'].includes(mode ?? '')) throw new Error('usage: tracing-hook-loop.js <count> propagate|continue|export-10|loop');
   const provided = new ServiceRegistry();
   const sink = mode === 'export-10' ? await startSink() : undefined;
   const dropped = { inc: (): void => undefined };
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
         });
   if (spans !== undefined) provided.provide(SPAN_EXPORT, spans);
   const settings = { tracing: { enabled: true, samplingRatio: 0.1, otlp: {} } };
-  const hooks = tracingPolicy.create({ id: 'api', path: '/api/*', upstream: 'http://127.0.0.1:9' }, { settings, services: { provided } });
+  const hooks: Hooks = mode === 'loop' ? { onRequest: () => undefined } : tracingPolicy.create({ id: 'api', path: '/api/*', upstream: 'http://127.0.0.1:9' }, { settings, services: { provided } });
   const socket = {};
   const caller = mode === 'continue' ? { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' } : {};
   const req = { headers: { host: 'gateway', 'user-agent': 'bench', ...caller }, socket, httpVersion: '1.1' };
