@@ -20,9 +20,12 @@ import { UpstreamTlsResolver, upstreamTlsKey } from './upstream-tls';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /** Everything a table is compiled from besides its routes. */
+/** What policies see of every configuration; upstreamEnvironment() adds a configuration's upstreams. */
+export type BaseEnvironment = Omit<PolicyEnvironment, 'upstreams' | 'upstreamTls'>;
+
 export interface TableInputs {
   readonly factories: readonly PolicyFactory[];
-  readonly baseEnv: Omit<PolicyEnvironment, 'upstreams'>;
+  readonly baseEnv: BaseEnvironment;
   readonly pools: UpstreamPools;
   /** Balancers of named upstreams: a route naming one resolves its target through it per attempt. */
   readonly registry?: UpstreamRegistry;
@@ -89,7 +92,7 @@ export class RouteTable {
   static compile(
     config: ProxyConfig,
     factories: readonly PolicyFactory[],
-    baseEnv: Omit<PolicyEnvironment, 'upstreams'>,
+    baseEnv: BaseEnvironment,
     pools: UpstreamPools,
     registry?: UpstreamRegistry,
   ): RouteTable {
@@ -240,7 +243,7 @@ export class RouteTable {
 /** Compiles one enabled route against a configuration's environment. */
 function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTlsResolver): (route: Route, fingerprint: string | undefined) => CompiledRoute {
   const routeFactories = sortFactories(inputs.factories, 'route');
-  const env = upstreamEnvironment(config, inputs.baseEnv);
+  const env = upstreamEnvironment(config, inputs.baseEnv, tls);
   return (route, fingerprint) => ({
     route,
     id: route.id,
@@ -260,7 +263,14 @@ function sameInputs(a: CompiledAgainst, b: CompiledAgainst): boolean {
   return a.extra === b.extra && deepEqual(a.settings, b.settings) && deepEqual(a.upstreams, b.upstreams) && deepEqual(a.authentication, b.authentication);
 }
 
-/** The environment policies see for one configuration: its settings plus its upstreams by name. */
-export function upstreamEnvironment(config: ProxyConfig, env: Omit<PolicyEnvironment, 'upstreams'>): PolicyEnvironment {
-  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])) };
+/**
+ * The environment policies see for one configuration: its settings, its upstreams by name and their
+ * TLS settings (`tls`: the resolver routes compile with, so a CA file is read once per load).
+ */
+export function upstreamEnvironment(
+  config: ProxyConfig,
+  env: BaseEnvironment,
+  tls = new UpstreamTlsResolver(config, env.services.logger),
+): PolicyEnvironment {
+  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])), upstreamTls: tls };
 }
