@@ -88,14 +88,14 @@ export class HealthCheckRegistry {
 
   private changed(name: string, checker: HealthChecker): void {
     const status = checker.indicator;
-    this.markHealthy(name, status !== 'Unhealthy');
+    this.markHealthy(name, status !== 'Unhealthy', checker.status().lastError ?? undefined);
     this.services.logger.info({ check: name, status }, 'health check status changed');
   }
 
-  private markHealthy(name: string, healthy: boolean): void {
+  private markHealthy(name: string, healthy: boolean, reason?: string): void {
     this.services.health.markHealthy(name, healthy);
     const target = this.targets.get(name);
-    if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy);
+    if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy, reason);
   }
 }
 
