@@ -19,6 +19,11 @@ export interface UpstreamTls {
    * back to other roots, and the rest of the configuration applies (docs/tls.md).
    */
   readonly refusal?: string;
+  /**
+   * The refusal as health checks report it, naming the upstream and the field but not the file or
+   * why it failed: check verdicts reach /health/deep on the proxy port, the file is for the log.
+   */
+  readonly refusalSummary?: string;
 }
 
 /** What tells two TLS settings apart: equal keys share connections, a rotated CA file changes it. */
@@ -109,7 +114,8 @@ export class UpstreamTlsResolver {
       { upstream: upstreamName, field, file: caFile, reason: load.reason },
       'upstream CA file cannot be loaded: requests to this upstream fail with 502 until it can (the rest of the configuration applies)',
     );
-    return { ca: undefined, caDigest: '', verify, serverName, refusal };
+    const refusalSummary = `${who}: ${field} cannot be loaded (the data plane's log says which file and why)`;
+    return { ca: undefined, caDigest: '', verify, serverName, refusal, refusalSummary };
   }
 
   private read(caFile: string): CaBundleLoad {

@@ -119,9 +119,9 @@ describe('active health checks of https targets', () => {
 
   test('an upstream whose CA file did not load: every check fails with the reason, without a connection', async () => {
     const from = trusted.servernames.length;
-    const reason = "upstream 'svc': upstreams[0].tls.caFile cannot be read (ENOENT)";
-    const refused = await checkOnce(trusted.url, tlsOf({ refusal: reason }));
-    assert.deepEqual([refused.indicator, refused.status().lastError], ['Unhealthy', reason]);
+    const summary = "upstream 'svc': upstreams[0].tls.caFile cannot be loaded (the data plane's log says which file and why)";
+    const refused = await checkOnce(trusted.url, tlsOf({ refusal: "upstream 'svc': upstreams[0].tls.caFile /etc/ca/x.pem does not exist", refusalSummary: summary }));
+    assert.deepEqual([refused.indicator, refused.status().lastError], ['Unhealthy', summary], 'the reason, without the file (for the log only)');
     assert.equal(trusted.servernames.length, from, 'no TLS connection was made');
   });
 

@@ -27,7 +27,7 @@ const MAX_CHECK_BODY = 64 * 1024;
  * metadata, link-local, checked on the resolved address) fails without a packet sent, saying why.
  * An https check uses the TLS settings of the upstream it checks (`tls`: the same CA, verification
  * and SNI as proxied requests, through tlsClientOptions); when that upstream's CA file did not load,
- * every check fails with the reason, without a handshake (docs/tls.md).
+ * every check fails saying so (naming the field, not the file), without a handshake (docs/tls.md).
  * `timeout` bounds the whole check, connection included; at most MAX_CHECK_BODY bytes are read.
  */
 export class HealthChecker {
@@ -97,7 +97,7 @@ export class HealthChecker {
     if (secure && this.tls?.refusal !== undefined) {
       // Its CA file did not load: no handshake with other roots, as for the upstream's requests.
       this.lastCheck = Date.now();
-      this.record(this.tls.refusal);
+      this.record(this.tls.refusalSummary ?? this.tls.refusal);
       this.schedule(this.settings.interval);
       return;
     }
