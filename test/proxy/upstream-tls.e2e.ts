@@ -40,7 +40,38 @@ async function startTlsUpstream(key: string, cert: string): Promise<TlsUpstream>
   };
 }
 
+/** Two CAs made at test time, an upstream with a certificate of each (`trusted`: the one proxy.upstreamTls names in these tests). */
+interface TwoCaUpstreams {
+  readonly ca: TestCa;
+  readonly otherCa: TestCa;
+  readonly trusted: TlsUpstream;
+  readonly foreign: TlsUpstream;
+  close(): Promise<void>;
+}
+
+async function startTwoCaUpstreams(): Promise<TwoCaUpstreams> {
+  const ca = makeTestCa('gateway test CA');
+  const otherCa = makeTestCa('someone else');
+  const leaf = ca.issue(['localhost', 'api.internal', '127.0.0.1']);
+  const trusted = await startTlsUpstream(leaf.key, leaf.cert);
+  const foreignLeaf = otherCa.issue(['localhost', '127.0.0.1']);
+  const foreign = await startTlsUpstream(foreignLeaf.key, foreignLeaf.cert);
+  return {
+    ca,
+    otherCa,
+    trusted,
+    foreign,
+    close: async () => {
+      await trusted.close();
+      await foreign.close();
+      ca.remove();
+      otherCa.remove();
+    },
+  };
+}
+
 describe('HTTPS upstreams (lean client over node:tls)', () => {
+  let upstreams: TwoCaUpstreams;
   let ca: TestCa;
   let otherCa: TestCa;
   let trusted: TlsUpstream;
@@ -48,12 +79,8 @@ describe('HTTPS upstreams (lean client over node:tls)', () => {
   let gateway: GatewayProcess;
 
   before(async () => {
-    ca = makeTestCa('gateway test CA');
-    otherCa = makeTestCa('someone else');
-    const leaf = ca.issue(['localhost', 'api.internal', '127.0.0.1']);
-    trusted = await startTlsUpstream(leaf.key, leaf.cert);
-    const foreignLeaf = otherCa.issue(['localhost', '127.0.0.1']);
-    foreign = await startTlsUpstream(foreignLeaf.key, foreignLeaf.cert);
+    upstreams = await startTwoCaUpstreams();
+    ({ ca, otherCa, trusted, foreign } = upstreams);
     gateway = await startGatewayProcess({
       config: `
 version: "1.0.0"
@@ -80,10 +107,7 @@ routes:
 
   after(async () => {
     await gateway?.stop();
-    await trusted?.close();
-    await foreign?.close();
-    ca?.remove();
-    otherCa?.remove();
+    await upstreams?.close();
   });
 
   const since = (from: number): TlsUpstream['connections'] => trusted.connections.slice(from);
@@ -148,20 +172,16 @@ interface DeepEndpoint {
 }
 
 describe('active health checks of HTTPS upstreams use the upstream\'s TLS settings', () => {
+  let upstreams: TwoCaUpstreams;
   let ca: TestCa;
-  let otherCa: TestCa;
   let trusted: TlsUpstream;
   let foreign: TlsUpstream;
   let gateway: GatewayProcess;
   const check = 'healthCheck: { enabled: true, interval: 1000, timeout: 1000, healthyThreshold: 1, unhealthyThreshold: 1 }';
 
   before(async () => {
-    ca = makeTestCa('health check CA');
-    otherCa = makeTestCa('not trusted for checks');
-    const leaf = ca.issue(['localhost', 'api.internal', '127.0.0.1']);
-    trusted = await startTlsUpstream(leaf.key, leaf.cert);
-    const foreignLeaf = otherCa.issue(['localhost', '127.0.0.1']);
-    foreign = await startTlsUpstream(foreignLeaf.key, foreignLeaf.cert);
+    upstreams = await startTwoCaUpstreams();
+    ({ ca, trusted, foreign } = upstreams);
     gateway = await startGatewayProcess({
       config: `
 version: "1.0.0"
@@ -183,10 +203,7 @@ routes:
 
   after(async () => {
     await gateway?.stop();
-    await trusted?.close();
-    await foreign?.close();
-    ca?.remove();
-    otherCa?.remove();
+    await upstreams?.close();
   });
 
   /** Each upstream's targets as /health/deep shows them, once every upstream has had a verdict. */
@@ -201,8 +218,8 @@ routes:
     // The untrusted one fails at the handshake, before any request: wait for its verdict in /health/deep.
     let deep: Record<string, DeepEndpoint> = {};
     for (let i = 0; i < 200; i += 1) {
-      const upstreams = (await request(`${gateway.url}/health/deep`)).json<{ upstreams: Record<string, { endpoints: DeepEndpoint[] }> }>().upstreams;
-      deep = Object.fromEntries(names.map((name) => [name, upstreams[name]?.endpoints[0] as DeepEndpoint]));
+      const shown = (await request(`${gateway.url}/health/deep`)).json<{ upstreams: Record<string, { endpoints: DeepEndpoint[] }> }>().upstreams;
+      deep = Object.fromEntries(names.map((name) => [name, shown[name]?.endpoints[0] as DeepEndpoint]));
       if (deep['wrong-ca']?.state === 'unhealthy') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
