@@ -228,13 +228,21 @@ export class RouteTable {
    * closes the warm connections of balanced traffic.
    */
   poolsInUse(): Set<UpstreamPool> {
+    return runToEnd(this.poolsInUseSteps(Number.POSITIVE_INFINITY));
+  }
+
+  /** The same, `chunk` routes a step (a reload's release: one pass over 10,000 routes was up to 12 ms on a busy machine). */
+  *poolsInUseSteps(chunk: number): Generator<void, Set<UpstreamPool>, void> {
     const pools = new Set<UpstreamPool>();
-    for (const route of this.routes) {
+    for (let i = 0; i < this.routes.length; i += 1) {
+      const route = this.routes[i] as CompiledRoute;
       pools.add(route.upstream.pool);
       const balanced = route.balanced;
       const group = balanced?.registry.group(balanced.name);
-      if (balanced === undefined || group === undefined) continue;
-      for (const endpoint of group.endpoints) pools.add(endpoint.dialFor(route.upstream, balanced.pools).pool);
+      if (balanced !== undefined && group !== undefined) {
+        for (const endpoint of group.endpoints) pools.add(endpoint.dialFor(route.upstream, balanced.pools).pool);
+      }
+      if ((i + 1) % chunk === 0) yield;
     }
     return pools;
   }
