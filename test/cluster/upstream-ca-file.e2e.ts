@@ -49,7 +49,12 @@ async function keepsServingTheRest(call: Call, token: string, proxyUrl: string, 
   };
   await post('/api/upstreams', { name: 'secure', url: secure.origin, tls: { caFile: ca.certPath } });
   await post('/api/routes', { id: 'via-secure', path: '/secure/*', upstream: 'secure' });
+  // The same upstream with an active health check (its own, so the check's 503 does not hide the 502 above).
+  await post('/api/upstreams', { name: 'checked', url: secure.origin, tls: { caFile: ca.certPath }, healthCheck: { enabled: true, interval: 300, timeout: 300, healthyThreshold: 1, unhealthyThreshold: 1 } });
+  await post('/api/routes', { id: 'via-checked', path: '/checked/*', upstream: 'checked' });
   await eventually(async () => (await request(`${proxyUrl}/secure/x`)).text === 'secure /x', 'the https upstream is served, its CA trusted', 10_000);
+  await eventually(async () => secure.requests.some((r) => r.url === '/health'), 'the check passes the CA it trusts', 10_000);
+  assert.equal((await checkedTarget(proxyUrl))?.state, 'available');
 
   // The data plane's host loses the CA file; the next snapshot still brings every other change.
   const away = `${ca.certPath}.away`;
@@ -66,6 +71,10 @@ async function keepsServingTheRest(call: Call, token: string, proxyUrl: string, 
       { error: 'Bad Gateway', message: 'Upstream error', correlation: 'string' },
     );
     assert.ok(!refused.text.includes(ca.certPath), 'the file is for the log, not for clients');
+    await eventually(async () => (await checkedTarget(proxyUrl))?.state === 'unhealthy', 'the health check fails without a CA to verify with', 10_000);
+    const target = await checkedTarget(proxyUrl);
+    assert.match(String(target?.reason), /^upstream 'checked': upstreams\[\d+\]\.tls\.caFile cannot be loaded \(the data plane's log says which file and why\)$/, JSON.stringify(target));
+    assert.ok(!JSON.stringify(target).includes(ca.certPath), '/health/deep is on the proxy port: no file in it');
     if (output !== undefined) {
       // Log lines reach the test through the process's stdout: a moment after the answer.
       const logged = (...parts: string[]): Promise<boolean> => Promise.resolve(output().some((l) => parts.every((part) => l.includes(part))));
@@ -79,6 +88,13 @@ async function keepsServingTheRest(call: Call, token: string, proxyUrl: string, 
   const patched = await call('PATCH', '/api/upstreams/plain', { token, body: { dnsRefreshInterval: 20_000 } });
   assert.equal(patched.status, 200, patched.text);
   await eventually(async () => (await request(`${proxyUrl}/secure/x`)).status === 200, 'the upstream serves again once its CA file is back', 10_000);
+  await eventually(async () => (await checkedTarget(proxyUrl))?.state === 'available', 'the check passes again', 10_000);
+}
+
+/** The checked upstream's target as the data plane's /health/deep shows it. */
+async function checkedTarget(proxyUrl: string): Promise<{ state: string; reason?: string } | undefined> {
+  const deep = (await request(`${proxyUrl}/health/deep`)).json<{ upstreams?: Record<string, { endpoints: Array<{ state: string; reason?: string }> }> }>();
+  return deep.upstreams?.['checked']?.endpoints[0];
 }
 
 describe('an unloadable CA file on the one-process gateway (in-process bus)', () => {

@@ -28,6 +28,7 @@ import type { EngineServices } from './engine/ports';
 import { wirePolicies } from './engine/policy-wiring';
 import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
+import { upstreamEnvironment } from './engine/route-table';
 import { UpstreamPools } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
@@ -188,7 +189,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const settings = { ...fileSettings, host: options.host ?? fileSettings.host, port: options.port ?? fileSettings.port };
 
   const pools = new UpstreamPools();
-  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
+  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, upstreamEnvironment({ version: '', proxy: settings, upstreams: [], routes: [] }, { settings, services }), forward);
   const tableRef: { dispatcher?: RequestDispatcher; drain?: ServerDrain } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness, () => tableRef.drain?.draining ?? false);
   const streams = new OpenStreams();

@@ -6,6 +6,7 @@ import type { Exchange } from './exchange';
 import type { CounterDefinition, EngineServices } from './ports';
 import type { ServiceKey } from './service-registry';
 import type { UpstreamAttemptCallback, UpstreamResponse } from './upstream-response';
+import type { UpstreamTlsResolver } from './upstream-tls';
 
 /**
  * A reply the gateway writes itself instead of proxying: either a catalogued error or a full
@@ -68,6 +69,11 @@ export interface PolicyEnvironment {
   readonly services: EngineServices;
   /** The `proxy.yml` upstreams by name (upstream-level breakers and health checks). */
   readonly upstreams: ReadonlyMap<string, UpstreamDefinition>;
+  /**
+   * The TLS settings this load uses for https connections to an upstream (by name; undefined for a
+   * route's own URL): a policy that connects to an upstream itself (health checks) uses exactly these.
+   */
+  readonly upstreamTls: Pick<UpstreamTlsResolver, 'forUpstream'>;
   /** The configuration's top-level `authentication` block (spec 2.6), when it has one. */
   readonly authentication?: SessionAuthenticationConfig;
 }

@@ -100,8 +100,11 @@ export interface UpstreamHealthSink extends UpstreamHealthSource {
   registerBreaker(name: string, status: () => BreakerStatus): void;
   unregisterBreaker(name: string): void;
   markHealthy(name: string, healthy: boolean): void;
-  /** The active check of one target (its origin) of a named upstream: the balancer skips it while unhealthy. */
-  markTargetHealthy(upstream: string, origin: string, healthy: boolean): void;
+  /**
+   * The active check of one target (its origin) of a named upstream: the balancer skips it while
+   * unhealthy. `reason`: the failure that made it unhealthy, shown in /health/deep.
+   */
+  markTargetHealthy(upstream: string, origin: string, healthy: boolean, reason?: string): void;
 }
 
 /** Names one piece of long-lived policy state and how to make it. */

@@ -22,9 +22,12 @@ import { UpstreamTlsResolver, upstreamTlsKey } from './upstream-tls';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /** Everything a table is compiled from besides its routes. */
+/** What policies see of every configuration; upstreamEnvironment() adds a configuration's upstreams. */
+export type BaseEnvironment = Omit<PolicyEnvironment, 'upstreams' | 'upstreamTls'>;
+
 export interface TableInputs {
   readonly factories: readonly PolicyFactory[];
-  readonly baseEnv: Omit<PolicyEnvironment, 'upstreams'>;
+  readonly baseEnv: BaseEnvironment;
   readonly pools: UpstreamPools;
   /** Balancers of named upstreams: a route naming one resolves its target through it per attempt. */
   readonly registry?: UpstreamRegistry;
@@ -91,7 +94,7 @@ export class RouteTable {
   static compile(
     config: ProxyConfig,
     factories: readonly PolicyFactory[],
-    baseEnv: Omit<PolicyEnvironment, 'upstreams'>,
+    baseEnv: BaseEnvironment,
     pools: UpstreamPools,
     registry?: UpstreamRegistry,
   ): RouteTable {
@@ -258,7 +261,7 @@ export class RouteTable {
  */
 function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTlsResolver): (route: Route, fingerprint: string | undefined) => TableRoute {
   const { pools, registry } = inputs;
-  const build = { pipelines: new RoutePipelines(sortFactories(inputs.factories, 'route'), upstreamEnvironment(config, inputs.baseEnv), forward), pools };
+  const build = { pipelines: new RoutePipelines(sortFactories(inputs.factories, 'route'), upstreamEnvironment(config, inputs.baseEnv, tls), forward), pools };
   return (route, fingerprint) => {
     build.pipelines.prepare(route);
     const balanced = route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry, pools };
@@ -274,7 +277,14 @@ function sameInputs(a: CompiledAgainst, b: CompiledAgainst): boolean {
   return a.extra === b.extra && deepEqual(a.settings, b.settings) && deepEqual(a.upstreams, b.upstreams) && deepEqual(a.authentication, b.authentication);
 }
 
-/** The environment policies see for one configuration: its settings plus its upstreams by name. */
-export function upstreamEnvironment(config: ProxyConfig, env: Omit<PolicyEnvironment, 'upstreams'>): PolicyEnvironment {
-  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])) };
+/**
+ * The environment policies see for one configuration: its settings, its upstreams by name and their
+ * TLS settings (`tls`: the resolver routes compile with, so a CA file is read once per load).
+ */
+export function upstreamEnvironment(
+  config: ProxyConfig,
+  env: BaseEnvironment,
+  tls = new UpstreamTlsResolver(config, env.services.logger),
+): PolicyEnvironment {
+  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])), upstreamTls: tls };
 }

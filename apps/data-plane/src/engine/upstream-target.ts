@@ -1,8 +1,7 @@
-import net from 'node:net';
 import type { Route } from '@gateway/route-model';
 import { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamTimeouts } from './upstream-client/upstream-connection';
-import { upstreamTlsKey, type UpstreamTls } from './upstream-tls';
+import { tlsClientOptions, upstreamTlsKey, type TlsClientOptions, type UpstreamTls } from './upstream-tls';
 
 /** Idle upstream sockets close before common servers' own 5 s keep-alive timeout (node's default). */
 export const DEFAULT_UPSTREAM_KEEP_ALIVE_MS = 4000;
@@ -98,7 +97,7 @@ export class UpstreamPools {
         keepAliveMs,
         // As node's http.Agent: no bound of its own; a route's limits and timeouts bound the traffic.
         maxConnections: Number.POSITIVE_INFINITY,
-        ...(origin.secure ? { tls: tlsOptionsOf(origin.hostname, tls) } : {}),
+        ...(origin.secure ? { tls: tlsClientOptions(origin.hostname, tls) } : {}),
         ...(origin.secure && tls?.refusal !== undefined ? { refusal: tls.refusal } : {}),
       });
       this.pools.set(key, pool);
@@ -125,22 +124,7 @@ export class UpstreamPools {
   }
 }
 
-/** The client's TLS options: SNI is the configured server name or the host name, never an IP literal. */
-function tlsOptionsOf(hostname: string, tls: UpstreamTls | undefined): NonNullable<ConstructorParameters<typeof UpstreamPool>[0]['tls']> {
-  const servername = tls?.serverName ?? hostname;
-  return {
-    servername,
-    ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
-    rejectUnauthorized: tls?.verify ?? true,
-  };
-}
-
 /** Options for node's https.request (the WebSocket upgrade path) matching the pool's TLS settings. */
-export function httpsOptionsOf(target: UpstreamTarget): { servername?: string; ca?: Buffer; rejectUnauthorized: boolean } {
-  const servername = target.tls?.serverName ?? target.hostname;
-  return {
-    ...(net.isIP(servername) === 0 ? { servername } : {}),
-    ...(target.tls?.ca === undefined ? {} : { ca: target.tls.ca }),
-    rejectUnauthorized: target.tls?.verify ?? true,
-  };
+export function httpsOptionsOf(target: UpstreamTarget): TlsClientOptions {
+  return tlsClientOptions(target.hostname, target.tls);
 }

@@ -12,6 +12,7 @@ import type { Logger } from './ports';
 import { RouteTable, type TableInputs } from './route-table';
 import { runToEnd } from './time-slices';
 import { UpstreamPools } from './upstream-target';
+import { tlsClientOptions, UpstreamTlsResolver, type UpstreamTls } from './upstream-tls';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { UpstreamRegistry } from './upstreams/upstream-registry';
 
@@ -98,6 +99,7 @@ describe('upstream CA files when routes load', () => {
       const secure = byId(broken.table, 'secure');
       assert.equal(secure.upstream.tls?.refusal, `upstream 'secure': upstreams[0].tls.caFile ${caFile} does not exist`);
       assert.equal(secure.upstream.tls?.ca, undefined);
+      assert.equal(secure.upstream.tls?.refusalSummary, "upstream 'secure': upstreams[0].tls.caFile cannot be loaded (the data plane's log says which file and why)", 'what health checks report: no file');
       assert.equal(byId(broken.table, 'plain'), byId(before.table, 'plain'));
       const logged = logger.lines.slice(lines).filter((l) => l.level === 'error');
       assert.deepEqual(
@@ -126,6 +128,43 @@ describe('upstream CA files when routes load', () => {
     for (const endpoint of group.endpoints) {
       const { secure, hostname, port } = endpoint.target;
       assert.equal(pools.poolFor({ secure, hostname, port }, { keepAliveMs: route.upstream.pool.keepAliveMs, tls: undefined }), endpoint.dialFor(route.upstream, pools).pool);
+    }
+  });
+});
+
+describe('tlsClientOptions: what requests, WebSocket handshakes and health checks connect with', () => {
+  const tls = (settings: Partial<UpstreamTls>): UpstreamTls => ({ ca: undefined, caDigest: '', verify: true, serverName: undefined, ...settings });
+
+  test('SNI is the server name, else the host name, never an IP literal; verification is on unless verify: false', () => {
+    assert.deepEqual(tlsClientOptions('api.example', undefined), { servername: 'api.example', rejectUnauthorized: true });
+    assert.deepEqual(tlsClientOptions('10.0.0.7', undefined), { rejectUnauthorized: true });
+    assert.deepEqual(tlsClientOptions('::1', tls({})), { rejectUnauthorized: true });
+    assert.deepEqual(tlsClientOptions('10.0.0.7', tls({ serverName: 'api.internal' })), { servername: 'api.internal', rejectUnauthorized: true });
+    const ca = Buffer.from('-----BEGIN CERTIFICATE-----');
+    assert.deepEqual(tlsClientOptions('api.example', tls({ ca, verify: false })), { servername: 'api.example', ca, rejectUnauthorized: false });
+  });
+
+  test("a named upstream's settings are resolved once per load, for its routes and for what policies ask (health checks)", () => {
+    const ca = makeTestCa('resolver CA');
+    try {
+      const logger = recordingLogger();
+      const source = config({
+        proxy: { upstreamTls: { caFile: ca.certPath } },
+        upstreams: [{ name: 'named', url: 'https://127.0.0.1:1', tls: { verify: false, serverName: 'api.internal' } }],
+        routes: [
+          { id: 'by-name', path: '/a/*', upstream: 'named' },
+          { id: 'own-url', path: '/b/*', upstream: 'https://127.0.0.1:2' },
+        ],
+      });
+      const resolver = new UpstreamTlsResolver(source, logger);
+      const [byName, ownUrl] = source.routes as [ProxyConfig['routes'][number], ProxyConfig['routes'][number]];
+      assert.equal(resolver.forUpstream('named'), resolver.forRoute(byName), 'the same object: one resolution');
+      assert.deepEqual([resolver.forUpstream('named').verify, resolver.forUpstream('named').serverName], [false, 'api.internal']);
+      assert.equal(resolver.forUpstream(undefined), resolver.forRoute(ownUrl), 'a route URL gets proxy.upstreamTls');
+      assert.deepEqual(resolver.forUpstream(undefined).ca, Buffer.from(ca.cert));
+      assert.equal(logger.lines.filter((l) => l.message.includes('NOT verified')).length, 1, 'verify: false warned once per load');
+    } finally {
+      ca.remove();
     }
   });
 });

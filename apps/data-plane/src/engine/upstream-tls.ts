@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { readCaBundle, type CaBundleLoad } from '@gateway/config-file';
 import type { ProxyConfig, Route } from '@gateway/route-model';
 import type { Logger } from './ports';
@@ -18,11 +19,39 @@ export interface UpstreamTls {
    * back to other roots, and the rest of the configuration applies (docs/tls.md).
    */
   readonly refusal?: string;
+  /**
+   * The refusal as health checks report it, naming the upstream and the field but not the file or
+   * why it failed: check verdicts reach /health/deep on the proxy port, the file is for the log.
+   */
+  readonly refusalSummary?: string;
 }
 
 /** What tells two TLS settings apart: equal keys share connections, a rotated CA file changes it. */
 export function upstreamTlsKey(tls: UpstreamTls | undefined): string {
   return tls === undefined ? '' : `${tls.verify}|${tls.serverName ?? ''}|${tls.caDigest}|${tls.refusal ?? ''}`;
+}
+
+/** What node's tls.connect and https.request take from one upstream's TLS settings. */
+export interface TlsClientOptions {
+  /** SNI and the name the certificate is checked against; absent for an IP literal (then its IP is checked). */
+  readonly servername?: string;
+  readonly ca?: Buffer;
+  readonly rejectUnauthorized: boolean;
+}
+
+/**
+ * The client TLS options for a connection to `hostname` under `tls`: the one place proxied
+ * requests (lean client pool), WebSocket handshakes and active health checks take them from, so
+ * a target's check trusts exactly what its traffic trusts. SNI is the configured server name or
+ * the host name, never an IP literal (RFC 6066 3).
+ */
+export function tlsClientOptions(hostname: string, tls: UpstreamTls | undefined): TlsClientOptions {
+  const servername = tls?.serverName ?? hostname;
+  return {
+    ...(net.isIP(servername) === 0 ? { servername } : {}),
+    ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
+    rejectUnauthorized: tls?.verify ?? true,
+  };
 }
 
 /**
@@ -49,11 +78,18 @@ export class UpstreamTlsResolver {
 
   /** The TLS settings of an https route upstream; undefined for plain http. */
   forRoute(route: Route): UpstreamTls | undefined {
-    if (!route.upstream.startsWith('https:')) return undefined;
-    const name = route.upstreamName ?? '';
+    return route.upstream.startsWith('https:') ? this.forUpstream(route.upstreamName) : undefined;
+  }
+
+  /**
+   * The TLS settings of https connections to a named upstream (undefined: a route's own URL, which
+   * gets `proxy.upstreamTls`), resolved once per load: what its requests and its health checks use.
+   */
+  forUpstream(upstreamName: string | undefined): UpstreamTls {
+    const name = upstreamName ?? '';
     let tls = this.byUpstream.get(name);
     if (tls === undefined) {
-      tls = this.resolve(route.upstreamName);
+      tls = this.resolve(upstreamName);
       this.byUpstream.set(name, tls);
     }
     return tls;
@@ -78,7 +114,8 @@ export class UpstreamTlsResolver {
       { upstream: upstreamName, field, file: caFile, reason: load.reason },
       'upstream CA file cannot be loaded: requests to this upstream fail with 502 until it can (the rest of the configuration applies)',
     );
-    return { ca: undefined, caDigest: '', verify, serverName, refusal };
+    const refusalSummary = `${who}: ${field} cannot be loaded (the data plane's log says which file and why)`;
+    return { ca: undefined, caDigest: '', verify, serverName, refusal, refusalSummary };
   }
 
   private read(caFile: string): CaBundleLoad {

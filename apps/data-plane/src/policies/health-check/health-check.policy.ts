@@ -1,5 +1,6 @@
 import { upstreamTargets, type HealthCheckConfig, type ProxyConfig, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
+import type { UpstreamTls } from '../../engine/upstream-tls';
 import { HEALTH_CHECKS, routeCheckName, type CheckedTarget } from './health-check-registry';
 import type { HealthChecker, HealthCheckSettings } from './health-checker';
 
@@ -19,13 +20,20 @@ interface Check {
   readonly name: string;
   readonly settings: HealthCheckSettings;
   readonly target?: CheckedTarget;
+  /** Name of the upstream whose TLS settings an https check uses (undefined: a route's own URL). */
+  readonly tlsOf: string | undefined;
 }
 
 /** The checks a route's traffic depends on: its own `healthCheck`, else its upstream's, one per target. */
 function checksOf(route: Route, env: PolicyEnvironment): Check[] {
-  if (route.healthCheck?.enabled === true) return [{ name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream) }];
+  if (route.healthCheck?.enabled === true) return [{ name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream), tlsOf: route.upstreamName }];
   const upstream = route.upstreamName === undefined ? undefined : env.upstreams.get(route.upstreamName);
   return upstream?.healthCheck?.enabled === true ? upstreamChecks(upstream, upstream.healthCheck) : [];
+}
+
+/** An https check trusts, verifies and sends SNI exactly as the requests to the same upstream do. */
+function tlsOf(check: Check, env: PolicyEnvironment): UpstreamTls | undefined {
+  return check.settings.url.startsWith('https:') ? env.upstreamTls.forUpstream(check.tlsOf) : undefined;
 }
 
 /**
@@ -38,7 +46,7 @@ function upstreamChecks(upstream: UpstreamDefinition, config: HealthCheckConfig)
   return targets.map((target) => {
     const url = new URL(target.url);
     const probe = targets.length === 1 || config.url === undefined ? config : { ...config, url: onOrigin(config.url, url.origin) };
-    return { name: targets.length === 1 ? upstream.name : `${upstream.name}/${url.host}`, settings: settingsOf(probe, target.url), target: { upstream: upstream.name, origin: url.origin } };
+    return { name: targets.length === 1 ? upstream.name : `${upstream.name}/${url.host}`, settings: settingsOf(probe, target.url), target: { upstream: upstream.name, origin: url.origin }, tlsOf: upstream.name };
   });
 }
 
@@ -52,7 +60,7 @@ function routeCheckers(route: Route, env: PolicyEnvironment): { checkers: Health
   const checks = checksOf(route, env);
   if (checks.length === 0) return undefined;
   const registry = env.services.state.get(HEALTH_CHECKS);
-  const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target));
+  const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target, tlsOf(check, env)));
   registry.bindRoute(route.id, checks.map((check) => check.name));
   return { checkers, interval: (checks[0] as Check).settings.interval };
 }
