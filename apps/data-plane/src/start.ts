@@ -7,10 +7,8 @@ import { LogRingBuffer, SecretText } from '@gateway/logging';
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
-import { OtlpSpanExport, readCollectorHeaders } from './adapters/otlp-span-export.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { RedisRateLimitStore } from './adapters/redis-rate-limit-store.adapter';
 import { ClusterMember } from './cluster/cluster-member';
 import { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
@@ -30,6 +28,7 @@ import type { EngineServices } from './engine/ports';
 import { wirePolicies } from './engine/policy-wiring';
 import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
+import { upstreamEnvironment } from './engine/route-table';
 import { UpstreamPools } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
@@ -50,7 +49,7 @@ import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './policies/tracing/span-export';
-import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings } from './proxy-config-source';
+import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings, type KnownRoute } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -98,10 +97,12 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const deadlines = new DeadlineWheel<Exchange>();
   const state = new PolicyState();
   const localCounters = new MemoryRateLimitStore();
+  // ioredis and OpenTelemetry's exporter are loaded only when configured: a data plane without
+  // Redis or OTLP export does not pay their start-up time and memory (docs/data-plane.md).
   const redisCounters =
     options.redisUrl === undefined
       ? undefined
-      : new RedisRateLimitStore(options.redisUrl, {
+      : new (await import('./adapters/redis-rate-limit-store.adapter.js')).RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
           ...(options.redisTlsCa === undefined ? {} : { tlsCa: options.redisTlsCa }),
@@ -176,7 +177,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
       certificates = loaded.set;
     }
-    const spans = createSpanExport(fileSettings, env, services);
+    const spans = await createSpanExport(fileSettings, env, services);
     if (spans !== undefined) provided.provide(SPAN_EXPORT, (exports.spans = spans));
     // Shared limits from the first request when Redis is there; never a failed start when it is not.
     await redisCounters?.ready(REDIS_CONNECT_WAIT_MS);
@@ -188,7 +189,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const settings = { ...fileSettings, host: options.host ?? fileSettings.host, port: options.port ?? fileSettings.port };
 
   const pools = new UpstreamPools();
-  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, { settings, services, upstreams: new Map() }, forward);
+  const gatewayPipeline = compilePipeline(sortFactories(POLICY_FACTORIES, 'gateway'), undefined, upstreamEnvironment({ version: '', proxy: settings, upstreams: [], routes: [] }, { settings, services }), forward);
   const tableRef: { dispatcher?: RequestDispatcher; drain?: ServerDrain } = {};
   const ops = new OpsEndpoints(services, () => tableRef.dispatcher?.getTable(), options.extraReadiness, () => tableRef.drain?.draining ?? false);
   const streams = new OpenStreams();
@@ -202,7 +203,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
     // A SIGHUP reload reads, parses and validates a large proxy.yml in a worker thread: requests keep flowing.
-    load: source.kind === 'file' ? () => loadWithCertificates(options.configPath, tlsRef.listener) : followerOnly,
+    load: source.kind === 'file' ? () => loadWithCertificates(options.configPath, tlsRef.listener, dispatcher.getTable()?.routes ?? []) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
@@ -366,11 +367,11 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 }
 
 /**
- * proxy.yml with its certificates read again: a file whose certificates do not load is rejected
+ * proxy.yml with its certificates read again (routes of `known`, the table being served, reused when unchanged): a file whose certificates do not load is rejected
  * like any invalid file (routes and certificates stay as they run), and reported by field.
  */
-async function loadWithCertificates(configPath: string, listener: TlsListener | undefined): Promise<ConfigLoad> {
-  const loaded = await loadProxyConfigForReload(configPath);
+async function loadWithCertificates(configPath: string, listener: TlsListener | undefined, known: readonly KnownRoute[]): Promise<ConfigLoad> {
+  const loaded = await loadProxyConfigForReload(configPath, known);
   const tls = loaded.ok ? loaded.config.proxy.tls : undefined;
   // Turning TLS on or off, or its port, needs a restart; only the certificates are reloaded.
   if (!loaded.ok || listener === undefined || tls === undefined || !tls.enabled) return loaded;
@@ -392,9 +393,10 @@ async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): 
 }
 
 /** The OTLP span export when `proxy.tracing.otlp` is on (read at boot, like every `proxy` setting). */
-function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): SpanExport | undefined {
+async function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): Promise<SpanExport | undefined> {
   const { tracing } = settings;
   if (!tracing.enabled || !tracing.otlp.enabled || tracing.otlp.endpoint === undefined) return undefined;
+  const { OtlpSpanExport, readCollectorHeaders } = await import('./adapters/otlp-span-export.adapter.js');
   const { headers, errors } = readCollectorHeaders(tracing.otlp.headersFromEnv, env);
   if (errors.length > 0) throw new InvalidConfigError(errors);
   const dropped = services.metrics.counter(SPANS_DROPPED);

@@ -1,7 +1,18 @@
 import { readFile, stat } from 'node:fs/promises';
-import { LineCounter, parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
 import { CONFIG_SCHEMA_VERSION, fieldPathSegments, validateProxyConfig, type FieldError, type ProxyConfig } from '@gateway/route-model';
 import { fastYamlValue } from './fast-yaml';
+
+/**
+ * The `yaml` package (every node with its position) is needed only for an invalid file's error
+ * lines, a file with aliases and the `proxy:` block of a data plane that follows a control plane:
+ * loaded at the first such use, so a valid proxy.yml starts without it (docs/data-plane.md).
+ */
+let yamlPackage: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load; the callers are synchronous
+  return (yamlPackage ??= require('yaml') as typeof Yaml);
+}
 
 /** A config error with the 1-based line of the offending node when the file has one. */
 export interface ConfigFileError extends FieldError {
@@ -28,8 +39,8 @@ export function parseProxyConfigText(text: string): ConfigFileResult {
     if (result.ok) return { ok: true, config: result.value, lineOf: linesOnDemand(text) };
   }
   // Invalid (or not plain) text: the document gives every error its line.
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -69,8 +80,8 @@ export async function readProxyConfigFile(filePath: string): Promise<ConfigFileR
 export async function readProxySettingsFile(filePath: string): Promise<ConfigFileResult | { ok: 'missing' }> {
   const read = await readConfigText(filePath);
   if (!read.ok) return read.missing ? { ok: 'missing' } : { ok: false, errors: read.errors };
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(read.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(read.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) return parseProxyConfigText(read.text);
   let raw: unknown;
   try {
@@ -106,18 +117,18 @@ async function readConfigText(filePath: string): Promise<TextRead> {
 
 /** Lines of fields of a file that parsed (later checks' errors), from a document built at the first question. */
 function linesOnDemand(text: string): (field: string) => number | undefined {
-  let parsed: { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
+  let parsed: { doc: Yaml.Document.Parsed; lineCounter: Yaml.LineCounter } | undefined;
   return (field) => {
     if (parsed === undefined) {
-      const lineCounter = new LineCounter();
-      parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true }), lineCounter };
+      const lineCounter = new (yaml().LineCounter)();
+      parsed = { doc: yaml().parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true }), lineCounter };
     }
     return lineOf(parsed.doc, parsed.lineCounter, field);
   };
 }
 
 /** The line of the deepest node that exists along the error's field path. */
-function lineOf(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, field: string): number | undefined {
+function lineOf(doc: Yaml.Document.Parsed, lineCounter: Yaml.LineCounter, field: string): number | undefined {
   const segments = fieldPathSegments(field);
   for (let depth = segments.length; depth > 0; depth -= 1) {
     const node = doc.getIn(segments.slice(0, depth), true) as { range?: [number, number, number] } | undefined;

@@ -1,5 +1,5 @@
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
-import { jwtVerify, type JWTVerifyOptions } from 'jose';
+import type { JWTVerifyOptions } from 'jose';
 import { GenerationalCache } from '../engine/generational-cache';
 import type { JwtCheck, JwtOutcome, JwtVerifierFactory, JwtVerify } from '../policies/auth/jwt-verifier';
 
@@ -28,6 +28,9 @@ const REASONS: Record<string, string> = {
   ERR_JWS_INVALID: 'malformed',
   ERR_JWT_INVALID: 'malformed',
 };
+
+/** jose is loaded at the first token to check: a data plane without JWT routes never loads it. */
+let jose: Promise<typeof import('jose')> | undefined;
 
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;
@@ -77,7 +80,7 @@ export const joseJwtVerifierFactory: JwtVerifierFactory = {
     };
     const verifyFully = async (token: string): Promise<JwtOutcome> => {
       try {
-        const { payload } = await jwtVerify(token, key, options);
+        const { payload } = await (await (jose ??= import('jose'))).jwtVerify(token, key, options);
         const outcome = { ok: true as const, claims: payload };
         remember(token, outcome);
         return outcome;

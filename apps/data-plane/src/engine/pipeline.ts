@@ -41,11 +41,20 @@ export function compilePipeline(
     const wrap = (policies[i] as Policy).wrapUpstream;
     if (wrap) callUpstream = wrap.call(policies[i], callUpstream);
   }
+  return pipelineOf(policies, { onRequest, onResponse, onComplete }, callUpstream);
+}
+
+/** A pipeline of these hooks, null for a phase without any (the hot path skips it). */
+export function pipelineOf(
+  policies: readonly Policy[],
+  hooks: { onRequest: RequestHook[]; onResponse: ResponseHook[]; onComplete: CompleteHook[] },
+  callUpstream: UpstreamCall,
+): CompiledPipeline {
   return {
     policies,
-    onRequest: onRequest.length > 0 ? onRequest : null,
-    onResponse: onResponse.length > 0 ? onResponse : null,
-    onComplete: onComplete.length > 0 ? onComplete : null,
+    onRequest: hooks.onRequest.length > 0 ? hooks.onRequest : null,
+    onResponse: hooks.onResponse.length > 0 ? hooks.onResponse : null,
+    onComplete: hooks.onComplete.length > 0 ? hooks.onComplete : null,
     callUpstream,
   };
 }

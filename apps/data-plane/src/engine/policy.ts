@@ -6,6 +6,7 @@ import type { Exchange } from './exchange';
 import type { CounterDefinition, EngineServices } from './ports';
 import type { ServiceKey } from './service-registry';
 import type { UpstreamAttemptCallback, UpstreamResponse } from './upstream-response';
+import type { UpstreamTlsResolver } from './upstream-tls';
 
 /**
  * A reply the gateway writes itself instead of proxying: either a catalogued error or a full
@@ -68,6 +69,11 @@ export interface PolicyEnvironment {
   readonly services: EngineServices;
   /** The `proxy.yml` upstreams by name (upstream-level breakers and health checks). */
   readonly upstreams: ReadonlyMap<string, UpstreamDefinition>;
+  /**
+   * The TLS settings this load uses for https connections to an upstream (by name; undefined for a
+   * route's own URL): a policy that connects to an upstream itself (health checks) uses exactly these.
+   */
+  readonly upstreamTls: Pick<UpstreamTlsResolver, 'forUpstream'>;
   /** The configuration's top-level `authentication` block (spec 2.6), when it has one. */
   readonly authentication?: SessionAuthenticationConfig;
 }
@@ -107,6 +113,21 @@ export interface PolicyFactory {
    */
   unsupported?(config: ProxyConfig): FieldError[];
   create(route: Route | undefined, env: PolicyEnvironment): Policy | null;
+  /**
+   * A route's pipeline is compiled at its first request, not when it loads (docs/data-plane.md,
+   * "Memory, start-up and /metrics at 10,000 routes"). What must exist from load on, before any
+   * request (a breaker: its gauge, a hold set through the control plane; a health check's probes),
+   * is created here, once per route definition that loads. `create` must still find or make the
+   * same state (it may run for a route that loaded before a restart of this state). Must not throw.
+   */
+  prepare?(route: Route, env: PolicyEnvironment): void;
+  /**
+   * Routes of one table whose keys are equal share the one policy `create` made for the first of
+   * them (and, when every policy of two routes is shared, their whole pipeline). The key covers
+   * everything of the route `create` reads; a policy that keeps or binds anything of one route (its
+   * id, its own state) has no key. Without it, each route gets its own policy.
+   */
+  shareKey?(route: Route): string;
   /**
    * Called once a configuration is live: release long-lived state (breakers, health-check timers)
    * of routes and upstreams it no longer has. Must not throw.

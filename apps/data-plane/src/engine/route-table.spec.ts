@@ -2,10 +2,12 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROXY_DEFAULTS, validateProxyConfig, type ProxyConfig, type Route } from '@gateway/route-model';
 import { createPinoLogger } from '../adapters/pino-logger.adapter';
+import { BREAKERS } from '../policies/circuit-breaker/breaker-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { createTestServices } from '../testing/engine-services.fixture';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
+import type { PolicyFactory } from './policy';
 import { RouteTable, type TableInputs } from './route-table';
 import { runToEnd } from './time-slices';
 import { UpstreamPools } from './upstream-target';
@@ -94,6 +96,76 @@ describe('RouteTable: reuse and incremental changes', () => {
     assert.deepEqual(changed.table.routes.map((r) => r.id), ['a', 'c', 'd', 'f']);
     const full = build(after);
     for (const path of ['/a/1', '/b/status', '/c/x/items', '/f/1', '/zzz']) assert.equal(served(changed.table, path), served(full.table, path), path);
+  });
+
+  test('a route compiles its pipeline at its first request, not when the table loads', () => {
+    const { table } = build(config(ROUTES));
+    assert.deepEqual(table.routes.map((r) => r.hasPipeline), [false, false, false, false]);
+    const matched = table.match('GET', '/a/x');
+    assert.equal(matched?.id, 'a');
+    assert.equal(table.routes[0]?.hasPipeline, false, 'matching alone compiles nothing');
+    // The rate limiter is the route's (and the body-size check every route's): both are there at the first read.
+    assert.equal(matched.onRequest?.length, 2);
+    assert.deepEqual(table.routes.map((r) => r.hasPipeline), [true, false, false, false]);
+    // A reload that keeps the route keeps its compiled pipeline; one that keeps an uncalled route keeps it uncompiled.
+    const second = build(config(ROUTES), table);
+    assert.equal(second.table.routes[0]?.callUpstream, matched.callUpstream);
+    assert.equal(second.table.routes[1]?.hasPipeline, false);
+  });
+
+  test("a route's breaker exists from load, before any request (gauge, control-plane holds)", () => {
+    const own = createTestServices({ logger, health: new UpstreamHealthRegistry(), deadlines: new DeadlineWheel<Exchange>() });
+    try {
+      const { table } = runToEnd(RouteTable.buildSteps({ config: config(ROUTES) }, { ...inputs(), baseEnv: { settings: inputs().baseEnv.settings, services: own.services } }, undefined));
+      assert.equal(table.routes[2]?.hasPipeline, false);
+      assert.equal(own.services.state.get(BREAKERS).status('c')?.state, 'CLOSED');
+      assert.equal(own.services.state.get(BREAKERS).status('b'), undefined, 'a route without a breaker has none');
+    } finally {
+      own.close();
+    }
+  });
+
+  test('routes with equal policy settings share their policies and pipeline; per-route state is never shared', () => {
+    const same = config([
+      ...ROUTES,
+      { id: 'e', path: '/e/*', upstream: 'http://127.0.0.1:9/e', rateLimit: { enabled: true, max: 10, windowMs: 1000 } },
+      { id: 'f', path: '/f', upstream: 'http://127.0.0.1:9/f', timeout: { request: 7000 } },
+    ]);
+    const [a, b, c, d, e, f] = build(same).table.routes;
+    assert.ok(a && b && c && d && e && f);
+    // b and d carry only the defaults (body-size limit, retry, timeout): one pipeline between them.
+    assert.equal(b.callUpstream, d.callUpstream);
+    assert.equal(b.onRequest, d.onRequest);
+    assert.deepEqual(b.policies, d.policies);
+    // a and e have equal rate limits, but each its own limiter (its counts are keyed by route id).
+    assert.notEqual(a.onRequest, e.onRequest);
+    assert.notEqual(a.policies[1], e.policies[1]);
+    assert.equal(a.policies[0], b.policies[0], 'the body-size check is one policy for the table');
+    // Another request timeout: its own timeout and retry policies (the retry budget is the timeout).
+    assert.notEqual(f.callUpstream, b.callUpstream);
+    assert.equal(f.policies[0], b.policies[0]);
+    assert.notEqual(f.policies.at(-1), b.policies.at(-1));
+    assert.notEqual(c.callUpstream, b.callUpstream, 'a breaker route has its own pipeline');
+  });
+
+  test("a policy that throws while a route compiles fails that route's requests, not the table or the process", () => {
+    const failing: PolicyFactory = {
+      key: 'failing',
+      scope: 'route',
+      order: 1,
+      create: (route) => {
+        if (route?.id === 'b') throw new Error('bug in a policy');
+        return null;
+      },
+    };
+    const built = runToEnd(RouteTable.buildSteps({ config: config(ROUTES) }, { ...inputs(), factories: [...POLICY_FACTORIES, failing] }, undefined));
+    const b = built.table.match('GET', '/b/status');
+    assert.ok(b !== undefined);
+    const hooks = b.onRequest;
+    assert.equal(hooks?.length, 1);
+    assert.throws(() => hooks?.[0]?.({} as Exchange), /bug in a policy/);
+    assert.throws(() => b.callUpstream({} as Exchange, () => undefined), /bug in a policy/);
+    assert.equal(built.table.match('GET', '/a/x')?.onRequest?.length, 2, 'other routes compile as usual');
   });
 
   test('withChanges declines a change of what routes are compiled against', () => {

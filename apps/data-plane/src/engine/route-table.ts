@@ -11,18 +11,23 @@ import {
 } from '@gateway/route-model';
 import type { CompiledRoute } from './compiled-route';
 import { forward } from './forward';
-import { compilePipeline, sortFactories } from './pipeline';
+import { sortFactories } from './pipeline';
 import type { PolicyEnvironment, PolicyFactory } from './policy';
+import { RoutePipelines } from './route-pipelines';
+import { TableRoute } from './table-route';
 import { runToEnd } from './time-slices';
 import type { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamPools } from './upstream-target';
-import { UpstreamTlsResolver } from './upstream-tls';
+import { UpstreamTlsResolver, upstreamTlsKey } from './upstream-tls';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
 /** Everything a table is compiled from besides its routes. */
+/** What policies see of every configuration; upstreamEnvironment() adds a configuration's upstreams. */
+export type BaseEnvironment = Omit<PolicyEnvironment, 'upstreams' | 'upstreamTls'>;
+
 export interface TableInputs {
   readonly factories: readonly PolicyFactory[];
-  readonly baseEnv: Omit<PolicyEnvironment, 'upstreams'>;
+  readonly baseEnv: BaseEnvironment;
   readonly pools: UpstreamPools;
   /** Balancers of named upstreams: a route naming one resolves its target through it per attempt. */
   readonly registry?: UpstreamRegistry;
@@ -51,8 +56,10 @@ export interface RouteChanges {
 export interface BuiltTable {
   readonly table: RouteTable;
   readonly diff: RouteDiff;
-  /** Routes compiled afresh (the rest were reused from the previous table). */
+  /** Routes built afresh (the rest were reused from the previous table); their pipelines compile at their first request. */
   readonly compiled: number;
+  /** Reused routes given a new upstream target because their CA file changed (rotated, or no longer loads). */
+  readonly retargeted: number;
 }
 
 /** What decides whether the previous table's compiled routes can be reused as they are. */
@@ -74,10 +81,10 @@ interface CompiledAgainst {
  */
 export class RouteTable {
   private constructor(
-    readonly routes: readonly CompiledRoute[],
+    readonly routes: readonly TableRoute[],
     /** Moved, not shared, to the table `withChanges` makes (see there). */
-    private readonly matcher: UpdatableRouteMatcher<CompiledRoute>,
-    private readonly byId: Map<string, CompiledRoute>,
+    private readonly matcher: UpdatableRouteMatcher<TableRoute>,
+    private readonly byId: Map<string, TableRoute>,
     readonly config: ProxyConfig,
     private readonly against: CompiledAgainst,
     readonly loadedAt: Date,
@@ -87,7 +94,7 @@ export class RouteTable {
   static compile(
     config: ProxyConfig,
     factories: readonly PolicyFactory[],
-    baseEnv: Omit<PolicyEnvironment, 'upstreams'>,
+    baseEnv: BaseEnvironment,
     pools: UpstreamPools,
     registry?: UpstreamRegistry,
   ): RouteTable {
@@ -104,18 +111,20 @@ export class RouteTable {
     const { config, fingerprints } = source;
     const against = compiledAgainst(config, inputs);
     const reusable = previous !== undefined && sameInputs(previous.against, against);
-    const compileOne = routeCompiler(config, inputs);
+    const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger);
+    const compileOne = routeCompiler(config, inputs, tls);
     const before = new Map<string, Route>();
     for (const route of previous?.config.routes ?? []) {
       before.set(route.id, route);
       yield;
     }
     const routes: Route[] = [];
-    const compiled: CompiledRoute[] = [];
-    const entries: Array<RouteMatcherEntry<CompiledRoute>> = [];
-    const byId = new Map<string, CompiledRoute>();
+    const compiled: TableRoute[] = [];
+    const entries: Array<RouteMatcherEntry<TableRoute>> = [];
+    const byId = new Map<string, TableRoute>();
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
     let fresh = 0;
+    let retargeted = 0;
     for (let i = 0; i < config.routes.length; i += 1) {
       const route = config.routes[i] as Route;
       const fingerprint = fingerprints?.[i];
@@ -128,11 +137,17 @@ export class RouteTable {
       if (old === undefined) diff.added.push(route);
       else if (!same) diff.changed.push(...diffRoutes([old], [route]).changed);
       if (kept.enabled) {
-        let value: CompiledRoute;
+        let value: TableRoute;
         // The identity check: a change applied in place while this build ran replaces entries of
         // the previous index, and such an entry is not the compiled form of `old`.
         if (reusable && same && oldCompiled !== undefined && oldCompiled.route === old) {
-          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : { ...oldCompiled, fingerprint };
+          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : oldCompiled.withFingerprint(fingerprint);
+          // CA files are read at every load: a rotated one reaches routes whose definition did not change.
+          const current = tls.forRoute(kept);
+          if (upstreamTlsKey(current) !== upstreamTlsKey(value.upstreamTls)) {
+            value = value.withUpstreamTls(current);
+            retargeted += 1;
+          }
         } else {
           value = compileOne(kept, fingerprint);
           fresh += 1;
@@ -147,7 +162,7 @@ export class RouteTable {
     diff.removed.push(...before.values());
     const matcher = yield* routeMatcherSteps(entries);
     const table = new RouteTable(compiled, matcher, byId, { ...config, routes }, against, new Date());
-    return { table, diff, compiled: fresh };
+    return { table, diff, compiled: fresh, retargeted };
   }
 
   /**
@@ -160,11 +175,11 @@ export class RouteTable {
   withChanges(changes: RouteChanges, inputs: TableInputs): BuiltTable | undefined {
     const against = compiledAgainst(changes.config, inputs);
     if (!sameInputs(this.against, against)) return undefined;
-    const compileOne = routeCompiler(changes.config, inputs);
+    const compileOne = routeCompiler(changes.config, inputs, new UpstreamTlsResolver(changes.config, inputs.baseEnv.services.logger));
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
-    const removed: Array<{ route: Route; value: CompiledRoute }> = [];
-    const added: Array<RouteMatcherEntry<CompiledRoute> & { replaces?: CompiledRoute }> = [];
-    const replaced = new Map<CompiledRoute, CompiledRoute | undefined>();
+    const removed: Array<{ route: Route; value: TableRoute }> = [];
+    const added: Array<RouteMatcherEntry<TableRoute> & { replaces?: TableRoute }> = [];
+    const replaced = new Map<TableRoute, TableRoute | undefined>();
     for (const id of changes.removedIds) {
       const old = this.byId.get(id);
       if (old === undefined) continue;
@@ -173,7 +188,7 @@ export class RouteTable {
       this.byId.delete(id);
       diff.removed.push(old.route);
     }
-    const appended: CompiledRoute[] = [];
+    const appended: TableRoute[] = [];
     for (const route of changes.upserted) {
       const old = this.byId.get(route.id);
       if (old !== undefined) {
@@ -202,32 +217,56 @@ export class RouteTable {
     }
     routes.push(...appended);
     const table = new RouteTable(routes, this.matcher, this.byId, changes.config, against, new Date());
-    return { table, diff, compiled: added.length };
+    return { table, diff, compiled: added.length, retargeted: 0 };
   }
 
   match(method: string, path: string): CompiledRoute | undefined {
     return this.matcher.match(method, path)?.value;
   }
 
+  /**
+   * The upstream pools this table sends to: the pool of each route that resolved its upstream
+   * target (a route that has had no request has none yet), and for a route naming an upstream, the
+   * pool of every endpoint of its group (the balanced path dials those), so a prune never closes
+   * the warm connections of balanced traffic.
+   */
   poolsInUse(): Set<UpstreamPool> {
-    return new Set(this.routes.map((r) => r.upstream.pool));
+    return runToEnd(this.poolsInUseSteps(Number.POSITIVE_INFINITY));
+  }
+
+  /** The same, `chunk` routes a step (a reload's release: one pass over 10,000 routes was up to 12 ms on a busy machine). */
+  *poolsInUseSteps(chunk: number): Generator<void, Set<UpstreamPool>, void> {
+    const pools = new Set<UpstreamPool>();
+    for (let i = 0; i < this.routes.length; i += 1) {
+      const route = this.routes[i] as TableRoute;
+      const pool = route.poolInUse;
+      if (pool !== undefined) {
+        pools.add(pool);
+        const balanced = route.balanced;
+        const group = balanced?.registry.group(balanced.name);
+        if (balanced !== undefined && group !== undefined) {
+          for (const endpoint of group.endpoints) pools.add(endpoint.dialFor(route.upstream, balanced.pools).pool);
+        }
+      }
+      if ((i + 1) % chunk === 0) yield;
+    }
+    return pools;
   }
 }
 
-/** Compiles one enabled route against a configuration's environment. */
-function routeCompiler(config: ProxyConfig, inputs: TableInputs): (route: Route, fingerprint: string | undefined) => CompiledRoute {
-  const routeFactories = sortFactories(inputs.factories, 'route');
-  const env = upstreamEnvironment(config, inputs.baseEnv);
-  const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger);
-  return (route, fingerprint) => ({
-    route,
-    id: route.id,
-    pattern: compilePathPattern(route.path),
-    upstream: inputs.pools.targetFor(route, tls.forRoute(route)),
-    balanced: route.upstreamName === undefined || inputs.registry === undefined ? undefined : { name: route.upstreamName, registry: inputs.registry, pools: inputs.pools },
-    ...(fingerprint === undefined ? {} : { fingerprint }),
-    ...compilePipeline(routeFactories, route, env, forward),
-  });
+/**
+ * Builds one enabled route against a configuration's environment: its pattern, upstream TLS and
+ * load-time policy state now, its pipeline and upstream target at its first request (TableRoute,
+ * RoutePipelines).
+ */
+function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTlsResolver): (route: Route, fingerprint: string | undefined) => TableRoute {
+  const { pools, registry } = inputs;
+  const build = { pipelines: new RoutePipelines(sortFactories(inputs.factories, 'route'), upstreamEnvironment(config, inputs.baseEnv, tls), forward), pools };
+  return (route, fingerprint) => {
+    build.pipelines.prepare(route);
+    const balanced = route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry, pools };
+    return new TableRoute(route, compilePathPattern(route.path), tls.forRoute(route), balanced, fingerprint, build);
+  };
 }
 
 function compiledAgainst(config: ProxyConfig, inputs: TableInputs): CompiledAgainst {
@@ -238,7 +277,14 @@ function sameInputs(a: CompiledAgainst, b: CompiledAgainst): boolean {
   return a.extra === b.extra && deepEqual(a.settings, b.settings) && deepEqual(a.upstreams, b.upstreams) && deepEqual(a.authentication, b.authentication);
 }
 
-/** The environment policies see for one configuration: its settings plus its upstreams by name. */
-export function upstreamEnvironment(config: ProxyConfig, env: Omit<PolicyEnvironment, 'upstreams'>): PolicyEnvironment {
-  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])) };
+/**
+ * The environment policies see for one configuration: its settings, its upstreams by name and their
+ * TLS settings (`tls`: the resolver routes compile with, so a CA file is read once per load).
+ */
+export function upstreamEnvironment(
+  config: ProxyConfig,
+  env: BaseEnvironment,
+  tls = new UpstreamTlsResolver(config, env.services.logger),
+): PolicyEnvironment {
+  return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])), upstreamTls: tls };
 }

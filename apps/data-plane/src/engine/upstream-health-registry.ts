@@ -31,8 +31,8 @@ export class UpstreamHealthRegistry implements UpstreamHealthSink {
     else this.unhealthy.add(name);
   }
 
-  markTargetHealthy(upstream: string, origin: string, healthy: boolean): void {
-    this.targets?.setTargetHealth(upstream, origin, healthy);
+  markTargetHealthy(upstream: string, origin: string, healthy: boolean, reason?: string): void {
+    this.targets?.setTargetHealth(upstream, origin, healthy, reason);
   }
 
   upstreamTargets(): Record<string, UpstreamGroupStatus> {

@@ -1,8 +1,7 @@
-import net from 'node:net';
 import type { Route } from '@gateway/route-model';
 import { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamTimeouts } from './upstream-client/upstream-connection';
-import type { UpstreamTls } from './upstream-tls';
+import { tlsClientOptions, upstreamTlsKey, type TlsClientOptions, type UpstreamTls } from './upstream-tls';
 
 /** Idle upstream sockets close before common servers' own 5 s keep-alive timeout (node's default). */
 export const DEFAULT_UPSTREAM_KEEP_ALIVE_MS = 4000;
@@ -46,30 +45,49 @@ export interface PoolOptions {
  */
 export class UpstreamPools {
   private readonly pools = new Map<string, UpstreamPool>();
+  /**
+   * One copy of each origin's strings and of each timeout setting, whatever the number of routes
+   * pointing there (10,000 routes to one origin hold one `origin`, `host` and `hostname`).
+   */
+  private readonly shared = new Map<string, string>();
+  private readonly timeouts = new Map<number, UpstreamTimeouts>();
 
   targetFor(route: Route, tls: UpstreamTls | undefined): UpstreamTarget {
     const url = new URL(route.upstream);
     const secure = url.protocol === 'https:';
-    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const hostname = this.one(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
     const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
-    const origin: UpstreamOrigin = { secure, hostname, port };
     const keepAliveMs = route.timeout.keepAlive ?? DEFAULT_UPSTREAM_KEEP_ALIVE_MS;
+    const connectMs = route.timeout.connect ?? 0;
+    let timeouts = this.timeouts.get(connectMs);
+    if (timeouts === undefined) {
+      timeouts = Object.freeze({ connectMs, firstByteMs: 0, idleMs: 0 });
+      this.timeouts.set(connectMs, timeouts);
+    }
     return {
-      ...origin,
-      origin: url.origin,
-      hostHeader: url.host,
+      secure,
+      hostname,
+      port,
+      origin: this.one(url.origin),
+      hostHeader: this.one(url.host),
       basePath: url.pathname === '/' ? '' : url.pathname,
       tls: secure ? tls : undefined,
-      pool: this.poolFor(origin, { keepAliveMs, tls: secure ? tls : undefined }),
-      timeouts: { connectMs: route.timeout.connect ?? 0, firstByteMs: 0, idleMs: 0 },
+      pool: this.poolFor({ secure, hostname, port }, { keepAliveMs, tls: secure ? tls : undefined }),
+      timeouts,
     };
+  }
+
+  private one(text: string): string {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    this.shared.set(text, text);
+    return text;
   }
 
   /** The pool for one origin (and address to dial), created on first use. */
   poolFor(origin: UpstreamOrigin, options: PoolOptions): UpstreamPool {
     const { tls, address, keepAliveMs } = options;
-    const tlsKey = tls === undefined ? '' : `${tls.verify}|${tls.serverName ?? ''}|${tls.caDigest}`;
-    const key = `${origin.secure ? 'https' : 'http'}|${origin.hostname}|${origin.port}|${address ?? ''}|${keepAliveMs}|${tlsKey}`;
+    const key = `${origin.secure ? 'https' : 'http'}|${origin.hostname}|${origin.port}|${address ?? ''}|${keepAliveMs}|${upstreamTlsKey(tls)}`;
     let pool = this.pools.get(key);
     if (pool === undefined) {
       pool = new UpstreamPool({
@@ -79,7 +97,8 @@ export class UpstreamPools {
         keepAliveMs,
         // As node's http.Agent: no bound of its own; a route's limits and timeouts bound the traffic.
         maxConnections: Number.POSITIVE_INFINITY,
-        ...(origin.secure ? { tls: tlsOptionsOf(origin.hostname, tls) } : {}),
+        ...(origin.secure ? { tls: tlsClientOptions(origin.hostname, tls) } : {}),
+        ...(origin.secure && tls?.refusal !== undefined ? { refusal: tls.refusal } : {}),
       });
       this.pools.set(key, pool);
     }
@@ -87,15 +106,15 @@ export class UpstreamPools {
   }
 
   /**
-   * Drops pools no route uses any more and closes their idle connections. They stay usable for
-   * requests of the previous table still in flight (a retry after its backoff), whose connections
-   * close after their keep-alive time.
+   * Drops pools that no route resolved since the last reload and that hold no connection any more.
+   * A pool with connections stays until they close after their keep-alive time: a route of the new
+   * table resolves its target at its first request (TableRoute), and finds its origin's
+   * connections still warm. Dropped pools stay usable for requests of the previous table still in
+   * flight (a retry after its backoff).
    */
   prune(inUse: ReadonlySet<UpstreamPool>): void {
     for (const [key, pool] of this.pools) {
-      if (inUse.has(pool)) continue;
-      pool.closeIdle();
-      this.pools.delete(key);
+      if (!inUse.has(pool) && pool.stats.open === 0) this.pools.delete(key);
     }
   }
 
@@ -105,22 +124,7 @@ export class UpstreamPools {
   }
 }
 
-/** The client's TLS options: SNI is the configured server name or the host name, never an IP literal. */
-function tlsOptionsOf(hostname: string, tls: UpstreamTls | undefined): NonNullable<ConstructorParameters<typeof UpstreamPool>[0]['tls']> {
-  const servername = tls?.serverName ?? hostname;
-  return {
-    servername,
-    ...(tls?.ca === undefined ? {} : { ca: tls.ca }),
-    rejectUnauthorized: tls?.verify ?? true,
-  };
-}
-
 /** Options for node's https.request (the WebSocket upgrade path) matching the pool's TLS settings. */
-export function httpsOptionsOf(target: UpstreamTarget): { servername?: string; ca?: Buffer; rejectUnauthorized: boolean } {
-  const servername = target.tls?.serverName ?? target.hostname;
-  return {
-    ...(net.isIP(servername) === 0 ? { servername } : {}),
-    ...(target.tls?.ca === undefined ? {} : { ca: target.tls.ca }),
-    rejectUnauthorized: target.tls?.verify ?? true,
-  };
+export function httpsOptionsOf(target: UpstreamTarget): TlsClientOptions {
+  return tlsClientOptions(target.hostname, target.tls);
 }

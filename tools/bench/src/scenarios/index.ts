@@ -9,6 +9,7 @@ import { proxyPoliciesInstructionsScenario } from './proxy-policies-instructions
 import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { scaleScenario } from './scale';
+import { scrapeScenario } from './scrape';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
@@ -20,4 +21,4 @@ import { tracingInstructionsScenario, tracingOffInstructionsScenario } from './t
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario];

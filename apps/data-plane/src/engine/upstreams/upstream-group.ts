@@ -17,6 +17,8 @@ export interface UpstreamGroupDeps {
   counters(upstream: string, target: TargetAddress): TargetCounters;
   /** The active health check's verdict on a target (origin), kept by the registry across reloads. */
   activelyHealthy(upstream: string, origin: string): boolean;
+  /** Why the active check holds a target (origin) unhealthy, when it said. */
+  unhealthyReason(upstream: string, origin: string): string | undefined;
 }
 
 /** One endpoint as /health/deep shows it. */
@@ -26,6 +28,8 @@ export interface EndpointStatus {
   address?: string;
   weight: number;
   state: 'available' | 'ejected' | 'unhealthy';
+  /** With state unhealthy: the active check's failure that made it so (a TLS error, a CA file that did not load...). */
+  reason?: string;
   inFlight: number;
   consecutiveFailures: number;
   ejections: number;
@@ -130,6 +134,7 @@ export class UpstreamGroup {
         ...(e.address === undefined ? {} : { address: e.address }),
         weight: e.weight,
         state: !e.activelyHealthy ? 'unhealthy' : e.isEjected(now) ? 'ejected' : 'available',
+        ...(e.activelyHealthy ? {} : reasonOf(this.deps.unhealthyReason(this.name, e.target.origin))),
         inFlight: e.inFlight,
         consecutiveFailures: e.consecutiveFailures,
         ejections: e.ejections,
@@ -230,4 +235,8 @@ function parseTarget(target: { url: string; weight: number }, index: number): Ta
     hostPort: url.host,
     weight: target.weight,
   };
+}
+
+function reasonOf(reason: string | undefined): { reason?: string } {
+  return reason === undefined ? {} : { reason };
 }

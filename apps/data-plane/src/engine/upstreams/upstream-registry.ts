@@ -39,8 +39,8 @@ export interface UpstreamRegistryDeps {
  */
 export class UpstreamRegistry {
   private groups = new Map<string, UpstreamGroup>();
-  /** `upstream|origin` of targets the active health check holds Unhealthy (survives replace). */
-  private readonly unhealthy = new Set<string>();
+  /** `upstream|origin` of targets the active health check holds Unhealthy, with why (survives replace). */
+  private readonly unhealthy = new Map<string, string | undefined>();
   private readonly resolver: HostResolver;
   private readonly groupDeps: UpstreamGroupDeps;
 
@@ -55,6 +55,7 @@ export class UpstreamRegistry {
         failure: requests.labels(upstream, target.hostPort, 'failure'),
       }),
       activelyHealthy: (upstream: string, origin: string): boolean => !this.unhealthy.has(`${upstream}|${origin}`),
+      unhealthyReason: (upstream: string, origin: string): string | undefined => this.unhealthy.get(`${upstream}|${origin}`),
     };
     deps.metrics.gauge(TARGET_AVAILABLE, () => this.readings((group, target) => group.endpoints.filter((e) => e.target === target && e.isAvailable(Date.now())).length));
     deps.metrics.gauge(TARGET_IN_FLIGHT, () => this.readings((group, target) => group.endpoints.reduce((sum, e) => (e.target === target ? sum + e.inFlight : sum), 0)));
@@ -77,15 +78,15 @@ export class UpstreamRegistry {
       next.set(definition.name, group);
     }
     for (const [name, group] of this.groups) if (next.get(name) !== group) group.stop();
-    for (const key of this.unhealthy) if (!next.has(key.slice(0, key.indexOf('|')))) this.unhealthy.delete(key);
+    for (const key of this.unhealthy.keys()) if (!next.has(key.slice(0, key.indexOf('|')))) this.unhealthy.delete(key);
     this.groups = next;
   }
 
   /** The active health check's verdict on one target of an upstream (health-check policy). */
-  setTargetHealth(upstream: string, origin: string, healthy: boolean): void {
+  setTargetHealth(upstream: string, origin: string, healthy: boolean, reason?: string): void {
     const key = `${upstream}|${origin}`;
     if (healthy) this.unhealthy.delete(key);
-    else this.unhealthy.add(key);
+    else this.unhealthy.set(key, reason);
     this.groups.get(upstream)?.setActivelyHealthy(origin, healthy);
   }
 

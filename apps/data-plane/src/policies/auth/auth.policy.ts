@@ -187,24 +187,31 @@ export const authPolicy: PolicyFactory = {
       const on = route.auth !== undefined && route.auth.enabled !== false;
       return on && (type === 'oauth2' || type === 'custom') ? [notEnforced(`routes[${index}].auth.type`, `auth.type '${type}' (routes[${index}].auth.type)`)] : [];
     }),
+  // The pipeline compiles at the route's first request; what cannot be enforced is said when it loads.
+  prepare: (route, env) => {
+    const auth = route.auth;
+    if (auth === undefined || auth.enabled === false) return;
+    const plan = planFor(route, auth, env);
+    if (plan === null) return;
+    const { logger } = env.services;
+    if ('problem' in plan) {
+      logger.warn({ routeId: route.id, problem: plan.problem }, 'route authentication cannot be enforced; the route answers 503 until fixed');
+    } else if (plan.apiKey === 'unavailable') {
+      const problem = env.services.provided.get(API_KEY_VERIFIER).unavailable?.();
+      logger.warn({ routeId: route.id, problem }, 'authentication.fallbackAuth lists apiKey but no API key can be verified; requests with a key answer 503');
+    }
+  },
   create: (route, env) => {
     const auth = route?.auth;
     if (route === undefined || auth === undefined || auth.enabled === false) return null;
-    const { logger } = env.services;
     const failures = env.services.metrics.counter(AUTH_FAILURES);
     const defences = env.services.state.get(AUTH_DEFENCES);
     const clientAddress = compileExchangeClientAddress(env.settings.trustedProxies);
     const routeId = route.id;
     const plan = planFor(route, auth, env);
     if (plan === null) return null;
-    if ('problem' in plan) {
-      logger.warn({ routeId, problem: plan.problem }, 'route authentication cannot be enforced; the route answers 503 until fixed');
-      return { onRequest: () => ({ kind: 'error', code: 'AUTH_NOT_CONFIGURED' }) };
-    }
+    if ('problem' in plan) return { onRequest: () => ({ kind: 'error', code: 'AUTH_NOT_CONFIGURED' }) };
     const apiKeys = env.services.provided.get(API_KEY_VERIFIER);
-    if (plan.apiKey === 'unavailable') {
-      logger.warn({ routeId, problem: apiKeys.unavailable?.() }, 'authentication.fallbackAuth lists apiKey but no API key can be verified; requests with a key answer 503');
-    }
     const challenge = challengesOf(plan);
 
     const refuse = (exchange: Exchange, scheme: string, reason: string, code: GatewayErrorCode = 'INVALID_CREDENTIALS', retryAfter?: number): LocalReply => {

@@ -10,6 +10,8 @@ export const bodySizeLimitPolicy: PolicyFactory = {
   key: 'body-size-limit',
   scope: 'route',
   order: 50,
+  // The limit is the table's (proxy.maxBodySize): one policy for every route.
+  shareKey: () => '',
   create: (_route, env) => {
     const limit = env.settings.maxBodySize;
     return {

@@ -53,6 +53,22 @@ function compileOpenReply(config: CircuitBreakerConfig | undefined): (breaker: C
   return () => reply;
 }
 
+/** The breakers a route's traffic goes through (its own, its upstream's), made or found and bound to the route; undefined when none. */
+function routeBreakers(route: Route, env: PolicyEnvironment): CircuitBreaker[] | undefined {
+  const own = route.circuitBreaker?.enabled === true ? route.circuitBreaker : undefined;
+  const upstream = upstreamBreakerOf(route, env);
+  if (own === undefined && upstream === undefined) return undefined;
+  const registry = env.services.state.get(BREAKERS);
+  const breakers: CircuitBreaker[] = [];
+  if (own !== undefined) breakers.push(registry.ensure(routeBreakerName(route.id), routeSettings(own)));
+  if (upstream !== undefined) breakers.push(registry.ensure(upstream.name, upstreamSettings(upstream.circuitBreaker as NonNullable<UpstreamDefinition['circuitBreaker']>)));
+  registry.bindRoute(
+    route.id,
+    breakers.map((b) => b.name),
+  );
+  return breakers;
+}
+
 /**
  * `circuitBreaker` on a route (variant A) and on its `proxy.yml` upstream (spec 2.5, 3.1, 8).
  * The request phase refuses while OPEN (503 with `retryAfter`, or the configured fallback) so no
@@ -65,19 +81,17 @@ export const circuitBreakerPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'circuitBreaker',
   order: 600,
+  // From load on, not at the first request: the state gauge shows every breaker, and a hold set
+  // through the control plane or a status asked for finds the route's breaker.
+  prepare: (route, env) => {
+    routeBreakers(route, env);
+  },
   create: (route, env) => {
     if (route === undefined) return null;
+    const breakers = routeBreakers(route, env);
+    if (breakers === undefined) return null;
     const own = route.circuitBreaker?.enabled === true ? route.circuitBreaker : undefined;
     const upstream = upstreamBreakerOf(route, env);
-    if (own === undefined && upstream === undefined) return null;
-    const registry = env.services.state.get(BREAKERS);
-    const breakers: CircuitBreaker[] = [];
-    if (own !== undefined) breakers.push(registry.ensure(routeBreakerName(route.id), routeSettings(own)));
-    if (upstream !== undefined) breakers.push(registry.ensure(upstream.name, upstreamSettings(upstream.circuitBreaker as NonNullable<UpstreamDefinition['circuitBreaker']>)));
-    registry.bindRoute(
-      route.id,
-      breakers.map((b) => b.name),
-    );
     const failureStatuses = new Set(own?.errorStatuses ?? upstream?.circuitBreaker?.errorStatuses ?? DEFAULT_ERROR_STATUSES);
     const openReply = compileOpenReply(own);
     const single = breakers.length === 1 ? (breakers[0] as CircuitBreaker) : undefined;

@@ -26,6 +26,8 @@ export const headersPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'headers',
   order: 300,
+  // `${route}` is read from the exchange when a header is written: nothing else of a route is kept.
+  shareKey: (route) => JSON.stringify(route.headers ?? null),
   create: (route) => {
     const config = route?.headers;
     if (config === undefined) return null;

@@ -7,6 +7,7 @@ import type { Exchange } from '../../engine/exchange';
 import { UpstreamHealthRegistry } from '../../engine/upstream-health-registry';
 import { createTestServices } from '../../testing/engine-services.fixture';
 import { HealthCheckRegistry } from './health-check-registry';
+import type { UpstreamTls } from '../../engine/upstream-tls';
 import type { HealthCheckSettings } from './health-checker';
 
 describe('health checks of a several-target upstream', () => {
@@ -38,5 +39,16 @@ describe('health checks of a several-target upstream', () => {
     assert.equal(registry.status('r-orders')?.status, 'Unhealthy');
     registry.retain(new Set(), new Set());
     assert.deepEqual(marked.slice(4).sort(), [['orders', a, true], ['orders', b, true]].sort(), 'a removed check no longer holds its target out');
+  });
+
+  it('keeps a check whose TLS settings are unchanged and replaces one whose CA changed (a rotated CA file)', async () => {
+    const url = `https://127.0.0.1:${await refusedPort()}/health`;
+    const tls = (caDigest: string): UpstreamTls => ({ ca: Buffer.from(caDigest), caDigest, verify: true, serverName: undefined });
+    const first = registry.ensure('secure', settings(url), undefined, tls('one'));
+    assert.equal(registry.ensure('secure', settings(url), undefined, tls('one')), first, 'an equal load keeps the check and its counts');
+    const rotated = registry.ensure('secure', settings(url), undefined, tls('two'));
+    assert.notEqual(rotated, first);
+    assert.equal(rotated.tls?.caDigest, 'two', 'the new check trusts the new bundle');
+    registry.retain(new Set(), new Set());
   });
 });

@@ -1,5 +1,6 @@
 import type { HealthCheckStatus } from '@gateway/events';
 import type { EngineServices, PolicyStateKey } from '../../engine/ports';
+import { upstreamTlsKey, type UpstreamTls } from '../../engine/upstream-tls';
 import { HealthChecker, type HealthCheckSettings } from './health-checker';
 
 /** The target of a named upstream a check probes: its verdict steers that upstream's balancer. */
@@ -28,11 +29,12 @@ export class HealthCheckRegistry {
 
   constructor(private readonly services: EngineServices) {}
 
-  ensure(name: string, settings: HealthCheckSettings, target?: CheckedTarget): HealthChecker {
+  /** `tls`: the checked upstream's TLS settings (https checks); a change (a rotated CA file) replaces the check. */
+  ensure(name: string, settings: HealthCheckSettings, target?: CheckedTarget, tls?: UpstreamTls): HealthChecker {
     const existing = this.checkers.get(name);
-    if (existing !== undefined && JSON.stringify(existing.settings) === JSON.stringify(settings)) return existing;
+    if (existing !== undefined && JSON.stringify(existing.settings) === JSON.stringify(settings) && upstreamTlsKey(existing.tls) === upstreamTlsKey(tls)) return existing;
     existing?.stop();
-    const checker = new HealthChecker(settings, (c) => this.changed(name, c), this.services.outbound);
+    const checker = new HealthChecker(settings, (c) => this.changed(name, c), this.services.outbound, tls);
     this.checkers.set(name, checker);
     if (target === undefined) this.targets.delete(name);
     else this.targets.set(name, target);
@@ -86,14 +88,14 @@ export class HealthCheckRegistry {
 
   private changed(name: string, checker: HealthChecker): void {
     const status = checker.indicator;
-    this.markHealthy(name, status !== 'Unhealthy');
+    this.markHealthy(name, status !== 'Unhealthy', checker.status().lastError ?? undefined);
     this.services.logger.info({ check: name, status }, 'health check status changed');
   }
 
-  private markHealthy(name: string, healthy: boolean): void {
+  private markHealthy(name: string, healthy: boolean, reason?: string): void {
     this.services.health.markHealthy(name, healthy);
     const target = this.targets.get(name);
-    if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy);
+    if (target !== undefined) this.services.health.markTargetHealthy(target.upstream, target.origin, healthy, reason);
   }
 }
 

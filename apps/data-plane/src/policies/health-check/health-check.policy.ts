@@ -1,5 +1,6 @@
 import { upstreamTargets, type HealthCheckConfig, type ProxyConfig, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
+import type { UpstreamTls } from '../../engine/upstream-tls';
 import { HEALTH_CHECKS, routeCheckName, type CheckedTarget } from './health-check-registry';
 import type { HealthChecker, HealthCheckSettings } from './health-checker';
 
@@ -19,13 +20,20 @@ interface Check {
   readonly name: string;
   readonly settings: HealthCheckSettings;
   readonly target?: CheckedTarget;
+  /** Name of the upstream whose TLS settings an https check uses (undefined: a route's own URL). */
+  readonly tlsOf: string | undefined;
 }
 
 /** The checks a route's traffic depends on: its own `healthCheck`, else its upstream's, one per target. */
 function checksOf(route: Route, env: PolicyEnvironment): Check[] {
-  if (route.healthCheck?.enabled === true) return [{ name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream) }];
+  if (route.healthCheck?.enabled === true) return [{ name: routeCheckName(route.id), settings: settingsOf(route.healthCheck, route.upstream), tlsOf: route.upstreamName }];
   const upstream = route.upstreamName === undefined ? undefined : env.upstreams.get(route.upstreamName);
   return upstream?.healthCheck?.enabled === true ? upstreamChecks(upstream, upstream.healthCheck) : [];
+}
+
+/** An https check trusts, verifies and sends SNI exactly as the requests to the same upstream do. */
+function tlsOf(check: Check, env: PolicyEnvironment): UpstreamTls | undefined {
+  return check.settings.url.startsWith('https:') ? env.upstreamTls.forUpstream(check.tlsOf) : undefined;
 }
 
 /**
@@ -38,13 +46,23 @@ function upstreamChecks(upstream: UpstreamDefinition, config: HealthCheckConfig)
   return targets.map((target) => {
     const url = new URL(target.url);
     const probe = targets.length === 1 || config.url === undefined ? config : { ...config, url: onOrigin(config.url, url.origin) };
-    return { name: targets.length === 1 ? upstream.name : `${upstream.name}/${url.host}`, settings: settingsOf(probe, target.url), target: { upstream: upstream.name, origin: url.origin } };
+    return { name: targets.length === 1 ? upstream.name : `${upstream.name}/${url.host}`, settings: settingsOf(probe, target.url), target: { upstream: upstream.name, origin: url.origin }, tlsOf: upstream.name };
   });
 }
 
 function onOrigin(checkUrl: string, origin: string): string {
   const url = new URL(checkUrl);
   return `${origin}${url.pathname}${url.search}`;
+}
+
+/** The running checks of a route's traffic, started or found and bound to the route, and their interval; undefined when it has none. */
+function routeCheckers(route: Route, env: PolicyEnvironment): { checkers: HealthChecker[]; interval: number } | undefined {
+  const checks = checksOf(route, env);
+  if (checks.length === 0) return undefined;
+  const registry = env.services.state.get(HEALTH_CHECKS);
+  const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target, tlsOf(check, env)));
+  registry.bindRoute(route.id, checks.map((check) => check.name));
+  return { checkers, interval: (checks[0] as Check).settings.interval };
 }
 
 /**
@@ -57,14 +75,15 @@ export const healthCheckPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'healthCheck',
   order: 550,
+  // Checks probe from load on, whether or not the route has had a request.
+  prepare: (route, env) => {
+    routeCheckers(route, env);
+  },
   create: (route, env) => {
     if (route === undefined) return null;
-    const checks = checksOf(route, env);
-    if (checks.length === 0) return null;
-    const registry = env.services.state.get(HEALTH_CHECKS);
-    const checkers = checks.map((check) => registry.ensure(check.name, check.settings, check.target));
-    registry.bindRoute(route.id, checks.map((check) => check.name));
-    const interval = (checks[0] as Check).settings.interval;
+    const running = routeCheckers(route, env);
+    if (running === undefined) return null;
+    const { checkers, interval } = running;
     const reply: LocalReply = { kind: 'error', code: 'UPSTREAM_UNHEALTHY', retryAfter: Math.max(1, Math.ceil(interval / 1000)) };
     // Unhealthy targets are skipped by the balancer; the route answers 503 only when none is left.
     const allUnhealthy = (): boolean => {

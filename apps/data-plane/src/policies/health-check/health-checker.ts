@@ -3,6 +3,7 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { HealthCheckStatus, HealthIndicator } from '@gateway/events';
 import { outboundConnectOptions, OutboundTargetRefusedError, type OutboundAddressRule } from '@gateway/outbound-target';
+import { tlsClientOptions, type UpstreamTls } from '../../engine/upstream-tls';
 
 export interface HealthCheckSettings {
   readonly url: string;
@@ -14,7 +15,7 @@ export interface HealthCheckSettings {
   readonly expectedBody: string | undefined;
 }
 
-/** Bytes of a check response read at most (the expected text must be within them). */
+/** Bytes of a check response read at most (the expected text must be within them); the rest is never read. */
 const MAX_CHECK_BODY = 64 * 1024;
 
 /**
@@ -24,6 +25,10 @@ const MAX_CHECK_BODY = 64 * 1024;
  * consecutive successes; Degraded while a healthy target fails below the threshold.
  * A check is a request made on an admin's behalf: a target the outbound-target rule refuses (cloud
  * metadata, link-local, checked on the resolved address) fails without a packet sent, saying why.
+ * An https check uses the TLS settings of the upstream it checks (`tls`: the same CA, verification
+ * and SNI as proxied requests, through tlsClientOptions); when that upstream's CA file did not load,
+ * every check fails saying so (naming the field, not the file), without a handshake (docs/tls.md).
+ * `timeout` bounds the whole check, connection included; at most MAX_CHECK_BODY bytes are read.
  */
 export class HealthChecker {
   private state: HealthIndicator = 'Unknown';
@@ -40,6 +45,8 @@ export class HealthChecker {
     readonly settings: HealthCheckSettings,
     private readonly onChange: (checker: HealthChecker) => void,
     private readonly outbound: OutboundAddressRule,
+    /** TLS settings of the checked upstream (https checks only); undefined: verified against node's roots. */
+    readonly tls?: UpstreamTls,
   ) {}
 
   start(): void {
@@ -86,9 +93,18 @@ export class HealthChecker {
   private check(): void {
     const startedAt = performance.now();
     const url = new URL(this.settings.url);
+    const secure = url.protocol === 'https:';
+    if (secure && this.tls?.refusal !== undefined) {
+      // Its CA file did not load: no handshake with other roots, as for the upstream's requests.
+      this.lastCheck = Date.now();
+      this.record(this.tls.refusalSummary ?? this.tls.refusal);
+      this.schedule(this.settings.interval);
+      return;
+    }
     // Throws for a refused IP literal: schedule() records it as this check's failure.
     const connect = outboundConnectOptions(this.outbound, url);
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method: 'GET', agent: false, headers: { 'user-agent': 'gateway-health-check' }, ...connect });
+    const options = { method: 'GET', agent: false, headers: { 'user-agent': 'gateway-health-check' }, ...connect };
+    const request = secure ? https.request(url, { ...options, ...tlsClientOptions(url.hostname.replace(/^\[|\]$/g, ''), this.tls) }) : http.request(url, options);
     this.inFlight = request;
     let finished = false;
     const finish = (error: string | undefined): void => {
@@ -107,25 +123,26 @@ export class HealthChecker {
     deadline.unref();
     request.on('error', (error: NodeJS.ErrnoException) => finish(error instanceof OutboundTargetRefusedError ? error.message : (error.code ?? 'request failed')));
     request.on('response', (response) => {
+      if (response.statusCode !== this.settings.expectedStatus) {
+        finish(`status ${response.statusCode ?? 0}, expected ${this.settings.expectedStatus}`);
+        return;
+      }
+      const expected = this.settings.expectedBody;
+      if (expected === undefined) {
+        finish(undefined);
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
+      const judge = (): void => finish(Buffer.concat(chunks).subarray(0, MAX_CHECK_BODY).toString('utf8').includes(expected) ? undefined : 'expected body text not found');
       response.on('data', (chunk: Buffer) => {
-        if (size < MAX_CHECK_BODY) chunks.push(chunk);
+        chunks.push(chunk);
         size += chunk.length;
+        // Judged on the first MAX_CHECK_BODY bytes: an endless body cannot hold the check or memory.
+        if (size >= MAX_CHECK_BODY) judge();
       });
       response.on('error', () => finish('response failed'));
-      response.on('end', () => {
-        if (response.statusCode !== this.settings.expectedStatus) {
-          finish(`status ${response.statusCode ?? 0}, expected ${this.settings.expectedStatus}`);
-          return;
-        }
-        const expected = this.settings.expectedBody;
-        if (expected !== undefined && !Buffer.concat(chunks).toString('utf8').includes(expected)) {
-          finish('expected body text not found');
-          return;
-        }
-        finish(undefined);
-      });
+      response.on('end', judge);
     });
     request.end();
   }

@@ -74,6 +74,9 @@ export const retryPolicy: PolicyFactory = {
   configures: 'retry',
   order: 700,
   metrics: [UPSTREAM_RETRIES],
+  // Nothing of one route is kept (the counter's label is read from the exchange): routes with the
+  // same retry settings and request timeout share one policy.
+  shareKey: (route) => `${JSON.stringify(route.retry ?? null)}/${route.timeout.request}`,
   create: (route, env) => {
     const config = route?.retry;
     if (route === undefined || config === undefined || !config.enabled || config.attempts <= 0) return null;
@@ -82,7 +85,7 @@ export const retryPolicy: PolicyFactory = {
     const backoff = backoffOf(config);
     const budgetMs = route.timeout.request;
     const maxBody = Math.min(MAX_REPLAY_BODY_BYTES, env.settings.maxBodySize);
-    const retried = env.services.metrics.counter(UPSTREAM_RETRIES).labels(route.id);
+    const retried = env.services.metrics.counter(UPSTREAM_RETRIES);
 
     const withRetries = (next: UpstreamCall, exchange: Exchange, done: UpstreamCallback): void => {
       let retry = 0;
@@ -106,7 +109,7 @@ export const retryPolicy: PolicyFactory = {
         retry += 1;
         // The discarded answer is drained so its socket goes back to the pool.
         response?.resume();
-        retried.inc();
+        retried.labels(exchange.route?.id ?? '').inc();
         setTimeout(attempt, delay);
       };
       attempt();

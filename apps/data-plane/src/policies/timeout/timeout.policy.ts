@@ -45,6 +45,7 @@ export const timeoutPolicy: PolicyFactory = {
   scope: 'route',
   configures: 'timeout',
   order: 900,
+  shareKey: (route) => `${route.timeout.request}/${route.timeout.idle ?? ''}`,
   create: (route, env) => {
     if (route === undefined) return null;
     const requestMs = route.timeout.request;

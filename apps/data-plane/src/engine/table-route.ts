@@ -1,0 +1,92 @@
+import type { CompiledPathPattern, Route } from '@gateway/route-model';
+import type { CompiledRoute } from './compiled-route';
+import type { CompiledPipeline } from './pipeline';
+import type { RoutePipelines } from './route-pipelines';
+import type { UpstreamTls } from './upstream-tls';
+import type { UpstreamPools, UpstreamTarget } from './upstream-target';
+
+/** What the routes of one table build share: their pipelines and the upstream pools. */
+export interface RouteBuild {
+  readonly pipelines: RoutePipelines;
+  readonly pools: UpstreamPools;
+}
+
+/**
+ * A route of a RouteTable: what matching needs is built when the route loads; its pipeline (hooks
+ * and folded upstream call) is compiled the first time any of them is read, which is the route's
+ * first request, and so is its upstream target. A table of 10,000 routes thus starts without
+ * compiling 10,000 pipelines, and a route nobody calls never holds one. Reading a hook is a getter:
+ * every reader gets the compiled pipeline, none can see a route without its policies.
+ */
+export class TableRoute implements CompiledRoute {
+  private pipeline: CompiledPipeline | undefined = undefined;
+  private target: UpstreamTarget | undefined = undefined;
+
+  constructor(
+    readonly route: Route,
+    readonly pattern: CompiledPathPattern,
+    /** Resolved when the route loads: an unreadable CA file fails the load, not a request. */
+    readonly upstreamTls: UpstreamTls | undefined,
+    readonly balanced: CompiledRoute['balanced'],
+    readonly fingerprint: string | undefined,
+    private readonly build: RouteBuild,
+  ) {}
+
+  get id(): string {
+    return this.route.id;
+  }
+
+  get upstream(): UpstreamTarget {
+    return (this.target ??= this.build.pools.targetFor(this.route, this.upstreamTls));
+  }
+
+  /** The upstream's pool when the target was resolved (a request came); undefined otherwise. */
+  get poolInUse(): UpstreamTarget['pool'] | undefined {
+    return this.target?.pool;
+  }
+
+  get onRequest(): CompiledRoute['onRequest'] {
+    return (this.pipeline ?? this.compile()).onRequest;
+  }
+
+  get onResponse(): CompiledRoute['onResponse'] {
+    return (this.pipeline ?? this.compile()).onResponse;
+  }
+
+  get onComplete(): CompiledRoute['onComplete'] {
+    return (this.pipeline ?? this.compile()).onComplete;
+  }
+
+  get callUpstream(): CompiledRoute['callUpstream'] {
+    return (this.pipeline ?? this.compile()).callUpstream;
+  }
+
+  get policies(): CompiledRoute['policies'] {
+    return (this.pipeline ?? this.compile()).policies;
+  }
+
+  /** Whether the pipeline was compiled (a request came, or a hook was read). */
+  get hasPipeline(): boolean {
+    return this.pipeline !== undefined;
+  }
+
+  /** The same route under another fingerprint (a reload that found it unchanged), with what it compiled so far. */
+  withFingerprint(fingerprint: string | undefined): TableRoute {
+    const copy = new TableRoute(this.route, this.pattern, this.upstreamTls, this.balanced, fingerprint, this.build);
+    copy.pipeline = this.pipeline;
+    copy.target = this.target;
+    return copy;
+  }
+
+  /** The same route with another upstream TLS (its CA file was rotated or stopped loading): its pipeline kept, its target resolved again. */
+  withUpstreamTls(upstreamTls: UpstreamTls | undefined): TableRoute {
+    const copy = new TableRoute(this.route, this.pattern, upstreamTls, this.balanced, this.fingerprint, this.build);
+    copy.pipeline = this.pipeline;
+    return copy;
+  }
+
+  private compile(): CompiledPipeline {
+    this.pipeline = this.build.pipelines.compile(this.route);
+    return this.pipeline;
+  }
+}
