@@ -77,11 +77,11 @@ const setting = (name: string, fallback: number): number => {
  * - V8 without background threads: with concurrent compilation a function's optimised code is
  *   installed whenever the compiler thread, which valgrind serialises with the main thread, happens
  *   to finish, so two processes ran different code for different numbers of requests.
- * - No bytecode flushing and no memory reducer: both age or trigger by the clock or by major
- *   collections, and under valgrind the clock runs 100-1,000x slower than the requests (and a
- *   collection is forced before every batch): functions run once a second lost their bytecode and
- *   were compiled lazily again and again, and the memory reducer, which starts a major collection
- *   when the allocation rate a millisecond is low, sees every process under valgrind as idle.
+ * - No bytecode flushing and no memory reducer: bytecode ages by major collections (one is forced
+ *   before every batch), so functions run once a second lost theirs and were compiled lazily again
+ *   and again; the memory reducer starts a major collection when the allocation rate a millisecond
+ *   is low, which under valgrind's slow clock it always is (a precaution: a paced run without
+ *   valgrind showed none either way). At full speed under load neither fires.
  * - A long uninstrumented warm-up, and TurboFan's compilations left out of the count
  *   (harness/callgrind.ts): clock-driven code first gets hot while the batches are counted.
  * - One keep-alive connection, one request at a time: every request is the same event-loop turns; with several connections the number of requests a turn handles changed the count.
@@ -329,14 +329,14 @@ function report<Env>(
   const grossRatios = ratiosOf((p) => processGross(p, s.requests));
   // Verdict rule: each variant's processes agree, TurboFan is out of the batches, and every
   // round's ratio falls on the same side of the goal (a goal closer than the noise gets none).
-  const repeats = ran.every((v) => relativeSpread(processesOf(v.name).map(figure)) <= REPEAT_WITHIN);
+  const repeats = rounds.length >= 2 && ran.every((v) => relativeSpread(processesOf(v.name).map(figure)) <= REPEAT_WITHIN);
   const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
   const decisive = verdictRatios.every((x) => x >= spec.goal.atLeast) || verdictRatios.every((x) => x < spec.goal.atLeast);
   const value = hasGoalVariants ? median(verdictRatios) : undefined;
   const goal: GoalCheck = {
     description:
       goalBase.description +
-      (repeats ? '' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
+      (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
       (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
       (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict'),
     value,
