@@ -46,6 +46,14 @@ export interface InstructionLaunch {
   readonly launch: GatewayLaunch;
 }
 
+/** baseline / variant instructions per request >= atLeast. */
+export interface InstructionGoal {
+  readonly baseline: string;
+  readonly variant: string;
+  readonly atLeast: number;
+  readonly description: string;
+}
+
 export interface InstructionComparisonSpec<Env> {
   readonly name: string;
   readonly title: string;
@@ -55,6 +63,8 @@ export interface InstructionComparisonSpec<Env> {
   readonly baseline: string;
   /** baseline / variant instructions per request >= atLeast. */
   readonly goal: { readonly variant: string; readonly atLeast: number; readonly description: string };
+  /** Further goals from the same processes, each against its own baseline (one run serves several goals). */
+  readonly moreGoals?: readonly InstructionGoal[];
   /** The GET every request sends (a 200 is required). */
   readonly path: string;
   /** Servers shared by every round (upstream, control plane, routes); upstream timeouts raised for valgrind. */
@@ -173,7 +183,7 @@ const COMPILING_AT_MOST = 0.02;
  */
 export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec<Env>): Scenario {
   const names = spec.variants.map((v) => v.name);
-  if (!names.includes(spec.baseline) || !names.includes(spec.goal.variant)) throw new Error(`${spec.name}: baseline and goal variant must be variants`);
+  for (const g of goalsOf(spec)) if (!names.includes(g.baseline) || !names.includes(g.variant)) throw new Error(`${spec.name}: a goal's baseline and variant must be variants`);
   const s0 = settings();
   const description =
     `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
@@ -181,7 +191,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
     `batches (BENCH_CALLGRIND_BATCHES) of ${s0.requests} sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), ` +
     `${s0.forcedCollections ? 'each after a full collection counted apart (BENCH_CALLGRIND_FORCED_GC=0: none), ' : 'back to back (BENCH_CALLGRIND_FORCED_GC=0), '}` +
     `and ${s0.idleSeconds} s without traffic. Per process the median batch, less the timers phase; the mean of the batches and the collector's figures beside it. ` +
-    `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${spec.goal.description} >= ${spec.goal.atLeast}, the time-driven difference ` +
+    `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${goalsOf(spec).map((g) => `${g.description} >= ${g.atLeast.toFixed(3)}`).join('; ')}, the time-driven difference ` +
     `charged at ${CHARGE_REQUESTS_PER_SECOND} requests a second. Ignores --duration, --rounds and --connections.`;
 
   async function round(ctx: HarnessContext, env: Env, r: number): Promise<Map<string, ProcessCount>> {
@@ -257,11 +267,10 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
     description,
     variantNames: names,
     run: async (ctx: HarnessContext): Promise<ScenarioResult> => {
-      const goalBase = { description: `${spec.goal.description} (callgrind)`, atLeast: spec.goal.atLeast };
       const valgrind = valgrindVersion();
       if (!valgrind.available) {
-        const goal: GoalCheck = { ...goalBase, value: undefined, met: undefined };
-        return { name: spec.name, title: spec.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals: [goal], data: { error: valgrind.reason } };
+        const goals: GoalCheck[] = goalsOf(spec).map((g) => ({ description: `${g.description} (callgrind)`, atLeast: g.atLeast, value: undefined, met: undefined }));
+        return { name: spec.name, title: spec.title, markdown: `valgrind unavailable: ${valgrind.reason}\n`, goals, data: { error: valgrind.reason } };
       }
       const s = settings();
       ctx.log(
@@ -272,19 +281,23 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       const env = await spec.prepare(ctx);
       const rounds: Array<Map<string, ProcessCount>> = [];
       for (let r = 1; r <= s.rounds; r += 1) rounds.push(await round(ctx, env, r));
-      return report(spec, s, valgrind.version, rounds, extra, goalBase);
+      return report(spec, s, valgrind.version, rounds, extra);
     },
   };
 }
 
-/** The table, the ratios, the goal with its verdict rule, and the JSON of a finished comparison. */
+/** Every goal of a comparison: the main one against `baseline`, then `moreGoals`. */
+function goalsOf<Env>(spec: InstructionComparisonSpec<Env>): InstructionGoal[] {
+  return [{ baseline: spec.baseline, ...spec.goal }, ...(spec.moreGoals ?? [])];
+}
+
+/** The table, each goal's ratios and verdict, and the JSON of a finished comparison. */
 function report<Env>(
   spec: InstructionComparisonSpec<Env>,
   s: ReturnType<typeof settings>,
   valgrindVersionText: string,
   rounds: ReadonlyArray<Map<string, ProcessCount>>,
   extra: { readonly markdown: string; readonly data: JsonValue } | undefined,
-  goalBase: { readonly description: string; readonly atLeast: number },
 ): ScenarioResult {
   const ran = spec.variants.filter((v) => rounds.every((r) => r.has(v.name)));
   const of = (r: Map<string, ProcessCount>, v: string): ProcessCount => r.get(v) as ProcessCount;
@@ -310,41 +323,55 @@ function report<Env>(
       percent(Math.max(...processes.map(lastCompileShare))),
     ];
   });
-  const hasGoalVariants = ran.some((v) => v.name === spec.baseline) && ran.some((v) => v.name === spec.goal.variant);
-  const ratiosOf = (pick: (p: ProcessCount) => number): number[] => (hasGoalVariants ? rounds.map((r) => pick(of(r, spec.baseline)) / pick(of(r, spec.goal.variant))) : []);
-  // The clock's extra work for the goal's variant: the larger of its busy and idle difference
-  // (under valgrind a busy loop fires 10 ms timers less often than at full speed, an idle one has an empty window).
-  const timeDrivenOf = (r: Map<string, ProcessCount>): number => {
-    const base = of(r, spec.baseline);
-    const variant = of(r, spec.goal.variant);
-    return Math.max(0, busyTimersRate(variant) - busyTimersRate(base), idleTimersRate(variant) - idleTimersRate(base));
-  };
-  const timeDriven = hasGoalVariants ? median(rounds.map(timeDrivenOf)) : Number.NaN;
-  // The goal's figure: the median batch plus the time-driven difference charged at CHARGE_REQUESTS_PER_SECOND.
-  const verdictRatios = hasGoalVariants ? rounds.map((r) => figure(of(r, spec.baseline)) / (figure(of(r, spec.goal.variant)) + timeDrivenOf(r) / CHARGE_REQUESTS_PER_SECOND)) : [];
-  const medianRatios = ratiosOf(figure);
-  const meanRatios = ratiosOf((p) => processMean(p, s.requests));
-  const withCollectionsRatios = ratiosOf((p) => processMeanWithCollections(p, s.requests));
-  const mainRatios = ratiosOf((p) => processMedian(p, s.requests, 'main'));
-  const grossRatios = ratiosOf((p) => processGross(p, s.requests));
-  // Verdict rule: each variant's processes agree, TurboFan is out of the batches, and every
-  // round's ratio falls on the same side of the goal (a goal closer than the noise gets none).
-  const repeats = rounds.length >= 2 && ran.every((v) => relativeSpread(processesOf(v.name).map(figure)) <= REPEAT_WITHIN);
+  // Verdict rule, per goal: each variant's processes agree (at least two of them), TurboFan is out
+  // of the batches, and every round's ratio falls on the same side of the goal (a goal closer than
+  // the noise gets none).
+  const repeatsOf = (v: string): boolean => rounds.length >= 2 && relativeSpread(processesOf(v).map(figure)) <= REPEAT_WITHIN;
   const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
-  const decisive = verdictRatios.every((x) => x >= spec.goal.atLeast) || verdictRatios.every((x) => x < spec.goal.atLeast);
-  const value = hasGoalVariants ? median(verdictRatios) : undefined;
-  const goal: GoalCheck = {
-    description:
-      goalBase.description +
-      (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
-      (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
-      (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict'),
-    value,
-    atLeast: spec.goal.atLeast,
-    ...(verdictRatios.length > 0 ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
-    met: value !== undefined && repeats && compiled && decisive ? value >= spec.goal.atLeast : undefined,
-  };
   const list = (values: number[]): string => values.map((v) => v.toFixed(4)).join(', ');
+  const evaluated = goalsOf(spec).map((g) => {
+    const ranBoth = ran.some((v) => v.name === g.baseline) && ran.some((v) => v.name === g.variant);
+    const ratiosOf = (pick: (p: ProcessCount) => number): number[] => (ranBoth ? rounds.map((r) => pick(of(r, g.baseline)) / pick(of(r, g.variant))) : []);
+    // The clock's extra work for the goal's variant: the larger of its busy and idle difference
+    // (under valgrind a busy loop fires 10 ms timers less often than at full speed, an idle one has an empty window).
+    const timeDrivenOf = (r: Map<string, ProcessCount>): number => {
+      const base = of(r, g.baseline);
+      const variant = of(r, g.variant);
+      return Math.max(0, busyTimersRate(variant) - busyTimersRate(base), idleTimersRate(variant) - idleTimersRate(base));
+    };
+    const timeDriven = ranBoth ? median(rounds.map(timeDrivenOf)) : Number.NaN;
+    // The goal's figure: the median batch plus the time-driven difference charged at CHARGE_REQUESTS_PER_SECOND.
+    const verdictRatios = ranBoth ? rounds.map((r) => figure(of(r, g.baseline)) / (figure(of(r, g.variant)) + timeDrivenOf(r) / CHARGE_REQUESTS_PER_SECOND)) : [];
+    const ratios = {
+      medianBatch: ratiosOf(figure),
+      meanOfBatches: ratiosOf((p) => processMean(p, s.requests)),
+      withFullCollections: ratiosOf((p) => processMeanWithCollections(p, s.requests)),
+      mainThread: ratiosOf((p) => processMedian(p, s.requests, 'main')),
+      withTimers: ratiosOf((p) => processGross(p, s.requests)),
+      goal: verdictRatios,
+    };
+    const repeats = ranBoth && repeatsOf(g.baseline) && repeatsOf(g.variant);
+    const decisive = verdictRatios.every((x) => x >= g.atLeast) || verdictRatios.every((x) => x < g.atLeast);
+    const value = ranBoth ? median(verdictRatios) : undefined;
+    const check: GoalCheck = {
+      description:
+        `${g.description} (callgrind)` +
+        (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
+        (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
+        (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict'),
+      value,
+      atLeast: g.atLeast,
+      ...(verdictRatios.length > 0 ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
+      met: value !== undefined && repeats && compiled && decisive ? value >= g.atLeast : undefined,
+    };
+    const markdown = ranBoth
+      ? `${g.baseline}/${g.variant} per round, median batches: ${list(ratios.medianBatch)} (means of the batches: ${list(ratios.meanOfBatches)}; ` +
+        `with a full collection a batch: ${list(ratios.withFullCollections)}; main thread only: ${list(ratios.mainThread)}; timers phase left in: ${list(ratios.withTimers)}). ` +
+        `Time-driven work: ${formatNumber(timeDriven)} Ir/s more for ${g.variant} (the larger of the busy and idle differences), charged at ${CHARGE_REQUESTS_PER_SECOND} ` +
+        `requests a second in the goal's ratio: ${list(verdictRatios)}.`
+      : '';
+    return { goal: g, check, ratios, timeDriven, markdown };
+  });
   const markdown = [
     markdownTable(
       [
@@ -373,19 +400,12 @@ function report<Env>(
       '(the verdict\'s figure); the mean of the batches has every collection that fell into them. GC share: Heap::CollectGarbage and IncrementalMarking::Step (inclusive) ' +
       'in the batches. Old generation B / request: what the batches added to the old generation between the collections around them. Full collection Ir: one forced ' +
       'collection; the column after it charges one to every batch, far more often than a process collects on its own (an upper bound). ' +
-      `Timers Ir / s: that phase a second during the batches and during ${s.idleSeconds} s without traffic. Spread: (max - min) / median.`,
+      `Timers Ir / s: that phase a second during the batches and during ${s.idleSeconds} s without traffic. Spread: (max - min) / median. ` +
+      `A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % and every round on the same side of the goal.`,
     '',
-    ...(hasGoalVariants
-      ? [
-          `${spec.baseline}/${spec.goal.variant} per round, median batches: ${list(medianRatios)} (means of the batches: ${list(meanRatios)}; ` +
-            `with a full collection a batch: ${list(withCollectionsRatios)}; main thread only: ${list(mainRatios)}; timers phase left in: ${list(grossRatios)}). ` +
-            `Time-driven work: ${formatNumber(timeDriven)} Ir/s more for ${spec.goal.variant} (the larger of the busy and idle differences), charged at ${CHARGE_REQUESTS_PER_SECOND} ` +
-            `requests a second in the goal's ratio: ${list(verdictRatios)}. A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % and every round on the same side of the goal.`,
-          '',
-        ]
-      : []),
+    ...evaluated.flatMap((e) => (e.markdown === '' ? [] : [e.markdown, ''])),
     ...(extra ? [extra.markdown, ''] : []),
-    formatGoal(goal),
+    ...evaluated.map((e) => formatGoal(e.check)),
     '',
   ].join('\n');
   const data: JsonValue = {
@@ -404,9 +424,8 @@ function report<Env>(
         ]),
       ),
     ),
-    ratios: { medianBatch: medianRatios, meanOfBatches: meanRatios, withFullCollections: withCollectionsRatios, mainThread: mainRatios, withTimers: grossRatios, goal: verdictRatios },
-    timeDrivenInstructionsPerSecond: timeDriven,
+    goals: evaluated.map((e) => ({ baseline: e.goal.baseline, variant: e.goal.variant, ratios: e.ratios, timeDrivenInstructionsPerSecond: e.timeDriven })),
     ...(extra ? { extra: extra.data } : {}),
   };
-  return { name: spec.name, title: spec.title, markdown, goals: [goal], data };
+  return { name: spec.name, title: spec.title, markdown, goals: evaluated.map((e) => e.check), data };
 }
