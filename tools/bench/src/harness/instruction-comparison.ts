@@ -108,12 +108,19 @@ const setting = (name: string, fallback: number): number => {
 export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded --no-flush-bytecode --no-memory-reducer')
   .split(' ')
   .filter((f) => f !== '');
-/** `BENCH_CALLGRIND_FORCED_GC=0` counts batches back to back, without the full collection before each. */
-const forcingCollections = (): boolean => process.env['BENCH_CALLGRIND_FORCED_GC'] !== '0';
+/**
+ * `BENCH_CALLGRIND_FORCED_GC=1` forces a full collection before every batch (counted apart). Off by
+ * default: a forced `gc()` deoptimises 21-24 functions of the request path ("weak objects"), which
+ * are then run in baseline code and optimised again during the next batch, so each batch counted
+ * about three times a steady request (tools/bench/README.md, "Garbage collection").
+ */
+const forcingCollections = (): boolean => process.env['BENCH_CALLGRIND_FORCED_GC'] === '1';
 const settings = () => ({
   requests: setting('BENCH_CALLGRIND_REQUESTS', 500),
   batches: setting('BENCH_CALLGRIND_BATCHES', 12),
   rounds: setting('BENCH_CALLGRIND_ROUNDS', 3),
+  /** Fresh processes a variant within a round, side by side: on a busy machine two at once take the time of one. */
+  replicas: setting('BENCH_CALLGRIND_REPLICAS', 1),
   warmup: setting('BENCH_CALLGRIND_WARMUP', 20_000),
   connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
   idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
@@ -189,19 +196,21 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
     `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
     `${s0.rounds} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${s0.warmup} uninstrumented warm-up requests (BENCH_CALLGRIND_WARMUP), then ${s0.batches} ` +
     `batches (BENCH_CALLGRIND_BATCHES) of ${s0.requests} sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), ` +
-    `${s0.forcedCollections ? 'each after a full collection counted apart (BENCH_CALLGRIND_FORCED_GC=0: none), ' : 'back to back (BENCH_CALLGRIND_FORCED_GC=0), '}` +
+    `${s0.forcedCollections ? 'each after a full collection counted apart (BENCH_CALLGRIND_FORCED_GC=1), ' : 'back to back (BENCH_CALLGRIND_FORCED_GC=1 forces a full collection before each), '}` +
     `and ${s0.idleSeconds} s without traffic. Per process the median batch, less the timers phase; the mean of the batches and the collector's figures beside it. ` +
     `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${goalsOf(spec).map((g) => `${g.description} >= ${g.atLeast.toFixed(3)}`).join('; ')}, the time-driven difference ` +
     `charged at ${CHARGE_REQUESTS_PER_SECOND} requests a second. Ignores --duration, --rounds and --connections.`;
 
-  async function round(ctx: HarnessContext, env: Env, r: number): Promise<Map<string, ProcessCount>> {
+  /** One round: a fresh process per variant and replica; one map (variant -> counts) per replica. */
+  async function round(ctx: HarnessContext, env: Env, r: number): Promise<Array<Map<string, ProcessCount>>> {
     const s = settings();
     const variants = spec.variants.filter((v) => ctx.variantSelected(spec.name, v.name));
     const outDir = makeTempDir('gateway-bench-callgrind-');
-    const started: Array<{ variant: InstructionVariant; server: ServerProcess; callgrind: CallgrindProcess; gc: ForcedGc }> = [];
+    const started: Array<{ variant: InstructionVariant; replica: number; key: string; server: ServerProcess; callgrind: CallgrindProcess; gc: ForcedGc }> = [];
+    const launches = Array.from({ length: s.replicas }, (_, k) => variants.map((variant) => ({ variant, replica: k }))).flat();
     try {
-      for (const variant of variants) {
-        const name = `${spec.name}-${variant.name}-r${r}`;
+      for (const { variant, replica } of launches) {
+        const name = `${spec.name}-${variant.name}-r${r}${s.replicas > 1 ? `-p${replica + 1}` : ''}`;
         const nodeFlags = [...CALLGRIND_NODE_FLAGS, ...(s.forcedCollections ? FORCED_GC_NODE_FLAGS : [])];
         const server = await spec.start(env, ctx, {
           name,
@@ -209,7 +218,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           proxyYaml: overlayProxyYaml(variant.proxy),
           launch: { wrapper: callgrindWrapper(outDir.path, name), startTimeoutMs: START_UNDER_VALGRIND_MS, nodeFlags },
         });
-        started.push({ variant, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name), gc: new ForcedGc(server.process, REQUEST_TIMEOUT_MS) });
+        started.push({ variant, replica, key: name, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name), gc: new ForcedGc(server.process, REQUEST_TIMEOUT_MS) });
       }
       // The variants run side by side: a count does not depend on what else the machine does (only
       // the timers phase does, and it is counted apart), and a shared machine gives each process a share.
@@ -220,13 +229,13 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
         }),
       );
-      const batches = new Map<string, Batch[]>(started.map((p) => [p.variant.name, []]));
-      const collections = new Map<string, Collection[]>(started.map((p) => [p.variant.name, []]));
+      const batches = new Map<string, Batch[]>(started.map((p) => [p.key, []]));
+      const collections = new Map<string, Collection[]>(started.map((p) => [p.key, []]));
       // A full collection counted on its own: the next batch starts from a collected heap.
       const collect = async (p: (typeof started)[number]): Promise<void> => {
         p.callgrind.zero();
         const heap = await p.gc.collect();
-        collections.get(p.variant.name)?.push({ ...heap, count: p.callgrind.dump() });
+        collections.get(p.key)?.push({ ...heap, count: p.callgrind.dump() });
       };
       for (let b = 0; b < s.batches; b += 1) {
         await Promise.all(
@@ -234,7 +243,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
             if (s.forcedCollections) await collect(p);
             p.callgrind.zero();
             const seconds = await sendRequests(p.server.origin, spec.path, s.requests, s.connections);
-            batches.get(p.variant.name)?.push({ count: p.callgrind.dump(), seconds });
+            batches.get(p.key)?.push({ count: p.callgrind.dump(), seconds });
           }),
         );
       }
@@ -242,13 +251,13 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       for (const p of started) p.callgrind.zero();
       const idleStarted = process.hrtime.bigint();
       await new Promise((resolve) => setTimeout(resolve, s.idleSeconds * 1000));
-      const counts = new Map<string, ProcessCount>();
+      const counts = Array.from({ length: s.replicas }, () => new Map<string, ProcessCount>());
       for (const p of started) {
         const idle = { count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - idleStarted) / 1e9 };
-        const count: ProcessCount = { batches: batches.get(p.variant.name) ?? [], collections: collections.get(p.variant.name) ?? [], idle };
-        counts.set(p.variant.name, count);
+        const count: ProcessCount = { batches: batches.get(p.key) ?? [], collections: collections.get(p.key) ?? [], idle };
+        counts[p.replica]?.set(p.variant.name, count);
         ctx.log(
-          `round ${r} ${p.variant.name}: batches ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')} Ir/request; ` +
+          `round ${r}${s.replicas > 1 ? ` process ${p.replica + 1}` : ''} ${p.variant.name}: batches ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')} Ir/request; ` +
             `median ${formatNumber(processMedian(count, s.requests))}, mean ${formatNumber(processMean(count, s.requests))}, main thread median ${formatNumber(processMedian(count, s.requests, 'main'))}; ` +
             `full collections ${count.collections.map((c) => formatNumber(c.count.gc)).join(', ')} Ir; old generation ${formatNumber(oldGenerationBytesPerRequest(count, s.requests))} B/request; ` +
             `timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
@@ -274,13 +283,14 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       }
       const s = settings();
       ctx.log(
-        `${valgrind.version}; node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${s.rounds} rounds of ${s.batches} x ${s.requests} requests per variant over ${s.connections} connection(s); ` +
+        `${valgrind.version}; node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${s.rounds} rounds x ${s.replicas} process(es) of ${s.batches} x ${s.requests} requests per variant over ${s.connections} connection(s); ` +
           `${s.forcedCollections ? 'a full collection before every batch' : 'no forced collections'}`,
       );
       const extra = spec.extra ? await spec.extra(ctx) : undefined;
       const env = await spec.prepare(ctx);
       const rounds: Array<Map<string, ProcessCount>> = [];
-      for (let r = 1; r <= s.rounds; r += 1) rounds.push(await round(ctx, env, r));
+      // Each replica of a round counts as a round of its own from here on: fresh processes either way.
+      for (let r = 1; r <= s.rounds; r += 1) rounds.push(...(await round(ctx, env, r)));
       return report(spec, s, valgrind.version, rounds, extra);
     },
   };
@@ -393,7 +403,7 @@ function report<Env>(
       rows,
     ),
     '',
-    `${s.rounds} rounds (fresh processes each) x ${s.batches} batches of ${s.requests} sequential requests over ${s.connections} keep-alive connection(s) per variant, ` +
+    `${s.rounds} rounds x ${s.replicas} process(es) a variant side by side (fresh processes each) x ${s.batches} batches of ${s.requests} sequential requests over ${s.connections} keep-alive connection(s) per variant, ` +
       `${s.forcedCollections ? 'each after a full collection forced and counted apart' : 'back to back, no forced collection'}; ` +
       `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrindVersionText}; TurboFan's compilations ${COMPILATION_COUNTED ? 'counted' : 'not counted (--toggle-collect)'}. ` +
       'Ir / request: every thread less the main thread\'s timers phase (uv__run_timers: what the clock drives), the median batch of a process, median of the processes ' +
