@@ -1,6 +1,8 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, type ClientResponse } from '@gateway/testing';
+import { makeTestCa, request, type ClientResponse, type TestCa } from '@gateway/testing';
 import { managementToken } from './auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from './control-plane-process';
 import type { RoutesSuiteDatabase } from './routes-suite';
@@ -34,16 +36,20 @@ interface FieldProblem {
 export function upstreamsApiSuite(db: RoutesSuiteDatabase): void {
   describe(`upstreams management API (${db.label})`, () => {
     let cp: ControlPlaneProcess;
+    // The CA's own directory is the one CA directory (GATEWAY_CA_DIRS): it also holds the CA's private key.
+    let ca: TestCa;
     const admin = managementToken(JWT_SECRET, 'admin', { email: 'upstream-admin@example.com' });
     const user = managementToken(JWT_SECRET, 'user');
 
     before(async () => {
       const env = await db.setUp();
-      cp = await startControlPlaneProcess({ config: FILE_CONFIG, env: { ...env, JWT_SECRET } });
+      ca = makeTestCa('upstreams API CA');
+      cp = await startControlPlaneProcess({ config: FILE_CONFIG, env: { ...env, JWT_SECRET, GATEWAY_CA_DIRS: path.dirname(ca.certPath) } });
     });
     after(async () => {
       await cp?.stop();
       await db.tearDown();
+      ca?.remove();
     });
 
     const call = (method: string, urlPath: string, body?: unknown, bearer: string | null = admin): Promise<ClientResponse> =>
@@ -126,6 +132,44 @@ export function upstreamsApiSuite(db: RoutesSuiteDatabase): void {
       assert.deepEqual(fields(renamed).map((f) => f.field), ['name']);
       const names = data<UpstreamJson[]>(await call('GET', '/api/upstreams?limit=100')).map((u) => u.name);
       assert.ok(!names.some((n) => n.startsWith('bad') || n === 'renamed'), names.join());
+    });
+
+    test('tls.caFile: inside GATEWAY_CA_DIRS and a PEM bundle of certificates, else 400 on the field; nothing read is echoed', async () => {
+      const dir = path.dirname(ca.certPath);
+      const created = await call('POST', '/api/upstreams', { name: 'tls-ok', url: 'https://127.0.0.1:9443', tls: { caFile: ca.certPath } });
+      assert.equal(created.status, 201, created.text);
+      assert.deepEqual(data<UpstreamJson>(created)['tls'], { caFile: ca.certPath });
+      symlinkSync('/etc/passwd', path.join(dir, 'passwd.pem'));
+      const outside = `tls.caFile must be inside a CA directory (GATEWAY_CA_DIRS: ${dir})`;
+      const cases: Array<{ caFile: string; message: string }> = [
+        { caFile: '/etc/shadow', message: outside },
+        { caFile: '/etc/no-such-file', message: outside },
+        { caFile: dir, message: outside },
+        { caFile: `${dir}/../../etc/shadow`, message: "tls.caFile must not contain '..' segments" },
+        { caFile: 'ca.pem', message: 'tls.caFile must be an absolute path' },
+        { caFile: path.join(dir, 'absent.pem'), message: `tls.caFile: ${path.join(dir, 'absent.pem')} does not exist` },
+        { caFile: path.join(dir, 'ca.key'), message: `tls.caFile: ${path.join(dir, 'ca.key')} holds a PEM block that is not a certificate` },
+        { caFile: path.join(dir, 'passwd.pem'), message: `tls.caFile: ${path.join(dir, 'passwd.pem')} leads out of the CA directories (a symbolic link)` },
+      ];
+      for (const { caFile, message } of cases) {
+        const res = await call('POST', '/api/upstreams', { name: 'tls-bad', url: 'https://127.0.0.1:9443', tls: { caFile } });
+        assert.equal(res.status, 400, caFile);
+        assert.deepEqual(
+          { success: res.json()['success'], code: res.json()['code'], fields: fields(res) },
+          { success: false, code: 'VALIDATION_ERROR', fields: [{ field: 'tls.caFile', message, code: 'VALIDATION_ERROR' }] },
+          caFile,
+        );
+        assert.ok(!/PRIVATE|BEGIN|root:/.test(res.text), `nothing read from ${caFile} is in the answer`);
+      }
+      // PUT and PATCH are checked the same way; the stored upstream is untouched.
+      const patched = await call('PATCH', '/api/upstreams/tls-ok', { tls: { caFile: '/etc/passwd' } });
+      assert.equal(patched.status, 400);
+      assert.deepEqual(fields(patched).map((f) => f.field), ['tls.caFile']);
+      const put = await call('PUT', '/api/upstreams/tls-ok', { name: 'tls-ok', url: 'https://127.0.0.1:9443', tls: { caFile: path.join(dir, 'ca.key') } });
+      assert.equal(put.status, 400);
+      assert.deepEqual(data<UpstreamJson>(await call('GET', '/api/upstreams/tls-ok'))['tls'], { caFile: ca.certPath });
+      assert.equal((await call('GET', '/api/upstreams/tls-bad')).status, 404);
+      assert.equal((await call('DELETE', '/api/upstreams/tls-ok')).status, 204);
     });
 
     test('names are unique across proxy.yml and the API: 409 CONFLICT on name', async () => {

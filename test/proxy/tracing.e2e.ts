@@ -120,6 +120,18 @@ ${routes}`,
     assert.equal(span.attributes['gateway.route.id'], 'api');
     assert.equal(span.attributes['gateway.upstream'], upstream.origin);
     assert.equal(span.attributes['gateway.correlation_id'], res.headers['x-correlation-id']);
+    assert.equal(span.attributes['gateway.upstream.attempts'], undefined, 'one attempt: no attempts attribute');
+    assert.deepEqual(Object.keys(span.attributes).sort(), [
+      'client.address',
+      'gateway.correlation_id',
+      'gateway.route.id',
+      'gateway.upstream',
+      'http.request.method',
+      'http.response.status_code',
+      'http.route',
+      'url.path',
+      'url.scheme',
+    ]);
     assert.equal(span.resource['service.name'], 'e2e-gateway');
     assert.ok(BigInt(span.endTimeUnixNano) >= BigInt(span.startTimeUnixNano));
     assert.equal(collector.exportHeaders.at(-1)?.['authorization'], COLLECTOR_TOKEN);
@@ -149,6 +161,7 @@ ${routes}`,
     assert.equal(errorSpan.statusCode, 2, 'ERROR');
     assert.equal(errorSpan.attributes['http.response.status_code'], 502);
     assert.equal(errorSpan.attributes['error.type'], 'UPSTREAM_ERROR');
+    assert.ok(Number(errorSpan.attributes['gateway.upstream.attempts']) > 1, 'the retried request carries its attempts (retries are on by default)');
 
     const quietTrace = 'cd'.repeat(16);
     assert.equal((await request(`${sampled.url}/api/quiet`, { headers: { traceparent: `00-${quietTrace}-${PARENT}-00` } })).status, 200);

@@ -1,9 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, renameSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { makeTestCa, request, startGatewayProcess, type GatewayProcess, type TestCa } from '@gateway/testing';
+import { makeTempDir, makeTestCa, request, startGatewayProcess, type GatewayProcess, type TestCa } from '@gateway/testing';
 
 /** A loopback HTTPS upstream that records, per TLS connection, the SNI it got and whether the session was resumed. */
 interface TlsUpstream {
@@ -131,6 +133,55 @@ routes:
       seen.map((c) => c.resumed),
       seen.map(() => true),
     );
+  });
+});
+
+describe('a CA file rotated at the same path', () => {
+  let oldCa: TestCa;
+  let newCa: TestCa;
+  let upstream: TlsUpstream;
+  let gateway: GatewayProcess;
+  const dir = makeTempDir('rotating-ca-');
+  const caFile = path.join(dir.path, 'bundle.pem');
+
+  /** As an operator does it: the new bundle renamed into place, so no load sees half a file. */
+  const install = (ca: TestCa): void => {
+    copyFileSync(ca.certPath, `${caFile}.tmp`);
+    renameSync(`${caFile}.tmp`, caFile);
+  };
+
+  before(async () => {
+    oldCa = makeTestCa('retired CA');
+    newCa = makeTestCa('renewed CA');
+    const leaf = newCa.issue(['127.0.0.1']);
+    upstream = await startTlsUpstream(leaf.key, leaf.cert);
+    install(oldCa);
+    gateway = await startGatewayProcess({
+      config: `
+version: "1.0.0"
+upstreams:
+  - { name: rotating, url: "https://127.0.0.1:${upstream.port}", tls: { caFile: "${caFile}" } }
+routes:
+  - { path: /rotating/*, upstream: rotating }
+  - { path: /other/*, upstream: "http://127.0.0.1:1" }
+`,
+    });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.close();
+    oldCa?.remove();
+    newCa?.remove();
+    dir.remove();
+  });
+
+  test('a SIGHUP with proxy.yml unchanged makes the route trust the new bundle (no route changed, none compiled again)', async () => {
+    assert.equal((await request(`${gateway.url}/rotating/x`)).status, 502, 'the upstream\'s certificate is from the new CA, not yet trusted');
+    install(newCa);
+    gateway.signal('SIGHUP');
+    await gateway.waitForOutput('configuration reloaded', 20_000);
+    const res = await request(`${gateway.url}/rotating/x`);
+    assert.deepEqual([res.status, res.text], [200, 'secure /x']);
   });
 });
 

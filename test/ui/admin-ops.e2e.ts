@@ -185,7 +185,7 @@ describe('admin UI operations pages in chromium (control plane + data plane proc
     await shown.waitFor();
     const key = await shown.innerText();
     assert.ok(key.length >= 32, `a full key is shown (${key.length} characters)`);
-    await pageCondition(page, "document.activeElement?.id === 'new-key-title'", 2_000, 'focus moves to the new key');
+    await pageCondition(page, "document.activeElement?.textContent === 'Key billing-service created'", 2_000, 'focus moves to the new key');
     assert.deepEqual(await inspectPage(page, 'ops-03-api-key-created'), [], 'axe-core with the new key shown');
     await page.getByRole('button', { name: 'Copy key' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();

@@ -275,6 +275,39 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
     assert.equal((await api<{ apiKey: string | null }>('GET', '/api/settings/ai')).data.apiKey, null);
   });
 
+  test('runbooks: 20 a page; the page links reach the rest, and a change on page 2 asks for that page again', async () => {
+    const listed = async (): Promise<string[]> => (await api<Array<{ name: string }>>('GET', '/api/runbooks?limit=100')).data.map((r) => r.name);
+    // Disabled, on an event type nothing raises: they only fill the list.
+    for (let n = (await listed()).length; n < 23; n += 1) {
+      const body = { name: `paged ${String(n).padStart(2, '0')}`, enabled: false, trigger: { eventType: 'TEST_UI_PAGED' }, actions: [{ type: 'CIRCUIT_BREAKER', operation: 'OPEN', duration: 60 }] };
+      assert.equal((await api('POST', '/api/runbooks', body)).status, 201);
+    }
+    const all = await listed();
+    assert.equal(all.length, 23);
+    const rows = page.locator('tr[data-runbook]');
+    const names = async (): Promise<string[]> => Promise.all((await rows.all()).map(async (row) => (await row.getAttribute('data-runbook')) ?? ''));
+
+    await goTo('Runbooks', 'Runbooks');
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    assert.deepEqual(await names(), all.slice(0, 20), 'page 1: the first 20 in the API order');
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Next' }).click();
+    await page.locator(`tr[data-runbook="${all[20]}"]`).waitFor();
+    assert.equal(new URL(page.url()).search, '?page=2');
+    assert.deepEqual(await names(), all.slice(20), 'page 2: the last 3');
+
+    const last = page.locator(`tr[data-runbook="${all[22]}"]`);
+    await last.getByRole('button', { name: `Delete ${all[22]}` }).click();
+    await last.getByRole('button', { name: 'Confirm delete' }).click();
+    await page.getByRole('status').filter({ hasText: `${all[22]} deleted.` }).waitFor();
+    await last.waitFor({ state: 'detached' });
+    assert.deepEqual(await names(), all.slice(20, 22), 'page 2 asked again after the delete');
+    assert.deepEqual(await listed(), all.slice(0, 22));
+    await page.getByRole('link', { name: 'Page 1' }).click();
+    await page.locator(`tr[data-runbook="${all[0]}"]`).waitFor();
+    assert.deepEqual(await names(), all.slice(0, 20));
+    assert.deepEqual(await inspectPage(page, 'runbooks-03-paged'), []);
+  });
+
   test('every page fits 390 px and 1280x800 without horizontal scrolling, with no serious accessibility issue', async () => {
     // The nav pages, and the detail pages of the runbook and the incident the tests made.
     const runbook = (await api<Array<{ id: string; name: string }>>('GET', '/api/runbooks')).data[0];

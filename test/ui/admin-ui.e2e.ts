@@ -114,6 +114,18 @@ describe('admin UI in chromium (one gateway process)', () => {
     assert.equal(new URL(page.url()).search, '?search=svc-2&enabled=false');
   });
 
+  test('the page links keep the filters: page 3 of a search is page 3 of its matches', async () => {
+    await page.getByLabel('Search path or description').fill('number');
+    await page.getByLabel('Enabled').selectOption('all');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await summary().filter({ hasText: '22 routes, page 1 of 3' }).waitFor();
+    await page.getByRole('link', { name: 'Page 3' }).click();
+    await summary().filter({ hasText: '22 routes, page 3 of 3' }).waitFor();
+    assert.deepEqual(await rowIds(), ['r23', 'r25'], 'the 22 without the billing ones, not r21..r25');
+    assert.equal(new URL(page.url()).search, '?search=number&page=3');
+    assert.equal(await page.getByLabel('Search path or description').inputValue(), 'number');
+  });
+
   test('a deep link to a route opens its page; a reload keeps the session', async () => {
     await page.goto(`${gateway.url}/admin/routes/r05`);
     await page.getByRole('heading', { name: 'Route /svc-05/*' }).waitFor();

@@ -1,13 +1,14 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route } from '@gateway/route-model';
+import { readCaBundle } from '@gateway/config-file';
+import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
 import { runInSlices } from './engine/time-slices';
 import { loadCertificates } from './engine/tls-certificates';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
 import { POLICY_FACTORIES } from './policies/policy-registry';
-import type { ConfigWorkerMessage } from './proxy-config-worker-protocol';
+import { FINGERPRINT_BYTES, type ConfigWorkerMessage, type RouteRecords } from './proxy-config-worker-protocol';
 
 export type { ConfigFileError, ConfigFileResult } from './adapters/yaml-config-file.adapter';
 
@@ -23,8 +24,8 @@ export async function loadProxyConfig(filePath: string): Promise<ConfigFileResul
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
   const proxy = withCertificatePaths(result.config.proxy, filePath);
-  const certificates = await certificateErrors(proxy, result.lineOf);
-  return certificates.length > 0 ? { ok: false, errors: certificates } : { ...result, config: { ...result.config, proxy } };
+  const files = [...(await certificateErrors(proxy, result.lineOf)), ...caFileErrors(proxy, result.config.upstreams, result.lineOf)];
+  return files.length > 0 ? { ok: false, errors: files } : { ...result, config: { ...result.config, proxy } };
 }
 
 export type ProxySettingsLoad = { ok: true; settings: ProxySettings; from: 'file' | 'defaults' } | { ok: false; errors: ConfigFileError[] };
@@ -41,8 +42,8 @@ export async function loadProxySettings(filePath: string): Promise<ProxySettings
   const errors = unenforcedConfigErrors(result.config, POLICY_FACTORIES);
   if (errors.length > 0) return { ok: false, errors: errors.map((e) => ({ ...e, line: result.lineOf?.(e.field) })) };
   const settings = withCertificatePaths(result.config.proxy, filePath);
-  const certificates = await certificateErrors(settings, result.lineOf);
-  return certificates.length > 0 ? { ok: false, errors: certificates } : { ok: true, settings, from: 'file' };
+  const files = [...(await certificateErrors(settings, result.lineOf)), ...caFileErrors(settings, [], result.lineOf)];
+  return files.length > 0 ? { ok: false, errors: files } : { ok: true, settings, from: 'file' };
 }
 
 /** Certificate and key paths of `proxy.tls` relative to the file's own directory (as its other paths are read), made absolute. */
@@ -61,6 +62,25 @@ async function certificateErrors(proxy: ProxySettings, lineOf: ((field: string) 
   return loaded.ok ? [] : loaded.errors.map((e) => ({ ...e, line: lineOf?.(e.field) }));
 }
 
+/**
+ * The CA bundles the file names must load, as its certificates must: proxy.yml is checked as a
+ * whole (`config:validate` finds a missing CA file). Upstreams from a control plane are not
+ * checked here: there a CA file that does not load fails only its upstream (docs/tls.md).
+ */
+function caFileErrors(proxy: ProxySettings, upstreams: readonly UpstreamDefinition[], lineOf: ((field: string) => number | undefined) | undefined): ConfigFileError[] {
+  const named: Array<{ field: string; file: string | undefined }> = [
+    { field: 'proxy.upstreamTls.caFile', file: proxy.upstreamTls?.caFile },
+    ...upstreams.map((u, i) => ({ field: `upstreams[${i}].tls.caFile`, file: u.tls?.caFile })),
+  ];
+  const errors: ConfigFileError[] = [];
+  for (const { field, file } of named) {
+    if (file === undefined) continue;
+    const load = readCaBundle(file);
+    if (!load.ok) errors.push({ field, code: 'TLS_CA_FILE_INVALID', message: load.reason, line: lineOf?.(field) });
+  }
+  return errors;
+}
+
 /** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */
 export type ReloadConfigLoad =
   | { ok: true; config: ProxyConfig; fingerprints?: string[] }
@@ -73,8 +93,11 @@ export type ReloadConfigLoad =
  */
 const IN_THREAD_MAX_BYTES = 64 * 1024;
 
-/** The loader of a SIGHUP reload: in a worker thread for a large file, in this thread for a small one. */
-export async function loadProxyConfigForReload(filePath: string): Promise<ReloadConfigLoad> {
+/**
+ * The loader of a SIGHUP reload: in a worker thread for a large file, in this thread for a small
+ * one. `known`: the routes being served (see KnownRoute), reused when unchanged.
+ */
+export async function loadProxyConfigForReload(filePath: string, known: readonly KnownRoute[] = []): Promise<ReloadConfigLoad> {
   let size: number;
   try {
     size = (await stat(filePath)).size;
@@ -82,7 +105,7 @@ export async function loadProxyConfigForReload(filePath: string): Promise<Reload
     // Missing or unreadable: loadProxyConfig says so with the usual error.
     size = 0;
   }
-  return size > IN_THREAD_MAX_BYTES ? loadProxyConfigOffThread(filePath) : loadProxyConfig(filePath);
+  return size > IN_THREAD_MAX_BYTES ? loadProxyConfigOffThread(filePath, known) : loadProxyConfig(filePath);
 }
 
 /** Bounds of the worker: a config file is at most 5 MB, but its YAML document takes many times that. */
@@ -91,25 +114,24 @@ const WORKER_TIMEOUT_MS = 60_000;
 
 /**
  * loadProxyConfig in a worker thread (the same checks, the same errors with their lines), for
- * reloads while traffic flows: the main thread only receives the routes as JSON text and parses
- * them in slices of a few milliseconds. A worker that crashes, runs out of memory or takes longer
- * than a minute is a failed load, never a stalled or dead gateway.
+ * reloads while traffic flows: the main thread only receives the routes as one transferred buffer
+ * of JSON records and parses, in slices of a few milliseconds, those not in `known`. A worker that crashes, runs out
+ * of memory or takes longer than a minute is a failed load, never a stalled or dead gateway.
  */
-export async function loadProxyConfigOffThread(filePath: string): Promise<ReloadConfigLoad> {
+export async function loadProxyConfigOffThread(filePath: string, known: readonly KnownRoute[] = []): Promise<ReloadConfigLoad> {
   const received = await receiveFromWorker(filePath);
   if (!received.ok) return received;
-  const routes = await runInSlices(parseRoutes(received.json));
-  return { ok: true, config: { ...received.config, routes }, fingerprints: received.fingerprints };
+  const { routes, fingerprints } = await runInSlices(parseRouteRecords(received.records, known));
+  return { ok: true, config: { ...received.config, routes }, fingerprints };
 }
 
-type WorkerResult = { ok: true; config: ProxyConfig; json: string[]; fingerprints: string[] } | { ok: false; errors: ConfigFileError[] };
+type WorkerResult = { ok: true; config: ProxyConfig; records: RouteRecords } | { ok: false; errors: ConfigFileError[] };
 
 function receiveFromWorker(filePath: string): Promise<WorkerResult> {
   return new Promise<WorkerResult>((resolve) => {
     const worker = new Worker(path.join(__dirname, 'proxy-config-worker.js'), { workerData: { filePath }, resourceLimits: WORKER_LIMITS });
     let config: ProxyConfig | undefined;
-    const json: string[] = [];
-    const fingerprints: string[] = [];
+    let records: RouteRecords | undefined;
     let settled = false;
     const finish = (result: WorkerResult): void => {
       if (settled) return;
@@ -126,12 +148,11 @@ function receiveFromWorker(filePath: string): Promise<WorkerResult> {
           config = message.config;
           break;
         case 'routes':
-          json.push(...message.json);
-          fingerprints.push(...message.fingerprints);
+          records = message.records;
           break;
         case 'done':
-          if (config === undefined) fail('the configuration worker sent no configuration');
-          else finish({ ok: true, config, json, fingerprints });
+          if (config === undefined || records === undefined) fail('the configuration worker sent no configuration');
+          else finish({ ok: true, config, records });
           break;
         case 'failed':
           finish({ ok: false, errors: message.errors });
@@ -143,12 +164,41 @@ function receiveFromWorker(filePath: string): Promise<WorkerResult> {
   });
 }
 
-/** One route a step: each was validated by the worker, this only turns its text back into a value. */
-function* parseRoutes(json: readonly string[]): Generator<void, Route[], void> {
+/**
+ * A route the running table serves, with the fingerprint its loader gave it (CompiledRoute has
+ * this shape): a record with the same id and fingerprint is that route, and is not parsed again.
+ */
+export interface KnownRoute {
+  readonly id: string;
+  readonly route: Route;
+  readonly fingerprint?: string;
+}
+
+/**
+ * One route a step: each was validated by the worker, this only turns its record back into a
+ * value, or takes the running table's object when the fingerprint says it is the same route
+ * (most of a reload's routes: no parsing, and no new objects for the garbage collector to copy).
+ */
+function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[]): Generator<void, { routes: Route[]; fingerprints: string[] }, void> {
+  const byId = new Map<string, KnownRoute>();
+  for (let i = 0; i < known.length; i += 1) {
+    const entry = known[i] as KnownRoute;
+    if (entry.fingerprint !== undefined) byId.set(entry.id, entry);
+    if (i % 256 === 255) yield;
+  }
+  const bytes = Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength);
   const routes: Route[] = [];
-  for (const text of json) {
-    routes.push(JSON.parse(text) as Route);
+  const fingerprints: string[] = [];
+  let start = 0;
+  for (let i = 0; i < records.ends.length; i += 1) {
+    const end = records.ends[i] as number;
+    const jsonStart = records.jsonStarts[i] as number;
+    const fingerprint = bytes.toString('latin1', start, start + FINGERPRINT_BYTES);
+    const same = byId.get(bytes.toString('utf8', start + FINGERPRINT_BYTES, jsonStart));
+    fingerprints.push(fingerprint);
+    routes.push(same?.fingerprint === fingerprint ? same.route : (JSON.parse(bytes.toString('utf8', jsonStart, end)) as Route));
+    start = end;
     yield;
   }
-  return routes;
+  return { routes, fingerprints };
 }

@@ -3,33 +3,47 @@
 // takes the better part of a second; here it costs the server nothing but CPU.
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Route } from '@gateway/route-model';
 import { loadProxyConfig } from './proxy-config-source';
-import type { ConfigWorkerMessage } from './proxy-config-worker-protocol';
-
-/** Routes per message: small messages keep each one cheap for the main thread to receive. */
-const ROUTES_PER_MESSAGE = 250;
+import { FINGERPRINT_BYTES, type ConfigWorkerMessage, type RouteRecords } from './proxy-config-worker-protocol';
 
 /** A definition's identity: 128 bits of SHA-256 over its canonical JSON (schema key order). */
 function fingerprintOf(json: string): string {
-  return createHash('sha256').update(json).digest('base64url').slice(0, 22);
+  return createHash('sha256').update(json).digest('base64url').slice(0, FINGERPRINT_BYTES);
+}
+
+/** The routes as one buffer of fingerprinted, id-prefixed JSON records (see RouteRecords). */
+function routeRecords(routes: readonly Route[]): RouteRecords {
+  const jsonStarts = new Uint32Array(routes.length);
+  const ends = new Uint32Array(routes.length);
+  const texts: string[] = [];
+  let end = 0;
+  routes.forEach((route, i) => {
+    const json = JSON.stringify(route);
+    const head = `${fingerprintOf(json)}${route.id}`;
+    texts.push(head, json);
+    end += Buffer.byteLength(head);
+    jsonStarts[i] = end;
+    end += Buffer.byteLength(json);
+    ends[i] = end;
+  });
+  // TextEncoder gives a buffer of its own (Buffer.from may hand out a slice of a shared pool), so it can be transferred.
+  return { bytes: new TextEncoder().encode(texts.join('')), jsonStarts, ends };
 }
 
 async function main(filePath: string): Promise<void> {
   const port = parentPort;
   if (port === null) return;
-  const send = (message: ConfigWorkerMessage): void => port.postMessage(message);
   const result = await loadProxyConfig(filePath);
   if (!result.ok) {
-    send({ kind: 'failed', errors: result.errors });
+    port.postMessage({ kind: 'failed', errors: result.errors } satisfies ConfigWorkerMessage);
     return;
   }
   const { routes, ...rest } = result.config;
-  send({ kind: 'config', config: { ...rest, routes: [] }, routes: routes.length });
-  for (let start = 0; start < routes.length; start += ROUTES_PER_MESSAGE) {
-    const json = routes.slice(start, start + ROUTES_PER_MESSAGE).map((route) => JSON.stringify(route));
-    send({ kind: 'routes', json, fingerprints: json.map(fingerprintOf) });
-  }
-  send({ kind: 'done' });
+  port.postMessage({ kind: 'config', config: { ...rest, routes: [] }, routes: routes.length } satisfies ConfigWorkerMessage);
+  const records = routeRecords(routes);
+  port.postMessage({ kind: 'routes', records } satisfies ConfigWorkerMessage, [records.bytes.buffer as ArrayBuffer, records.jsonStarts.buffer as ArrayBuffer, records.ends.buffer as ArrayBuffer]);
+  port.postMessage({ kind: 'done' } satisfies ConfigWorkerMessage);
 }
 
 main((workerData as { filePath: string }).filePath).catch((error: unknown) => {

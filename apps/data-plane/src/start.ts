@@ -50,7 +50,7 @@ import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './policies/tracing/span-export';
-import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings } from './proxy-config-source';
+import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings, type KnownRoute } from './proxy-config-source';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -202,7 +202,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const snapshotPath = path.join(options.dataDir, DATA_FILES.snapshot);
   const reloader = new ConfigReloader({
     // A SIGHUP reload reads, parses and validates a large proxy.yml in a worker thread: requests keep flowing.
-    load: source.kind === 'file' ? () => loadWithCertificates(options.configPath, tlsRef.listener) : followerOnly,
+    load: source.kind === 'file' ? () => loadWithCertificates(options.configPath, tlsRef.listener, dispatcher.getTable()?.routes ?? []) : followerOnly,
     dispatcher,
     factories: POLICY_FACTORIES,
     services,
@@ -366,11 +366,11 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
 }
 
 /**
- * proxy.yml with its certificates read again: a file whose certificates do not load is rejected
+ * proxy.yml with its certificates read again (routes of `known`, the table being served, reused when unchanged): a file whose certificates do not load is rejected
  * like any invalid file (routes and certificates stay as they run), and reported by field.
  */
-async function loadWithCertificates(configPath: string, listener: TlsListener | undefined): Promise<ConfigLoad> {
-  const loaded = await loadProxyConfigForReload(configPath);
+async function loadWithCertificates(configPath: string, listener: TlsListener | undefined, known: readonly KnownRoute[]): Promise<ConfigLoad> {
+  const loaded = await loadProxyConfigForReload(configPath, known);
   const tls = loaded.ok ? loaded.config.proxy.tls : undefined;
   // Turning TLS on or off, or its port, needs a restart; only the certificates are reloaded.
   if (!loaded.ok || listener === undefined || tls === undefined || !tls.enabled) return loaded;

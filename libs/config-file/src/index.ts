@@ -5,3 +5,4 @@ export {
   type ConfigFileError,
   type ConfigFileResult,
 } from './proxy-config-file';
+export { certificatesProblem, MAX_CA_BUNDLE_BYTES, readCaBundle, type CaBundle, type CaBundleLoad } from './ca-bundle-file';

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { endianness } from 'node:os';
 
 // Decision 17: a client's id is echoed when it is at most 128 safe characters.
 const SAFE_CORRELATION_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
@@ -14,6 +15,20 @@ const RANDOM_BYTES_PER_ID = 5;
  */
 const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
+/**
+ * The pool's hex digits as ASCII, written two at a time from a table: node's `toString('hex')` cost
+ * about 14 instructions a byte under callgrind, a third of a trace hop's propagation (docs/tracing.md).
+ */
+const hexDigits = Buffer.alloc(POOL_BYTES * 2);
+const hexPairs = new Uint16Array(hexDigits.buffer, hexDigits.byteOffset, POOL_BYTES);
+/** Each byte's two lowercase hex digits as one 16-bit store, in the platform's byte order. */
+const HEX_PAIR = new Uint16Array(256);
+const DIGITS = '0123456789abcdef';
+for (let byte = 0; byte < 256; byte += 1) {
+  const first = DIGITS.charCodeAt(byte >> 4);
+  const second = DIGITS.charCodeAt(byte & 15);
+  HEX_PAIR[byte] = endianness() === 'LE' ? first | (second << 8) : (first << 8) | second;
+}
 let hexPool = '';
 let hexOffset = 0;
 let stampMs = 0;
@@ -27,7 +42,8 @@ export function randomHex(byteCount: number): string {
   const chars = byteCount * 2;
   if (hexOffset + chars > hexPool.length) {
     randomFillSync(pool);
-    hexPool = pool.toString('hex');
+    for (let i = 0; i < POOL_BYTES; i += 1) hexPairs[i] = HEX_PAIR[pool[i] as number] as number;
+    hexPool = hexDigits.toString('latin1');
     hexOffset = 0;
   }
   const hex = hexPool.slice(hexOffset, hexOffset + chars);

@@ -82,7 +82,11 @@ export const PROXY_SETTINGS_SCHEMA = obj<ProxySettings>(
 
 const UPSTREAM_TLS_SCHEMA = obj<UpstreamTlsConfig>(
   {
-    caFile: str({ doc: 'PEM CA bundle trusted for this upstream (default proxy.upstreamTls.caFile)', minLength: 1, maxLength: 4096 }),
+    caFile: str({
+      doc: 'PEM CA bundle trusted for this upstream (default proxy.upstreamTls.caFile); through the API an absolute path inside GATEWAY_CA_DIRS (default /etc/gateway/ca)',
+      minLength: 1,
+      maxLength: 4096,
+    }),
     verify: bool({ doc: 'verify the certificate and its name (default true; false is warned at load)' }),
     serverName: str({
       doc: 'SNI and certificate name (default the URL host)',

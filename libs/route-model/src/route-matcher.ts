@@ -2,6 +2,7 @@ import type { Route } from './route.types';
 import { methodBit, routeMethodMask } from './method-mask';
 import { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 import { comparePrecedence, precedenceKey, type PrecedenceKey } from './route-precedence';
+import { sortSteps } from './sort-steps';
 
 export interface RouteMatch<T> {
   value: T;
@@ -93,8 +94,7 @@ export function* routeMatcherSteps<T>(entries: ReadonlyArray<RouteMatcherEntry<T
     prepared.push(candidateFor(entry, position));
     if (position % STEP === STEP - 1) yield;
   }
-  prepared.sort((a, b) => comparePrecedence(a.key, b.key));
-  yield;
+  yield* sortSteps(prepared, (a, b) => comparePrecedence(a.key, b.key), STEP);
   const root = newNode<T>();
   for (let i = 0; i < prepared.length; i += 1) {
     const candidate = prepared[i] as Candidate<T>;

@@ -19,3 +19,4 @@ export * from './many-routes';
 export * from './fake-dns-server';
 export * from './basic-hash';
 export * from './otlp-collector';
+export * from './prometheus-text';

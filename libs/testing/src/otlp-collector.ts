@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceExport, type KeyValue } from './otlp-protobuf';
 
-/** One span as an OTLP/HTTP JSON export carried it, flattened for assertions. */
+/** One span as an OTLP/HTTP export carried it, flattened for assertions. */
 export interface CollectedSpan {
   readonly traceId: string;
   readonly spanId: string;
@@ -32,26 +33,17 @@ export interface OtlpCollector {
   close(): Promise<void>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
-type KeyValue = { key: string; value: AnyValue };
-interface ExportBody {
-  resourceSpans?: Array<{
-    resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }>;
-  }>;
-}
-
-function flatten(attributes: KeyValue[] | undefined): Record<string, string | number | boolean> {
+function flatten(attributes: readonly KeyValue[]): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
-  for (const { key, value } of attributes ?? []) {
+  for (const { key, value } of attributes) {
     out[key] = value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.doubleValue ?? value.boolValue ?? '';
   }
   return out;
 }
 
 /**
- * A fake OpenTelemetry collector: a real HTTP server on loopback that decodes OTLP/HTTP JSON
- * trace exports (what @opentelemetry/exporter-trace-otlp-http sends) and keeps their spans.
+ * A fake OpenTelemetry collector: a real HTTP server on loopback that decodes OTLP/HTTP protobuf
+ * trace exports (what @opentelemetry/exporter-trace-otlp-proto sends) and keeps their spans.
  */
 export async function startOtlpCollector(): Promise<OtlpCollector> {
   const spans: CollectedSpan[] = [];
@@ -64,25 +56,12 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
     req.on('end', () => {
       exportHeaders.push(req.headers);
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportBody;
-        for (const resourceSpans of body.resourceSpans ?? []) {
-          const resource = flatten(resourceSpans.resource?.attributes);
-          for (const scope of resourceSpans.scopeSpans ?? []) {
-            for (const span of scope.spans ?? []) {
-              spans.push({
-                traceId: String(span['traceId']),
-                spanId: String(span['spanId']),
-                parentSpanId: typeof span['parentSpanId'] === 'string' ? span['parentSpanId'] : '',
-                traceState: typeof span['traceState'] === 'string' ? span['traceState'] : '',
-                name: String(span['name']),
-                kind: Number(span['kind']),
-                statusCode: Number((span['status'] as { code?: number } | undefined)?.code ?? 0),
-                attributes: flatten(span['attributes'] as KeyValue[] | undefined),
-                resource,
-                startTimeUnixNano: String(span['startTimeUnixNano']),
-                endTimeUnixNano: String(span['endTimeUnixNano']),
-              });
-            }
+        if (req.headers['content-type'] !== 'application/x-protobuf') throw new Error(`not OTLP protobuf: ${req.headers['content-type']}`);
+        const body = decodeTraceExport(Buffer.concat(chunks));
+        for (const resourceSpans of body.resourceSpans) {
+          const resource = flatten(resourceSpans.resource.attributes);
+          for (const scope of resourceSpans.scopeSpans) {
+            for (const { status, attributes, ...span } of scope.spans) spans.push({ ...span, statusCode: status.code, attributes: flatten(attributes), resource });
           }
         }
       } catch {
@@ -90,7 +69,8 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
         return;
       }
       for (const wake of waiters) wake();
-      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      // An empty ExportTraceServiceResponse is zero bytes.
+      res.writeHead(status, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,29 +1,24 @@
-import { useLocation } from 'preact-iso';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, appBase } from '../api/api-client';
+import { useState } from 'preact/hooks';
+import { api } from '../api/api-client';
 import type { ApiKey, CreatedApiKey } from '../api/api-types';
-import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
+import { ConfirmButton } from '../layout/confirm-button';
+import { ErrorAlert } from '../layout/error-alert';
 import { describedBy, FormField } from '../layout/form-field';
 import { FormFooter, ListTable } from '../layout/list-table';
+import { PaginationNav } from '../layout/pagination-nav';
+import { SecretOnce } from '../layout/secret-once';
 import { useFocusHeading } from '../layout/use-focus-heading';
-import { PaginationNav } from '../routes/pagination-nav';
-import { ErrorAlert } from '../layout/error-alert';
+import { usePagedList } from '../layout/use-paged-list';
 
 const KEYS_PER_PAGE = 20;
 const STATUS_TEXT: Record<ApiKey['status'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 /** /admin/api-keys: create (the key shown once, with a copy button), list, revoke (with confirmation). */
 export default function ApiKeysPage() {
-  const location = useLocation();
-  const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const [revision, bumpRevision] = useRevision('api-keys:');
-  const result = useQuery(`api-keys:${page}:${revision}`, () => api.listApiKeys(KEYS_PER_PAGE, (page - 1) * KEYS_PER_PAGE));
+  const list = usePagedList({ prefix: 'api-keys:', perPage: KEYS_PER_PAGE, load: ({ limit, offset }) => api.listApiKeys(limit, offset) });
   const heading = useFocusHeading();
   const [created, setCreated] = useState<CreatedApiKey | undefined>(undefined);
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const total = result.data?.pagination.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / KEYS_PER_PAGE));
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
@@ -34,30 +29,28 @@ export default function ApiKeysPage() {
         <CreateKeyForm
           onCreated={(key) => {
             setCreated(key);
-            bumpRevision();
+            list.changed();
           }}
         />
       ) : (
-        <NewKey created={created} onDone={() => setCreated(undefined)} />
+        // The key lives only in this page's state, never in a cache.
+        <SecretOnce noun="key" testId="new-api-key" title={`Key ${created.name} created`} secret={created.key} note="Store it now: it is not shown again." onDone={() => setCreated(undefined)} />
       )}
       <p role="status" class="notice">
-        {notice}
+        {list.notice}
       </p>
-      <ListTable id="key-list" title="All keys" noun="keys" query={result} emptyText="No key yet." tableClass="api-keys" columns={['Name', 'Prefix', 'Status', 'Created', 'Expires', 'Actions']}>
+      <ListTable id="key-list" title="All keys" noun="keys" query={list.query} emptyText="No key yet." tableClass="api-keys" columns={['Name', 'Prefix', 'Status', 'Created', 'Expires', 'Actions']}>
         {(items) =>
           items.map((key) => (
             <KeyRow
               key={key.id}
               apiKey={key}
-              onRevoked={() => {
-                setNotice(`Revoked ${key.name} (${key.prefix}…).`);
-                bumpRevision();
-              }}
+              onRevoked={() => list.changed(`Revoked ${key.name} (${key.prefix}…).`)}
             />
           ))
         }
       </ListTable>
-      <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}api-keys${n > 1 ? `?page=${n}` : ''}`} />
+      <PaginationNav {...list.pages} />
     </main>
   );
 }
@@ -88,47 +81,10 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
   );
 }
 
-/** The key in plain text, this once: it lives only in this component's state, never in a cache. */
-function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
-  const [copied, setCopied] = useState<string | undefined>(undefined);
-  const title = useRef<HTMLHeadingElement>(null);
-  useEffect(() => title.current?.focus(), []);
-  async function copy(): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      setCopied('The browser refused the clipboard: select the key and copy it.');
-    }
-  }
-  return (
-    <section class="secret" aria-labelledby="new-key-title">
-      <h2 id="new-key-title" ref={title} tabIndex={-1}>
-        Key {created.name} created
-      </h2>
-      <p>Store it now: it is not shown again.</p>
-      <code data-testid="new-api-key">{created.key}</code>
-      <button type="button" onClick={() => void copy()}>
-        Copy key
-      </button>
-      <button type="button" class="secondary" onClick={onDone}>
-        Done
-      </button>
-      <span role="status">{copied}</span>
-    </section>
-  );
-}
-
 function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
-  const [confirming, setConfirming] = useState(false);
   const [state, run] = useAction();
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirm.current?.focus();
-  }, [confirming]);
   async function revoke(): Promise<void> {
     const done = await run(() => api.revokeApiKey(apiKey.id).then(() => true));
-    setConfirming(false);
     if (done === true) onRevoked();
   }
   return (
@@ -145,20 +101,7 @@ function KeyRow({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
       <td>
         {apiKey.status === 'active' && (
           <div class="actions">
-            {confirming ? (
-              <>
-                <button key="confirm" type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void revoke()}>
-                  Confirm revoke
-                </button>
-                <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button type="button" class="danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${apiKey.name}`}>
-                Revoke
-              </button>
-            )}
+            <ConfirmButton label="Revoke" confirmLabel="Confirm revoke" accessibleName={`Revoke ${apiKey.name}`} busy={state.busy} onConfirm={() => void revoke()} />
           </div>
         )}
         <ErrorAlert message={state.error} />

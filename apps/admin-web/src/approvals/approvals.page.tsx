@@ -4,7 +4,7 @@ import { invalidateQueries, useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../layout/error-alert';
 import { useFocusHeading } from '../layout/use-focus-heading';
-import { ConfirmButton } from '../ops/confirm-button';
+import { ConfirmButton } from '../layout/confirm-button';
 import { EXECUTION_STATUS_TEXT, ExecutionActions } from '../ops/execution-actions';
 import { when } from '../ops/format';
 import { opsApi } from '../ops/ops-api';

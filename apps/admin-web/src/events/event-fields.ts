@@ -86,10 +86,10 @@ export function filterFromQuery(query: Record<string, string | undefined>): Even
   return filter;
 }
 
-export function queryOf(filter: EventFilter, page: number): string {
+/** The address's query for the first page of events matching the filter (the page links add `page`). */
+export function queryOf(filter: EventFilter): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filter)) if (typeof value === 'string') params.set(name, value);
-  if (page > 1) params.set('page', String(page));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

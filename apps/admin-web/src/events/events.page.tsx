@@ -2,9 +2,10 @@ import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { GatewayEvent } from '../api/api-types';
-import { useQuery } from '../api/query-cache';
+import { ErrorAlert } from '../layout/error-alert';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
-import { PaginationNav } from '../routes/pagination-nav';
+import { usePagedList } from '../layout/use-paged-list';
 import { EventDetail } from './event-detail';
 import { confidenceOf, filterFromQuery, KNOWN_KINDS, matchesFilter, queryOf, routeOf, SEVERITIES, severityOf, summaryOf, toLocalInput, type EventFilter } from './event-fields';
 import { useLiveEvents, type EventStreamStatus } from './live-events';
@@ -21,9 +22,8 @@ const STATUS_TEXT: Record<EventStreamStatus, string> = {
 export default function EventsPage() {
   const location = useLocation();
   const filter = filterFromQuery(location.query);
-  const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const query = queryOf(filter, page);
-  const result = useQuery(`events:${query}`, () => api.listEvents({ limit: EVENTS_PER_PAGE, offset: (page - 1) * EVENTS_PER_PAGE, ...filter }));
+  const list = usePagedList({ prefix: 'events:', variant: queryOf(filter), perPage: EVENTS_PER_PAGE, load: (range) => api.listEvents({ ...range, ...filter }) });
+  const { query: result, page } = list;
   const live = useLiveEvents();
   const heading = useFocusHeading();
   const [openId, setOpenId] = useState<string | undefined>(undefined);
@@ -33,22 +33,17 @@ export default function EventsPage() {
   const fresh = page === 1 ? live.events.value.filter((e) => matchesFilter(e, filter) && !listed.some((l) => l.id === e.id)) : [];
   const rows = [...fresh, ...listed];
   const total = (result.data?.pagination.total ?? 0) + fresh.length;
-  const pageCount = Math.max(1, Math.ceil((result.data?.pagination.total ?? 0) / EVENTS_PER_PAGE));
 
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
         Events
       </h1>
-      <FilterForm filter={filter} onApply={(next) => location.route(`${appBase.pathname}events${queryOf(next, 1)}`)} />
+      <FilterForm filter={filter} onApply={(next) => location.route(`${appBase.pathname}events${queryOf(next)}`)} />
       <p class="live-status" role="status" data-testid="event-stream-status">
         {STATUS_TEXT[live.status.value]}
       </p>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The events could not be loaded: {result.error.message}
-        </p>
-      )}
+      <ErrorAlert message={result.error === undefined ? undefined : `The events could not be loaded: ${result.error.message}`} />
       {result.loading && <p>Loading events…</p>}
       {result.data !== undefined && (
         <p class="summary">
@@ -81,7 +76,7 @@ export default function EventsPage() {
           </table>
         </div>
       )}
-      <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}events${queryOf(filter, n)}`} />
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

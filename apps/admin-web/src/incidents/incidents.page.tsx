@@ -1,15 +1,16 @@
 import { useLocation } from 'preact-iso';
-import { appBase } from '../api/api-client';
 import { useState } from 'preact/hooks';
-import { invalidateQueries, useQuery } from '../api/query-cache';
-import { ErrorAlert } from '../layout/error-alert';
+import { appBase } from '../api/api-client';
+import { invalidateQueries } from '../api/query-cache';
+import { ListTable } from '../layout/list-table';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { usePagedList } from '../layout/use-paged-list';
 import { when } from '../ops/format';
 import { opsApi } from '../ops/ops-api';
-import type { IncidentStatus } from '../ops/ops-types';
 import { INCIDENT_STATUS_TEXT, INCIDENT_STATUSES } from './incident-status';
 
-const SHOWN = 100;
+const INCIDENTS_PER_PAGE = 20;
 
 /** /admin/incidents: incidents, most recent activity first, filtered by status (`?status=open`). */
 export default function IncidentsPage() {
@@ -19,7 +20,7 @@ export default function IncidentsPage() {
   useState(() => invalidateQueries('incidents:'));
   const wanted = location.query['status'];
   const status = INCIDENT_STATUSES.find((s) => s === wanted);
-  const result = useQuery(`incidents:${status ?? 'all'}`, () => opsApi.listIncidents(status, SHOWN));
+  const list = usePagedList({ prefix: 'incidents:', variant: status ?? 'all', perPage: INCIDENTS_PER_PAGE, load: (range) => opsApi.listIncidents(status, range) });
   const heading = useFocusHeading();
   return (
     <main>
@@ -37,40 +38,31 @@ export default function IncidentsPage() {
           </a>
         ))}
       </nav>
-      <h2 id="incident-list">{status === undefined ? 'All incidents' : `${INCIDENT_STATUS_TEXT[status as IncidentStatus]} incidents`}</h2>
-      {result.error !== undefined && <ErrorAlert message={`The incidents could not be loaded: ${result.error.message}`} />}
-      {result.loading && <p>Loading incidents…</p>}
-      {result.data !== undefined && result.data.items.length === 0 && <p>No incident.</p>}
-      {result.data !== undefined && result.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="incident-list">
-          <table class="grid incidents">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Routes</th>
-                <th scope="col">Upstreams</th>
-                <th scope="col">Last event</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((incident) => (
-                <tr key={incident.id} data-incident={incident.title}>
-                  <td>
-                    <a href={`${base}incidents/${encodeURIComponent(incident.id ?? '')}`}>{incident.title}</a>
-                  </td>
-                  <td>{incident.status === undefined ? '—' : INCIDENT_STATUS_TEXT[incident.status]}</td>
-                  <td>{incident.severity}</td>
-                  <td>{(incident.routes ?? []).join(', ') || '—'}</td>
-                  <td>{(incident.upstreams ?? []).join(', ') || '—'}</td>
-                  <td>{when(incident.lastEventAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        id="incident-list"
+        title={status === undefined ? 'All incidents' : `${INCIDENT_STATUS_TEXT[status]} incidents`}
+        noun="incidents"
+        query={list.query}
+        emptyText="No incident."
+        tableClass="incidents"
+        columns={['Title', 'Status', 'Severity', 'Routes', 'Upstreams', 'Last event']}
+      >
+        {(items) =>
+          items.map((incident) => (
+            <tr key={incident.id} data-incident={incident.title}>
+              <td>
+                <a href={`${base}incidents/${encodeURIComponent(incident.id ?? '')}`}>{incident.title}</a>
+              </td>
+              <td>{incident.status === undefined ? '—' : INCIDENT_STATUS_TEXT[incident.status]}</td>
+              <td>{incident.severity}</td>
+              <td>{(incident.routes ?? []).join(', ') || '—'}</td>
+              <td>{(incident.upstreams ?? []).join(', ') || '—'}</td>
+              <td>{when(incident.lastEventAt)}</td>
+            </tr>
+          ))
+        }
+      </ListTable>
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

@@ -22,8 +22,8 @@ export const opsApi = {
   decideExecution: (executionId: string, decision: 'approve' | 'reject'): Promise<RunbookExecution> =>
     api.call<RunbookExecution>('POST', `runbook-executions/${id(executionId)}/${decision}`),
 
-  listIncidents: (status: IncidentStatus | undefined, limit: number): Promise<Page<Incident>> =>
-    api.callList<Incident>(`ai-incidents?limit=${limit}${status === undefined ? '' : `&status=${status}`}`),
+  listIncidents: (status: IncidentStatus | undefined, range: { limit: number; offset: number }): Promise<Page<Incident>> =>
+    api.callList<Incident>(`ai-incidents?limit=${range.limit}&offset=${range.offset}${status === undefined ? '' : `&status=${status}`}`),
   getIncident: (incidentId: string): Promise<Incident> => api.call<Incident>('GET', `ai-incidents/${id(incidentId)}`),
   updateIncident: (incidentId: string, change: Partial<Pick<Incident, 'status' | 'hypothesis'>>): Promise<Incident> =>
     api.call<Incident>('PUT', `ai-incidents/${id(incidentId)}`, change),

@@ -1,16 +1,19 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/api-client';
 import { describeError } from '../api/api-error';
-import { invalidateQueries, useQuery } from '../api/query-cache';
+import { invalidateQueries } from '../api/query-cache';
 import type { Route } from '../api/api-types';
+import { ErrorAlert } from '../layout/error-alert';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { usePagedList } from '../layout/use-paged-list';
 import { BackToRoutes } from './back-to-routes';
 
 /** Spec 3.2: a soft-deleted route can be restored for 30 days, then it is purged. */
 const KEPT_DAYS = 30;
 const DAY_MS = 86_400_000;
-/** The API's largest page (decision 5): the trash is short-lived, one page shows it. */
-const PAGE = 100;
+/** The API's largest page (decision 5): the trash is short-lived, one page mostly shows it. */
+const DELETED_PER_PAGE = 100;
 
 export function daysLeft(deletedAt: string, now = Date.now()): number {
   return Math.max(0, Math.ceil((Date.parse(deletedAt) + KEPT_DAYS * DAY_MS - now) / DAY_MS));
@@ -18,7 +21,8 @@ export function daysLeft(deletedAt: string, now = Date.now()): number {
 
 /** The trash: each deleted route with the days left to restore it, restore, and delete for good. */
 export default function DeletedRoutesPage() {
-  const deleted = useQuery('deleted-routes:', () => api.listRoutes({ limit: PAGE, offset: 0, deleted: true }));
+  const list = usePagedList({ prefix: 'deleted-routes:', perPage: DELETED_PER_PAGE, load: (range) => api.listRoutes({ ...range, deleted: true }) });
+  const deleted = list.query;
   const heading = useFocusHeading();
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
@@ -31,7 +35,7 @@ export default function DeletedRoutesPage() {
       invalidateQueries('routes:', `route:${route.id}`);
       setConfirming(undefined);
       setMessage(action === 'restore' ? `${route.path} was restored.` : `${route.path} was deleted for good.`);
-      deleted.reload();
+      list.changed();
     } catch (error) {
       setMessage(describeError(error));
     }
@@ -45,13 +49,9 @@ export default function DeletedRoutesPage() {
         Deleted routes
       </h1>
       <p class="summary" role="status">
-        {message ?? (deleted.loading ? 'Loading…' : `${deleted.data?.pagination.total ?? 0} deleted route(s); each can be restored for ${KEPT_DAYS} days.`)}
+        {message ?? (deleted.loading ? 'Loading…' : `${list.total} deleted route(s); each can be restored for ${KEPT_DAYS} days.`)}
       </p>
-      {deleted.error !== undefined && (
-        <p class="error" role="alert">
-          {deleted.error.message}
-        </p>
-      )}
+      <ErrorAlert message={deleted.error?.message} />
       {routes.length > 0 && (
         <table class="routes">
           <caption class="visually-hidden">Deleted routes</caption>
@@ -93,6 +93,7 @@ export default function DeletedRoutesPage() {
           </tbody>
         </table>
       )}
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

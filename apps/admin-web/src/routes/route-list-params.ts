@@ -3,48 +3,37 @@ import type { RouteListQuery } from '../api/api-types';
 /** Spec 4.3: ten routes a page. */
 export const ROUTES_PER_PAGE = 10;
 
-/** The list's state as it sits in the address bar, so a reload or a shared link shows the same page. */
-export interface RouteListParams {
-  page: number;
+/** The list's filters as they sit in the address bar (the page beside them), so a reload or a shared link shows the same list. */
+export interface RouteListFilters {
   search: string;
   enabled: 'all' | 'true' | 'false';
   tag: string;
 }
 
-export function readRouteListParams(query: Record<string, string>): RouteListParams {
-  const page = Number.parseInt(query['page'] ?? '1', 10);
+export function readRouteListFilters(query: Record<string, string>): RouteListFilters {
   const enabled = query['enabled'];
   return {
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
     search: query['search'] ?? '',
     enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
     tag: query['tag'] ?? '',
   };
 }
 
-export function routeListSearch(params: RouteListParams): string {
+/** The address's query for the first page with these filters. */
+export function routeListSearch(filters: RouteListFilters): string {
   const search = new URLSearchParams();
-  if (params.page > 1) search.set('page', String(params.page));
-  if (params.search !== '') search.set('search', params.search);
-  if (params.enabled !== 'all') search.set('enabled', params.enabled);
-  if (params.tag !== '') search.set('tag', params.tag);
+  if (filters.search !== '') search.set('search', filters.search);
+  if (filters.enabled !== 'all') search.set('enabled', filters.enabled);
+  if (filters.tag !== '') search.set('tag', filters.tag);
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 }
 
-export function toRouteListQuery(params: RouteListParams): RouteListQuery {
+export function toRouteListQuery(filters: RouteListFilters, range: { limit: number; offset: number }): RouteListQuery {
   return {
-    limit: ROUTES_PER_PAGE,
-    offset: (params.page - 1) * ROUTES_PER_PAGE,
-    ...(params.search === '' ? {} : { search: params.search }),
-    ...(params.enabled === 'all' ? {} : { enabled: params.enabled === 'true' }),
-    ...(params.tag === '' ? {} : { tag: params.tag }),
+    ...range,
+    ...(filters.search === '' ? {} : { search: filters.search }),
+    ...(filters.enabled === 'all' ? {} : { enabled: filters.enabled === 'true' }),
+    ...(filters.tag === '' ? {} : { tag: filters.tag }),
   };
-}
-
-/** The page numbers to offer: the first, the last and two either side of the current one. */
-export function pageNumbers(current: number, pageCount: number): number[] {
-  const pages = new Set<number>([1, pageCount]);
-  for (let page = current - 2; page <= current + 2; page += 1) if (page >= 1 && page <= pageCount) pages.add(page);
-  return [...pages].filter((page) => page >= 1).sort((a, b) => a - b);
 }

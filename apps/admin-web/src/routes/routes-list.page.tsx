@@ -1,41 +1,38 @@
 import { useLocation } from 'preact-iso';
 import { api, appBase } from '../api/api-client';
-import { useQuery } from '../api/query-cache';
+import { ErrorAlert } from '../layout/error-alert';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { usePagedList } from '../layout/use-paged-list';
 import { routeStates, useLiveTelemetry } from '../monitoring/live-telemetry';
 import { BreakerBadge, HealthBadge } from '../monitoring/state-badge';
-import { PaginationNav } from './pagination-nav';
-import { readRouteListParams, routeListSearch, toRouteListQuery, ROUTES_PER_PAGE, type RouteListParams } from './route-list-params';
+import { readRouteListFilters, routeListSearch, toRouteListQuery, ROUTES_PER_PAGE } from './route-list-params';
 
 /** Spec 4.3: ten a page, previous/next/direct page, search over path and description, enabled filter. */
 export function RoutesListPage() {
   const location = useLocation();
-  const params = readRouteListParams(location.query);
-  const query = toRouteListQuery(params);
-  const result = useQuery(`routes:${JSON.stringify(query)}`, () => api.listRoutes(query));
+  const filters = readRouteListFilters(location.query);
+  const list = usePagedList({ prefix: 'routes:', variant: JSON.stringify(filters), perPage: ROUTES_PER_PAGE, load: (range) => api.listRoutes(toRouteListQuery(filters, range)) });
+  const result = list.query;
   const heading = useFocusHeading();
   // Health and breaker: one summary request for the app, then the shared stream (no polling).
   useLiveTelemetry();
   const states = routeStates.value;
   const listPath = `${appBase.pathname}routes`;
-  const hrefOf = (next: Partial<RouteListParams>) => `${listPath}${routeListSearch({ ...params, ...next })}`;
 
   function applyFilters(event: Event): void {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const enabled = String(form.get('enabled') ?? 'all');
-    location.route(
-      hrefOf({
-        page: 1,
-        search: String(form.get('search') ?? '').trim(),
-        enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
-        tag: String(form.get('tag') ?? '').trim(),
-      }),
-    );
+    const next = routeListSearch({
+      search: String(form.get('search') ?? '').trim(),
+      enabled: enabled === 'true' || enabled === 'false' ? enabled : 'all',
+      tag: String(form.get('tag') ?? '').trim(),
+    });
+    location.route(`${listPath}${next}`);
   }
 
-  const total = result.data?.pagination.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / ROUTES_PER_PAGE));
+  const { total, page } = list;
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
@@ -46,11 +43,11 @@ export function RoutesListPage() {
         {/* Each label stays with its control when the row wraps on a narrow screen. */}
         <span class="field">
           <label for="route-search">Search path or description</label>
-          <input id="route-search" name="search" type="search" defaultValue={params.search} maxLength={200} />
+          <input id="route-search" name="search" type="search" defaultValue={filters.search} maxLength={200} />
         </span>
         <span class="field">
           <label for="route-enabled">Enabled</label>
-          <select id="route-enabled" name="enabled" defaultValue={params.enabled}>
+          <select id="route-enabled" name="enabled" defaultValue={filters.enabled}>
             <option value="all">All routes</option>
             <option value="true">Enabled only</option>
             <option value="false">Disabled only</option>
@@ -58,21 +55,17 @@ export function RoutesListPage() {
         </span>
         <span class="field">
           <label for="route-tag">Tag</label>
-          <input id="route-tag" name="tag" type="text" defaultValue={params.tag} maxLength={64} size={12} />
+          <input id="route-tag" name="tag" type="text" defaultValue={filters.tag} maxLength={64} size={12} />
         </span>
         <button type="submit">Apply</button>
       </form>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The routes could not be loaded: {result.error.message}
-        </p>
-      )}
+      <ErrorAlert message={result.error === undefined ? undefined : `The routes could not be loaded: ${result.error.message}`} />
       <p class="summary" role="status">
-        {result.loading ? 'Loading routes…' : `${total} route${total === 1 ? '' : 's'}, page ${params.page} of ${pageCount}`}
+        {result.loading ? 'Loading routes…' : `${total} route${total === 1 ? '' : 's'}, page ${page} of ${list.pages.pageCount}`}
       </p>
       {result.data !== undefined && result.data.routes.length > 0 && (
         <table class="routes">
-          <caption class="visually-hidden">Routes, page {params.page}</caption>
+          <caption class="visually-hidden">Routes, page {page}</caption>
           <thead>
             <tr>
               <th scope="col">Path</th>
@@ -116,7 +109,7 @@ export function RoutesListPage() {
         </table>
       )}
       {result.data !== undefined && result.data.routes.length === 0 && <p>No route matches.</p>}
-      <PaginationNav page={params.page} pageCount={pageCount} hrefOf={(page) => hrefOf({ page })} />
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

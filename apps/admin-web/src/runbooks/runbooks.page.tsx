@@ -1,26 +1,21 @@
-import { useState } from 'preact/hooks';
 import { appBase } from '../api/api-client';
-import { useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { ErrorAlert } from '../layout/error-alert';
+import { ListTable } from '../layout/list-table';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
-import { ConfirmButton } from '../ops/confirm-button';
+import { usePagedList } from '../layout/use-paged-list';
+import { ConfirmButton } from '../layout/confirm-button';
 import { opsApi } from '../ops/ops-api';
 import type { Runbook } from '../ops/ops-types';
 
-const RUNBOOKS_SHOWN = 100;
+const RUNBOOKS_PER_PAGE = 20;
 
 /** /admin/runbooks: every runbook with its trigger and actions; enable, disable, delete with confirmation. */
 export default function RunbooksPage() {
   const base = appBase.pathname;
-  const [revision, setRevision] = useState(0);
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const result = useQuery(`runbooks:${revision}`, () => opsApi.listRunbooks(RUNBOOKS_SHOWN, 0));
+  const list = usePagedList({ prefix: 'runbooks:', perPage: RUNBOOKS_PER_PAGE, load: ({ limit, offset }) => opsApi.listRunbooks(limit, offset) });
   const heading = useFocusHeading();
-  const changed = (message: string) => {
-    setNotice(message);
-    setRevision((r) => r + 1);
-  };
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
@@ -33,36 +28,16 @@ export default function RunbooksPage() {
         </a>
       </p>
       <p role="status" class="notice">
-        {notice}
+        {list.notice}
       </p>
-      <h2 id="runbook-list">All runbooks</h2>
-      {result.error !== undefined && <ErrorAlert message={`The runbooks could not be loaded: ${result.error.message}`} />}
-      {result.loading && <p>Loading runbooks…</p>}
-      {result.data !== undefined && result.data.items.length === 0 && <p>No runbook yet.</p>}
-      {result.data !== undefined && result.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="runbook-list">
-          <table class="grid runbooks">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Actions</th>
-                <th scope="col">Approval</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Manage</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((runbook) => (
-                <RunbookRow key={runbook.id} runbook={runbook} onChanged={changed} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {result.data !== undefined && result.data.pagination.total > RUNBOOKS_SHOWN && (
-        <p class="notice">The first {RUNBOOKS_SHOWN} of {result.data.pagination.total} runbooks are shown.</p>
-      )}
+      <ListTable id="runbook-list" title="All runbooks" noun="runbooks" query={list.query} emptyText="No runbook yet." tableClass="runbooks" columns={['Name', 'Trigger', 'Actions', 'Approval', 'Enabled', 'Manage']}>
+        {(items) =>
+          items.map((runbook) => (
+            <RunbookRow key={runbook.id} runbook={runbook} onChanged={list.changed} />
+          ))
+        }
+      </ListTable>
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

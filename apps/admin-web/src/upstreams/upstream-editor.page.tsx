@@ -66,7 +66,7 @@ function UpstreamForm({ initial, name }: { initial: UpstreamDraft; name: string 
           <input id="upstream-name" value={draft.name} required maxLength={64} onInput={(e) => set({ name: e.currentTarget.value })} {...describedBy('upstream-name', errors['name'], true)} />
         </FormField>
       )}
-      <fieldset>
+      <fieldset class="targets">
         <legend>Targets</legend>
         {errors['targets'] !== undefined && (
           <p class="field-error" role="alert">

@@ -1,27 +1,19 @@
-import { useLocation } from 'preact-iso';
-import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { Upstream } from '../api/api-types';
-import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
-import { ListTable } from '../layout/list-table';
-import { ConfirmButton } from '../ops/confirm-button';
-import { useFocusHeading } from '../layout/use-focus-heading';
-import { PaginationNav } from '../routes/pagination-nav';
 import { ErrorAlert } from '../layout/error-alert';
+import { ListTable } from '../layout/list-table';
+import { PaginationNav } from '../layout/pagination-nav';
+import { useFocusHeading } from '../layout/use-focus-heading';
+import { usePagedList } from '../layout/use-paged-list';
+import { ConfirmButton } from '../layout/confirm-button';
 
 const UPSTREAMS_PER_PAGE = 20;
 
 /** /admin/upstreams: proxy.yml's upstreams (read-only) and the API's, with their targets; edit and delete. */
 export default function UpstreamsPage() {
-  const location = useLocation();
-  const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  const [revision, bumpRevision] = useRevision('upstreams:');
-  const result = useQuery(`upstreams:${page}:${revision}`, () => api.listUpstreams(UPSTREAMS_PER_PAGE, (page - 1) * UPSTREAMS_PER_PAGE));
+  const list = usePagedList({ prefix: 'upstreams:', perPage: UPSTREAMS_PER_PAGE, load: ({ limit, offset }) => api.listUpstreams(limit, offset) });
   const heading = useFocusHeading();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const total = result.data?.pagination.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / UPSTREAMS_PER_PAGE));
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
@@ -33,23 +25,20 @@ export default function UpstreamsPage() {
         </a>
       </p>
       <p role="status" class="notice">
-        {notice}
+        {list.notice}
       </p>
-      <ListTable id="upstream-list" title="All upstreams" noun="upstreams" query={result} emptyText="No upstreams yet." tableClass="upstreams" columns={['Name', 'Targets', 'Balancing', 'Source', 'Actions']}>
+      <ListTable id="upstream-list" title="All upstreams" noun="upstreams" query={list.query} emptyText="No upstreams yet." tableClass="upstreams" columns={['Name', 'Targets', 'Balancing', 'Source', 'Actions']}>
         {(items) =>
           items.map((upstream) => (
             <UpstreamRow
               key={upstream.name}
               upstream={upstream}
-              onDeleted={() => {
-                setNotice(`Deleted ${upstream.name}.`);
-                bumpRevision();
-              }}
+              onDeleted={() => list.changed(`Deleted ${upstream.name}.`)}
             />
           ))
         }
       </ListTable>
-      <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}upstreams${n > 1 ? `?page=${n}` : ''}`} />
+      <PaginationNav {...list.pages} />
     </main>
   );
 }

@@ -1,15 +1,14 @@
-import { useLocation } from 'preact-iso';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, appBase } from '../api/api-client';
+import { api } from '../api/api-client';
 import type { UserAccount, UserRole } from '../api/api-types';
-import { useQuery, useRevision } from '../api/query-cache';
 import { useAction } from '../api/use-action';
+import { ConfirmButton } from '../layout/confirm-button';
+import { ErrorAlert } from '../layout/error-alert';
 import { describedBy, FormField } from '../layout/form-field';
 import { FormFooter, ListTable } from '../layout/list-table';
+import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
-import { PaginationNav } from '../routes/pagination-nav';
+import { usePagedList } from '../layout/use-paged-list';
 import { session } from '../session/session.state';
-import { ErrorAlert } from '../layout/error-alert';
 
 const USERS_PER_PAGE = 20;
 /** The password policy's length (docs/control-plane.md); the API checks the rest and names the rule. */
@@ -17,36 +16,26 @@ const PASSWORD_MIN_LENGTH = 12;
 
 /** /admin/users: create with a role, disable or enable, delete (with confirmation). */
 export default function UsersPage() {
-  const location = useLocation();
-  const page = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
-  // A change bumps the revision: the list is asked again, never patched from what we sent.
-  const [revision, bumpRevision] = useRevision('users:');
-  const result = useQuery(`users:${page}:${revision}`, () => api.listUsers(USERS_PER_PAGE, (page - 1) * USERS_PER_PAGE));
+  // A change asks for the list again, never patches it from what we sent.
+  const list = usePagedList({ prefix: 'users:', perPage: USERS_PER_PAGE, load: ({ limit, offset }) => api.listUsers(limit, offset) });
   const heading = useFocusHeading();
-  const [notice, setNotice] = useState<string | undefined>(undefined);
-  const changed = (message: string): void => {
-    setNotice(message);
-    bumpRevision();
-  };
-  const total = result.data?.pagination.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
   return (
     <main>
       <h1 ref={heading} tabIndex={-1}>
         Users
       </h1>
-      <CreateUserForm onCreated={(user) => changed(`Created ${user.email} with the role ${user.role}.`)} />
+      <CreateUserForm onCreated={(user) => list.changed(`Created ${user.email} with the role ${user.role}.`)} />
       <p role="status" class="notice">
-        {notice}
+        {list.notice}
       </p>
-      <ListTable id="user-list" title="All users" noun="users" query={result} tableClass="users" columns={['Email', 'Role', 'Created', 'Status', 'Actions']}>
+      <ListTable id="user-list" title="All users" noun="users" query={list.query} tableClass="users" columns={['Email', 'Role', 'Created', 'Status', 'Actions']}>
         {(items) =>
           items.map((user) => (
-            <UserRow key={user.id} user={user} onChanged={changed} />
+            <UserRow key={user.id} user={user} onChanged={list.changed} />
           ))
         }
       </ListTable>
-      <PaginationNav page={page} pageCount={pageCount} hrefOf={(n) => `${appBase.pathname}users${n > 1 ? `?page=${n}` : ''}`} />
+      <PaginationNav {...list.pages} />
     </main>
   );
 }
@@ -95,12 +84,7 @@ function CreateUserForm({ onCreated }: { onCreated: (user: UserAccount) => void 
 }
 
 function UserRow({ user, onChanged }: { user: UserAccount; onChanged: (message: string) => void }) {
-  const [confirming, setConfirming] = useState(false);
   const [state, run] = useAction();
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirm.current?.focus();
-  }, [confirming]);
   const self = session.value.status === 'signed-in' && session.value.user.id === user.id;
   async function toggle(): Promise<void> {
     const updated = await run(() => api.setUserDisabled(user.id, !user.disabled));
@@ -108,7 +92,6 @@ function UserRow({ user, onChanged }: { user: UserAccount; onChanged: (message: 
   }
   async function remove(): Promise<void> {
     const done = await run(() => api.deleteUser(user.id).then(() => true));
-    setConfirming(false);
     if (done === true) onChanged(`Deleted ${user.email}.`);
   }
   return (
@@ -124,26 +107,10 @@ function UserRow({ user, onChanged }: { user: UserAccount; onChanged: (message: 
       <td>{user.disabled ? 'Disabled' : 'Active'}</td>
       <td>
         <div class="actions">
-          {confirming ? (
-            <>
-              <span>Delete {user.email}?</span>
-              <button key="confirm" type="button" class="danger" ref={confirm} disabled={state.busy} onClick={() => void remove()}>
-                Confirm delete
-              </button>
-              <button key="cancel" type="button" class="secondary" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" class="secondary" disabled={state.busy || self} onClick={() => void toggle()} aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}>
-                {user.disabled ? 'Enable' : 'Disable'}
-              </button>
-              <button type="button" class="danger" disabled={state.busy || self} onClick={() => setConfirming(true)} aria-label={`Delete ${user.email}`}>
-                Delete
-              </button>
-            </>
-          )}
+          <button type="button" class="secondary" disabled={state.busy || self} onClick={() => void toggle()} aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}>
+            {user.disabled ? 'Enable' : 'Disable'}
+          </button>
+          <ConfirmButton label="Delete" confirmLabel="Confirm delete" accessibleName={`Delete ${user.email}`} busy={state.busy} disabled={self} onConfirm={() => void remove()} />
         </div>
         <ErrorAlert message={state.error} />
       </td>

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, appBase } from '../api/api-client';
+import { api } from '../api/api-client';
 import type { WebhookDelivery } from '../api/api-types';
-import { useQuery } from '../api/query-cache';
 import { useAction } from '../api/use-action';
 import { useLastDefined } from '../api/use-last-defined';
-import { PaginationNav } from '../routes/pagination-nav';
-import { deliveriesRevision } from './webhooks-revision';
 import { ErrorAlert } from '../layout/error-alert';
+import { PaginationNav } from '../layout/pagination-nav';
+import { usePagedList } from '../layout/use-paged-list';
+import { deliveriesRevision } from './webhooks-revision';
 
 const DELIVERIES_PER_PAGE = 20;
 
@@ -15,11 +15,16 @@ const DELIVERIES_PER_PAGE = 20;
  * excerpt, error) and the whole attempt log on demand; redelivery of one. No polling: Refresh, or
  * any action on the page, asks again (`deliveriesRevision`).
  */
-export function DeliveriesTable({ webhookId, page, onRefresh }: { webhookId: string; page: number; onRefresh: () => void }) {
-  const result = useQuery(`webhook-deliveries:${webhookId}:${page}:${deliveriesRevision.value}`, () => api.listWebhookDeliveries(webhookId, DELIVERIES_PER_PAGE, (page - 1) * DELIVERIES_PER_PAGE));
+export function DeliveriesTable({ webhookId, onRefresh }: { webhookId: string; onRefresh: () => void }) {
+  const list = usePagedList({
+    prefix: 'webhook-deliveries:',
+    variant: `${webhookId}:${deliveriesRevision.value}`,
+    perPage: DELIVERIES_PER_PAGE,
+    load: ({ limit, offset }) => api.listWebhookDeliveries(webhookId, limit, offset),
+  });
+  const result = list.query;
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const data = useLastDefined(result.data);
-  const total = data?.pagination.total ?? 0;
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
@@ -31,11 +36,7 @@ export function DeliveriesTable({ webhookId, page, onRefresh }: { webhookId: str
       <p role="status" class="notice">
         {notice}
       </p>
-      {result.error !== undefined && (
-        <p class="error" role="alert">
-          The deliveries could not be loaded: {result.error.message}
-        </p>
-      )}
+      <ErrorAlert message={result.error === undefined ? undefined : `The deliveries could not be loaded: ${result.error.message}`} />
       {data !== undefined && data.items.length === 0 && <p>No delivery yet.</p>}
       {data !== undefined && data.items.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-title">
@@ -71,11 +72,7 @@ export function DeliveriesTable({ webhookId, page, onRefresh }: { webhookId: str
           </table>
         </div>
       )}
-      <PaginationNav
-        page={page}
-        pageCount={Math.max(1, Math.ceil(total / DELIVERIES_PER_PAGE))}
-        hrefOf={(n) => `${appBase.pathname}webhooks/${encodeURIComponent(webhookId)}${n > 1 ? `?page=${n}` : ''}`}
-      />
+      <PaginationNav {...list.pages} />
     </section>
   );
 }

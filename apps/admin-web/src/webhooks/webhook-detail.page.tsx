@@ -1,4 +1,4 @@
-import { useLocation, useRoute } from 'preact-iso';
+import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, appBase } from '../api/api-client';
 import type { WebhookDelivery, WebhookWithSecret } from '../api/api-types';
@@ -8,7 +8,7 @@ import { useLastDefined } from '../api/use-last-defined';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { DeliveriesTable } from './deliveries-table';
 import { RotateSecretForm } from './rotate-secret-form';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../layout/secret-once';
 import { WebhookForm } from './webhook-form';
 import { deliveriesChanged, webhooksChanged, webhooksRevision } from './webhooks-revision';
 import { severityText, WebhookStatus } from './webhook-status';
@@ -17,8 +17,6 @@ import { severityText, WebhookStatus } from './webhook-status';
 export default function WebhookDetailPage() {
   const { params } = useRoute();
   const id = params['id'] ?? '';
-  const location = useLocation();
-  const deliveriesPage = Math.max(1, Number.parseInt(location.query['page'] ?? '1', 10) || 1);
   // The webhook is asked again after a change of it; the deliveries after any action or Refresh.
   const result = useQuery(`webhook:${id}:${webhooksRevision.value}`, () => api.getWebhook(id));
   const heading = useFocusHeading();
@@ -133,6 +131,8 @@ export default function WebhookDetailPage() {
             />
           ) : (
             <SecretOnce
+              noun="secret"
+              testId="webhook-secret"
               title="New signing secret"
               secret={rotated.secret}
               note={
@@ -143,7 +143,7 @@ export default function WebhookDetailPage() {
               onDone={() => setRotated(undefined)}
             />
           )}
-          <DeliveriesTable webhookId={id} page={deliveriesPage} onRefresh={refreshDeliveries} />
+          <DeliveriesTable webhookId={id} onRefresh={refreshDeliveries} />
         </>
       )}
     </main>

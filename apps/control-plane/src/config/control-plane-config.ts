@@ -4,6 +4,7 @@ import { readRedisTlsCa } from '@gateway/events';
 import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
+import { parseCaDirs } from './ca-dirs-config';
 import { parseLeasesConfig, type LeasesConfig } from './leases-config';
 import { parseWebhooksConfig, type WebhooksConfig } from './webhooks-config';
 import { ConfigError } from './config-error';
@@ -112,6 +113,11 @@ export interface ControlPlaneConfig {
    * tests and webhook targets alike (webhook-target.provider.ts).
    */
   outboundAllowCidrs: Cidr[];
+  /**
+   * GATEWAY_CA_DIRS: the directories an API upstream's `tls.caFile` may point into (default
+   * /etc/gateway/ca). The security rule of CA files: nothing else is read through the API.
+   */
+  caDirs: readonly string[];
   logLevel: LogLevel;
 }
 
@@ -303,6 +309,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
   const trustedProxies = parseTrustedProxies(nonEmpty(env, 'TRUSTED_PROXIES'), problems);
   const webhooks = parseWebhooksConfig(env, problems);
   const leases = parseLeasesConfig(env, problems);
+  const caDirs = parseCaDirs(env, problems);
   const outbound = parseCidrList(nonEmpty(env, OUTBOUND_ALLOW_VARIABLE));
   if (!outbound.ok) problems.push({ variable: OUTBOUND_ALLOW_VARIABLE, message: outbound.message });
 
@@ -333,6 +340,7 @@ export function parseControlPlaneConfig(input: ConfigInput): ControlPlaneConfig 
     webhooks,
     leases,
     outboundAllowCidrs: outbound.ok ? outbound.cidrs : [],
+    caDirs,
     logLevel: logLevel as LogLevel,
   };
 }

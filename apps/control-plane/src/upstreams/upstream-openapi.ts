@@ -19,7 +19,10 @@ const UPSTREAM_PATCH: SchemaObject = {
 const NAME = ApiParam({ name: 'name', description: 'Upstream name (what routes name in upstream)' });
 const NOT_FOUND = Fails(404, 'UPSTREAM_NOT_FOUND: "Upstream not found"');
 const READ_ONLY = Fails(422, 'READ_ONLY_UPSTREAM: upstreams from proxy.yml change only through the file');
-const INVALID = Fails(400, 'VALIDATION_ERROR / INVALID_URL: details.fields lists every failing field (targets[1].url, balancing.hashKey, ...)');
+const INVALID = Fails(
+  400,
+  'VALIDATION_ERROR / INVALID_URL: details.fields lists every failing field (targets[1].url, balancing.hashKey, tls.caFile outside GATEWAY_CA_DIRS or not a PEM bundle of certificates, ...)',
+);
 
 export const UpstreamDocs = {
   list: () => applyDecorators(ApiOperation({ summary: 'List upstreams (proxy.yml and API), ordered by name, paginated' }), OkList(UPSTREAM), Fails(400, 'VALIDATION_ERROR: a bad or unknown query parameter')),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { upstreamTargets, type UpstreamDefinition } from '@gateway/route-model';
 import type { AuditActor } from '../audit/audit-actor';
 import { DomainError } from '../common/domain-error';
+import { UpstreamCaFileCheck } from './upstream-ca-file-check';
 import { UpstreamEntity } from './upstream.entity';
 import { mergeUpstreamPatch, parseUpstreamBody } from './upstream-input';
 import { toUpstreamResponse, type UpstreamResponse } from './upstream.mapper';
@@ -15,10 +16,13 @@ function auditDetails(upstream: UpstreamDefinition): Record<string, unknown> {
 /** Create (POST), full replacement (PUT), merge (PATCH) and delete of API upstreams. */
 @Injectable()
 export class UpstreamWrites {
-  constructor(private readonly store: UpstreamStore) {}
+  constructor(
+    private readonly store: UpstreamStore,
+    private readonly caFiles: UpstreamCaFileCheck,
+  ) {}
 
   async create(body: unknown, actor: AuditActor): Promise<UpstreamResponse> {
-    const upstream = parseUpstreamBody(body);
+    const upstream = this.caFiles.checked(parseUpstreamBody(body));
     return required(
       await this.store.commit(actor, async (tx) => {
         await this.store.assertNameFree(tx, upstream.name);
@@ -55,7 +59,7 @@ export class UpstreamWrites {
     return required(
       await this.store.commit(actor, async (tx) => {
         const row = await this.store.writable(tx, name);
-        const upstream = next({ ...row.definition, name: row.name });
+        const upstream = this.caFiles.checked(next({ ...row.definition, name: row.name }));
         const saved = toUpstreamResponse(await this.store.save(tx, upstream, row));
         return { response: saved, action, name, details: auditDetails(upstream) };
       }),

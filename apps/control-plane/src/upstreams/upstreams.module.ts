@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClusterModule } from '../cluster/cluster.module';
+import { UpstreamCaFileCheck } from './upstream-ca-file-check';
 import { UpstreamCatalog } from './upstream-catalog.service';
 import { UpstreamEntity } from './upstream.entity';
 import { UpstreamReads } from './upstream-reads.service';
@@ -15,7 +16,7 @@ import { UpstreamsController } from './upstreams.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([UpstreamEntity]), ClusterModule],
   controllers: [UpstreamsController],
-  providers: [UpstreamStore, UpstreamReads, UpstreamWrites, UpstreamCatalog],
+  providers: [UpstreamStore, UpstreamReads, UpstreamWrites, UpstreamCatalog, UpstreamCaFileCheck],
   exports: [UpstreamCatalog],
 })
 export class UpstreamsModule {}

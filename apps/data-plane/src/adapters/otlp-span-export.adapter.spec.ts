@@ -42,7 +42,7 @@ function exporter(collector: OtlpCollector, overrides: Partial<OtlpExportSetting
   return { spans, dropped };
 }
 
-describe('OtlpSpanExport (OpenTelemetry SDK, OTLP/HTTP JSON) against a collector on loopback', () => {
+describe('OtlpSpanExport (OpenTelemetry SDK, OTLP/HTTP protobuf) against a collector on loopback', () => {
   let collector: OtlpCollector;
   before(async () => {
     collector = await startOtlpCollector();

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
 import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, type IdGenerator, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { FieldError, OtlpExportSettings } from '@gateway/route-model';
@@ -37,7 +37,8 @@ const EXPORT_WARNING_INTERVAL_MS = 60_000;
 
 /**
  * SpanExport with the OpenTelemetry SDK: spans batched by BatchSpanProcessor and sent by the
- * OTLP/HTTP exporter (JSON). The queue is bounded here, in front of the SDK's own, so every span
+ * OTLP/HTTP exporter in protobuf (OTLP/HTTP's default encoding, and cheaper per span than JSON:
+ * docs/tracing.md, "Cost"). The queue is bounded here, in front of the SDK's own, so every span
  * the gateway does not export is counted: `pending` counts spans handed to the SDK until their
  * export ends, and a span past `maxQueueSize` is dropped before it is built.
  */
@@ -84,7 +85,9 @@ export class OtlpSpanExport implements SpanExport {
     const { trace: hop } = span;
     this.ids.traceId = hop.traceId;
     this.ids.spanId = hop.spanId;
-    const started = this.tracer.startSpan(span.name, { kind: SpanKind.SERVER, startTime: span.startTimeMs, attributes: span.attributes as Attributes }, parentContext(hop));
+    // Attributes after the start, not in its options: there the SDK copies them twice more for the sampler, which has no use for them.
+    const started = this.tracer.startSpan(span.name, { kind: SpanKind.SERVER, startTime: span.startTimeMs }, parentContext(hop));
+    started.setAttributes(span.attributes as Attributes);
     if (span.error !== undefined) started.setStatus({ code: SpanStatusCode.ERROR, message: span.error });
     started.end(span.startTimeMs + span.durationMs);
   }

@@ -1,21 +1,23 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { BUS_DROPS_METRIC } from '@gateway/events';
-import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading } from '../engine/ports';
-import { requestMetricsText } from './request-metrics-text';
+import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
+import { ExpositionWriter } from './exposition-writer';
+import { gaugeExposition } from './gauge-exposition';
+import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
 
 /**
- * prom-client behind the engine's metrics port. Request observations go to a plain series store
- * (the hot path), created at a route's first request and written as text when /metrics is scraped
- * (request-metrics-text.ts); breaker states are read from their source at scrape time; the
- * counters policies declare (rate-limit hits, cache lookups) and the rarer events (reloads) use
- * prom-client directly.
+ * The engine's metrics port. Request observations go to a plain series store (the hot path),
+ * created at a route's first request and written as bytes when /metrics is scraped
+ * (request-metrics-exposition.ts); scrape-time gauges (breaker states) are written from their
+ * readers the same way (gauge-exposition.ts); the counters policies declare (rate-limit hits, cache
+ * lookups), the rarer events (reloads) and the process metrics use prom-client.
  */
 export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeriesStore();
   private readonly counters = new Map<string, Counter>();
-  private readonly gaugeReaders = new Map<string, () => Iterable<GaugeReading>>();
+  private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading> }>();
   private readonly configRevision = new Gauge({
     name: 'gateway_config_revision',
     help: "The control plane's configuration revision of the live route table (absent in proxy.yml-only mode)",
@@ -77,21 +79,9 @@ export class PromMetrics implements GatewayMetrics {
   }
 
   gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void {
-    const known = this.gaugeReaders.has(definition.name);
-    this.gaugeReaders.set(definition.name, read);
-    if (known) return;
-    const readers = this.gaugeReaders;
-    const gauge: Gauge = new Gauge({
-      name: definition.name,
-      help: definition.help,
-      labelNames: [...definition.labelNames],
-      registers: [this.registry],
-      // Read at scrape time from the current reader; reset first so removed series disappear.
-      collect: () => {
-        gauge.reset();
-        for (const reading of readers.get(definition.name)?.() ?? []) gauge.labels(...reading.labels).set(reading.value);
-      },
-    });
+    const known = this.gauges.get(definition.name);
+    // A later call replaces the reader; the family keeps its place in the output.
+    this.gauges.set(definition.name, { definition: known?.definition ?? definition, read });
   }
 
   /** Where gateway_bus_messages_dropped_total is read from (the control-plane route source's bus). */
@@ -116,10 +106,24 @@ export class PromMetrics implements GatewayMetrics {
     this.configRevision.set(revision);
   }
 
-  async render(): Promise<{ contentType: string; body: string }> {
-    // prom-client ends its text with one newline and separates metrics by a blank line; the request
-    // metrics follow in the same layout.
+  async exposition(): Promise<MetricsExposition> {
     const registered = await this.registry.metrics();
-    return { contentType: this.registry.contentType, body: `${registered}\n${requestMetricsText(this.requests)}\n` };
+    const out = new ExpositionWriter();
+    return { contentType: this.registry.contentType, chunks: this.chunks(out, registered), recycle: (sent) => out.recycle(sent) };
+  }
+
+  /**
+   * prom-client's part (it ends with one newline; families are separated by a blank line), then
+   * the gauges and request metrics in the same layout, written as the response asks for more.
+   */
+  private *chunks(out: ExpositionWriter, registered: string): Generator<Uint8Array, void, undefined> {
+    out.text(registered);
+    for (const { definition, read } of this.gauges.values()) {
+      out.newline();
+      yield* gaugeExposition(out, definition, read());
+    }
+    out.newline();
+    yield* requestMetricsExposition(this.requests, out);
+    yield* out.finish();
   }
 }

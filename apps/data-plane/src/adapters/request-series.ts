@@ -1,82 +1,70 @@
-/** Spec 4.2: milliseconds for http_request_duration_ms. */
-export const DURATION_BUCKETS_MS: readonly number[] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000];
+import { bucketOf, SeriesFamily } from './series-family';
 
-/** Counts and duration buckets of one route/method/status combination. */
-export class RequestSeries {
-  count = 0;
-  sumMs = 0;
-  /** Per-bucket (not cumulative) counts; the last slot is +Inf. */
-  readonly buckets = new Float64Array(DURATION_BUCKETS_MS.length + 1);
-
-  constructor(
-    readonly routeId: string,
-    readonly routePattern: string,
-    readonly method: string,
-    readonly status: string,
-  ) {}
+/** Where one route's requests of one method, status and pattern are counted: a slot in each family. */
+interface ObservedSeries {
+  readonly method: string;
+  readonly status: number;
+  readonly routePattern: string;
+  readonly patternSlot: number;
+  readonly idSlot: number;
 }
 
 /**
- * Where request observations accumulate on the hot path: one map lookup and a few additions,
- * instead of prom-client's label hashing for every series touched. Series are never dropped, so
- * counters stay monotonic across reloads; cardinality is bounded by routes x methods x statuses.
+ * Where request observations accumulate on the hot path: one map lookup, a short scan and a few
+ * additions, instead of prom-client's label hashing for every series touched. Each observation
+ * counts in two families (decision 18): by path pattern (http_*) and by route id (gateway_*).
+ * Two route ids with one pattern share an http_* series; a route id whose pattern changed on a
+ * reload keeps its gateway_* series. Series are created at a route's first request and never
+ * dropped, so counters stay monotonic across reloads; cardinality is bounded by
+ * routes x methods x statuses (docs/data-plane.md, "/metrics cardinality").
  */
 export class RequestSeriesStore {
-  /** routeId -> status -> method -> series: lookups without building a key string per request. */
-  private readonly byRoute = new Map<string, Map<number, Map<string, RequestSeries>>>();
-  private readonly series: RequestSeries[] = [];
-  /** Every series by its four labels: a route's first request must not scan 10,000 others. */
-  private readonly seriesByLabels = new Map<string, RequestSeries>();
+  readonly byPattern = new SeriesFamily();
+  readonly byId = new SeriesFamily();
+  /** routeId -> its method/status/pattern combinations seen (a handful each): no key string per request. */
+  private readonly byRoute = new Map<string, ObservedSeries[]>();
 
   observe(routeId: string, routePattern: string, method: string, status: number, durationMs: number): void {
-    let byStatus = this.byRoute.get(routeId);
-    if (byStatus === undefined) {
-      byStatus = new Map();
-      this.byRoute.set(routeId, byStatus);
-    }
-    let byMethod = byStatus.get(status);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      byStatus.set(status, byMethod);
-    }
-    let series = byMethod.get(method);
-    // A reload can give a route id another pattern: that is another http_* series.
-    if (series === undefined || series.routePattern !== routePattern) {
-      series = this.seriesFor(routeId, routePattern, method, String(status));
-      byMethod.set(method, series);
-    }
-    series.count += 1;
-    series.sumMs += durationMs;
-    let bucket = 0;
-    while (bucket < DURATION_BUCKETS_MS.length && durationMs > (DURATION_BUCKETS_MS[bucket] as number)) bucket += 1;
-    series.buckets[bucket] = (series.buckets[bucket] as number) + 1;
-  }
-
-  private seriesFor(routeId: string, routePattern: string, method: string, status: string): RequestSeries {
-    const key = `${routeId}\u0000${routePattern}\u0000${method}\u0000${status}`;
-    let series = this.seriesByLabels.get(key);
-    if (series === undefined) {
-      series = new RequestSeries(routeId, routePattern, method, status);
-      this.series.push(series);
-      this.seriesByLabels.set(key, series);
-    }
-    return series;
-  }
-
-  /** Series merged by a label key (the same pattern under two ids over time is one http_* series). */
-  grouped(keyOf: (s: RequestSeries) => string): RequestSeries[] {
-    const merged = new Map<string, RequestSeries>();
-    for (const s of this.series) {
-      const key = keyOf(s);
-      let target = merged.get(key);
-      if (target === undefined) {
-        target = new RequestSeries(s.routeId, s.routePattern, s.method, s.status);
-        merged.set(key, target);
+    const seen = this.byRoute.get(routeId);
+    let series: ObservedSeries | undefined;
+    if (seen !== undefined) {
+      for (let i = 0; i < seen.length; i += 1) {
+        const s = seen[i] as ObservedSeries;
+        if (s.status === status && s.method === method && s.routePattern === routePattern) {
+          series = s;
+          break;
+        }
       }
-      target.count += s.count;
-      target.sumMs += s.sumMs;
-      for (let i = 0; i < s.buckets.length; i += 1) target.buckets[i] = (target.buckets[i] as number) + (s.buckets[i] as number);
     }
-    return [...merged.values()];
+    if (series === undefined) {
+      series = this.create(routeId, routePattern, method, status, seen);
+      // A one-element literal: an empty array that is pushed to reserves room for 17.
+      if (seen === undefined) this.byRoute.set(routeId, [series]);
+      else seen.push(series);
+    }
+    const bucket = bucketOf(durationMs);
+    this.byPattern.record(series.patternSlot, durationMs, bucket);
+    this.byId.record(series.idSlot, durationMs, bucket);
   }
+
+  private create(routeId: string, routePattern: string, method: string, status: number, seen: readonly ObservedSeries[] | undefined): ObservedSeries {
+    const methodLabel = `method="${escapeLabel(method)}"`;
+    const statusLabel = `status="${status}"`;
+    // The same method and status under the route's earlier pattern (a reload changed it): the
+    // gateway_* series counts on; only the http_* one is new. So route ids need no index of their own.
+    const earlier = seen?.find((s) => s.status === status && s.method === method);
+    return {
+      method,
+      status,
+      routePattern,
+      // Label order as prom-client wrote these series before (tests and dashboards match on it).
+      patternSlot: this.byPattern.slotFor(`${methodLabel},route="${escapeLabel(routePattern)}",${statusLabel}`),
+      idSlot: earlier?.idSlot ?? this.byId.add(`route="${escapeLabel(routeId)}",${methodLabel},${statusLabel}`),
+    };
+  }
+}
+
+/** The text format's label escaping (backslash, newline, double quote), skipped for the usual plain value. */
+export function escapeLabel(value: string): string {
+  return /[\\\n"]/.test(value) ? value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"') : value;
 }

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { RouteSnapshot } from '@gateway/events';
+import { parseJsonSteps } from '../engine/json-steps';
+import { runInSlices } from '../engine/time-slices';
 
 /** The control plane's internal endpoint (never public; see the contract). */
 export const SNAPSHOT_PATH = '/internal/cluster/snapshot';
@@ -32,8 +34,8 @@ export class SnapshotFetchError extends Error {
 /**
  * `fetchSnapshot` for a data plane running apart from its control plane: GET
  * `<controlPlaneUrl>/internal/cluster/snapshot` with the cluster token as a bearer token. Bounded
- * in time (connect, whole response) and size. The body is returned as parsed JSON; the follower
- * checks its shape. Throws on bad arguments, naming the one at fault.
+ * in time (connect, whole response) and size. The body is returned as parsed JSON (parsed in
+ * slices); the follower checks its shape. Throws on bad arguments, naming the one at fault.
  */
 export function createHttpSnapshotFetcher(controlPlaneUrl: string, clusterToken: string, options: HttpSnapshotFetcherOptions = {}): () => Promise<RouteSnapshot> {
   let base: URL;
@@ -107,17 +109,17 @@ export function createHttpSnapshotFetcher(controlPlaneUrl: string, clusterToken:
         });
         res.on('end', () => {
           if (settled) return;
-          let body: unknown;
-          try {
-            body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          } catch {
-            fail('the body is not JSON');
-            return;
-          }
-          settled = true;
-          clearTimeout(deadline);
-          clearTimeout(connectDeadline);
-          resolve(body as RouteSnapshot);
+          // In slices: a snapshot of 10,000 routes is megabytes of JSON (see parseJsonSteps).
+          runInSlices(parseJsonSteps(Buffer.concat(chunks).toString('utf8'))).then(
+            (body) => {
+              if (settled) return;
+              settled = true;
+              clearTimeout(deadline);
+              clearTimeout(connectDeadline);
+              resolve(body as RouteSnapshot);
+            },
+            () => fail('the body is not JSON'),
+          );
         });
       });
       req.end();

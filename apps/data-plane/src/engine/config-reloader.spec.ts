@@ -12,6 +12,8 @@ import { UpstreamPools } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { existsSync } from 'node:fs';
+import type { PolicyFactory } from './policy';
+import { BREAKERS } from '../policies/circuit-breaker/breaker-registry';
 import path from 'node:path';
 
 function config(paths: string[]): ProxyConfig {
@@ -20,7 +22,7 @@ function config(paths: string[]): ProxyConfig {
   return result.value;
 }
 
-function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: boolean } = {}) {
+function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: boolean; factories?: readonly PolicyFactory[] } = {}) {
   const dir = makeTempDir();
   const logger = createPinoLogger('silent');
   const health = new UpstreamHealthRegistry();
@@ -31,7 +33,7 @@ function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: bool
   const reloader = new ConfigReloader({
     load,
     dispatcher,
-    factories: POLICY_FACTORIES,
+    factories: options.factories ?? POLICY_FACTORIES,
     services,
     health,
     pools,
@@ -39,7 +41,7 @@ function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: bool
     ...(options.answersReloads === false ? {} : { statusPath: path.join(dir.path, 'reload-status.json') }),
     overrides: {},
   });
-  return { reloader, dispatcher, dir: dir.path, done: () => (pools.destroy(), closeServices(), dir.remove()) };
+  return { reloader, dispatcher, services, dir: dir.path, done: () => (pools.destroy(), closeServices(), dir.remove()) };
 }
 
 test('reloads never overlap: calls during a reload coalesce into one follow-up run', async () => {
@@ -93,4 +95,51 @@ test('without a statusPath (following a control plane) applies are recorded in t
   assert.equal(existsSync(path.join(dir, 'routes.snapshot.json')), true);
   assert.equal(existsSync(path.join(dir, 'reload-status.json')), false);
   done();
+});
+
+test('the state a route change leaves is released only once a table built meanwhile is live, never from under it', async () => {
+  // Routes named slow-* take 1 ms each to compile: a table of 400 of them outlasts the 250 ms
+  // after which a route change's state is released, so that release falls in the build.
+  const slowCompile: PolicyFactory = {
+    key: 'slow-compile',
+    scope: 'route',
+    order: 1,
+    create: (route) => {
+      if (route?.id.startsWith('slow-') === true) for (const until = performance.now() + 1; performance.now() < until; );
+      return null;
+    },
+  };
+  const { reloader, services, done } = setup(async () => ({ ok: false, errors: [] }), { factories: [...POLICY_FACTORIES, slowCompile] });
+  const breaker = { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 };
+  const validated = (routes: object[]): ProxyConfig => {
+    const result = validateProxyConfig({ version: '1.0.0', routes });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.value;
+  };
+  try {
+    const breakers = services.state.get(BREAKERS);
+    const first = validated([
+      { id: 'gone', path: '/gone/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+      { id: 'kept', path: '/kept/*', upstream: 'http://127.0.0.1:9' },
+    ]);
+    reloader.apply(first);
+    assert.notEqual(breakers.status('gone'), undefined);
+    const withoutGone = { ...first, routes: first.routes.filter((r) => r.id !== 'gone') };
+    assert.equal(reloader.commitChanges({ config: withoutGone, upserted: [], removedIds: ['gone'] }, 2, 'route deleted').ok, true);
+    // The new route is compiled first (its breaker registered), the slow ones after it.
+    const next = validated([
+      { id: 'new', path: '/new/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+      { id: 'kept', path: '/kept/*', upstream: 'http://127.0.0.1:9' },
+      ...Array.from({ length: 400 }, (_, i) => ({ id: `slow-${i}`, path: `/slow/${i}`, upstream: 'http://127.0.0.1:9' })),
+    ]);
+    const started = performance.now();
+    const applied = await reloader.applyInSlices({ ok: true, config: next });
+    assert.ok(performance.now() - started > 300, 'the build outlasted the release delay');
+    assert.equal(applied?.ok, true);
+    await reloader.flush();
+    assert.notEqual(breakers.status('new'), undefined, "the new route's breaker was kept");
+    assert.equal(breakers.status('gone'), undefined, "the removed route's breaker was released");
+  } finally {
+    done();
+  }
 });

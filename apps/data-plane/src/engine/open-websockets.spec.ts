@@ -54,6 +54,27 @@ describe('OpenWebSockets', () => {
     assert.equal(late.wentAway, 1);
   });
 
+  it('a swap with no connection open does not walk the table; a later handshake is still checked against it', () => {
+    const open = new OpenWebSockets();
+    let reads = 0;
+    const routes = table([['ws', true], ['plain', false]]).routes;
+    const counted = {
+      get routes() {
+        reads += 1;
+        return routes;
+      },
+    } as unknown as RouteTable;
+    assert.equal(open.retain(counted), 0);
+    assert.equal(reads, 0, 'the routes were not read');
+    const [accepted, refused] = [connection('ws'), connection('plain')];
+    for (const c of [accepted, refused]) {
+      open.reserve(c.routeId, 5);
+      open.add(c);
+    }
+    assert.deepEqual([accepted.wentAway, refused.wentAway], [0, 1]);
+    assert.equal(reads, 1, 'read once per table');
+  });
+
   it('endAll ends every connection (drain), later ones too', () => {
     const open = new OpenWebSockets();
     const c = connection('a');

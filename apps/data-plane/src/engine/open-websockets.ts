@@ -9,8 +9,15 @@ export class OpenWebSockets {
   private readonly open = new Map<string, Set<WebSocketConnection>>();
   /** Handshakes sent upstream and not answered yet, per route: they hold a place under the limit. */
   private readonly pending = new Map<string, number>();
-  /** Ids of the routes of the live table that accept WebSockets (unset before the first table). */
+  /** The live table (unset before the first). */
+  private table: RouteTable | undefined;
+  /**
+   * Ids of the live table's routes that accept WebSockets, gathered when first needed: a swap
+   * (a route changed through the control plane) must not walk 10,000 routes for none open.
+   */
   private live: ReadonlySet<string> | undefined;
+  /** Set by endAll (a drain): no connection is kept, later ones neither. */
+  private endingAll = false;
 
   /** Takes a place for a handshake on `routeId`; false when the route has `max` already. */
   reserve(routeId: string, max: number): boolean {
@@ -33,7 +40,14 @@ export class OpenWebSockets {
     let set = this.open.get(connection.routeId);
     if (set === undefined) this.open.set(connection.routeId, (set = new Set()));
     set.add(connection);
-    if (this.live !== undefined && !this.live.has(connection.routeId)) connection.goAway();
+    if (!this.accepts(connection.routeId)) connection.goAway();
+  }
+
+  private accepts(routeId: string): boolean {
+    if (this.endingAll) return false;
+    if (this.table === undefined) return true;
+    this.live ??= new Set(this.table.routes.filter((r) => r.route.websocket?.enabled === true).map((r) => r.id));
+    return this.live.has(routeId);
   }
 
   remove(connection: WebSocketConnection): void {
@@ -59,11 +73,12 @@ export class OpenWebSockets {
    * are ended (1001); the others are kept, whatever else changed in their route.
    */
   retain(table: RouteTable): number {
-    const live = new Set(table.routes.filter((r) => r.route.websocket?.enabled === true).map((r) => r.id));
-    this.live = live;
+    this.table = table;
+    this.live = undefined;
+    this.endingAll = false;
     let ended = 0;
     for (const [routeId, set] of this.open) {
-      if (live.has(routeId)) continue;
+      if (this.accepts(routeId)) continue;
       for (const connection of set) connection.goAway();
       ended += set.size;
     }
@@ -72,7 +87,7 @@ export class OpenWebSockets {
 
   /** Drain: every connection ends (1001); returns how many. */
   endAll(): number {
-    this.live = new Set();
+    this.endingAll = true;
     let ended = 0;
     for (const set of this.open.values()) {
       for (const connection of set) connection.goAway();

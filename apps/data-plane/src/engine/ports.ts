@@ -68,8 +68,19 @@ export interface GatewayMetrics {
   setRouteCount(count: number): void;
   /** The control plane revision the live table was built from (gateway_config_revision). */
   setConfigRevision(revision: number): void;
-  /** The text exposition of every metric. */
-  render(): Promise<{ contentType: string; body: string }>;
+  /** The text exposition of every metric, written chunk by chunk while the response sends it. */
+  exposition(): Promise<MetricsExposition>;
+}
+
+/**
+ * A scrape in progress: each `next()` writes the following part of the text and returns its
+ * bytes, so a large exposition never exists as one string and the socket's pace sets the writer's.
+ */
+export interface MetricsExposition {
+  readonly contentType: string;
+  readonly chunks: Iterator<Uint8Array, void, undefined>;
+  /** Gives a chunk back once it has been sent (or dropped), so its memory is reused for a later one. */
+  recycle(sent: Uint8Array): void;
 }
 
 /** Upstream-facing health that readiness reads (decision 19); filled in by resilience policies. */

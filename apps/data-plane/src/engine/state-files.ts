@@ -1,40 +1,65 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { runInSlices } from './time-slices';
 
-/** Arrays longer than this are serialized an element at a time, yielding between slices. */
+/** Arrays longer than this are serialized an element at a time. */
 const LONG_ARRAY = 64;
+/** Text gathered before it is written: each write, and the serializing before it, is a short task. */
+const CHUNK_CHARS = 64 * 1024;
 
 /**
- * JSON for a state file without holding the event loop: the snapshot of a 10,000-route table is
- * megabytes, and one JSON.stringify of it would stall every request for tens of milliseconds.
- * Top-level arrays are written one element a line; everything else as JSON.stringify would.
+ * JSON for a state file in pieces: the snapshot of a 10,000-route table is megabytes, and one
+ * JSON.stringify of it (or joining the pieces and encoding the whole text at once) would stall
+ * every request for tens of milliseconds. Top-level arrays are written one element a line;
+ * everything else as JSON.stringify would.
  */
-function* jsonSteps(data: unknown): Generator<void, string, void> {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return JSON.stringify(data, null, 2);
-  const parts: string[] = [];
+function* jsonPieces(data: unknown): Generator<string, void, void> {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    yield JSON.stringify(data, null, 2);
+    return;
+  }
+  let first = true;
+  yield '{\n';
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     if (value === undefined) continue;
+    const separator = first ? '' : ',\n';
+    first = false;
     if (!Array.isArray(value) || value.length <= LONG_ARRAY) {
-      parts.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`);
+      yield `${separator}  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`;
       continue;
     }
-    const items: string[] = [];
-    for (const item of value) {
-      items.push(`    ${JSON.stringify(item) ?? 'null'}`);
-      yield;
-    }
-    parts.push(`  ${JSON.stringify(key)}: [\n${items.join(',\n')}\n  ]`);
+    yield `${separator}  ${JSON.stringify(key)}: [\n`;
+    for (let i = 0; i < value.length; i += 1) yield `${i === 0 ? '' : ',\n'}    ${JSON.stringify(value[i]) ?? 'null'}`;
+    yield '\n  ]';
   }
-  return `{\n${parts.join(',\n')}\n}`;
+  yield '\n}';
 }
 
-/** Writes JSON so a reader never sees half a file: temp file in the same directory, then rename. */
+/** A write may take only part of the bytes: the rest follow. */
+async function writeAll(file: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text);
+  for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset)).bytesWritten;
+}
+
+/**
+ * Writes JSON so a reader never sees half a file: temp file in the same directory, then rename.
+ * The text is serialized and written a chunk at a time, each chunk its own short task.
+ */
 export async function writeJsonAtomic(filePath: string, data: unknown): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
   const temp = `${filePath}.${process.pid}.tmp`;
-  const json = await runInSlices(jsonSteps(data));
-  await writeFile(temp, `${json}\n`, { mode: 0o600 });
+  const file = await open(temp, 'w', 0o600);
+  try {
+    let chunk = '';
+    for (const piece of jsonPieces(data)) {
+      chunk += piece;
+      if (chunk.length < CHUNK_CHARS) continue;
+      await writeAll(file, chunk);
+      chunk = '';
+    }
+    await writeAll(file, `${chunk}\n`);
+  } finally {
+    await file.close();
+  }
   await rename(temp, filePath);
 }
 

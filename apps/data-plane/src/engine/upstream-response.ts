@@ -17,8 +17,9 @@ const PENDING_PAUSE_BYTES = 64 * 1024;
 
 /** The lean client's codes as the gateway's catalogue: the timeouts are 504, everything else 502. */
 export function gatewayErrorOf(error: UpstreamClientError): GatewayError {
-  // The node error (ECONNREFUSED, a certificate error) is what an operator needs in the log.
-  const cause = error.code === 'UPSTREAM_SOCKET' && error.cause !== undefined ? error.cause : error;
+  // The node error (ECONNREFUSED, a certificate error) or the refusal's reason (the CA file and why)
+  // is what an operator needs in the log.
+  const cause = (error.code === 'UPSTREAM_SOCKET' || error.code === 'UPSTREAM_REFUSED') && error.cause !== undefined ? error.cause : error;
   if (error.code === 'UPSTREAM_CONNECT_TIMEOUT') return new GatewayError('UPSTREAM_CONNECT_TIMEOUT', undefined, { cause });
   if (error.code === 'UPSTREAM_FIRST_BYTE_TIMEOUT' || error.code === 'UPSTREAM_IDLE_TIMEOUT') return new GatewayError('UPSTREAM_TIMEOUT', undefined, { cause });
   return new GatewayError('UPSTREAM_ERROR', undefined, { cause });

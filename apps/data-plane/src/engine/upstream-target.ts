@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { Route } from '@gateway/route-model';
 import { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamTimeouts } from './upstream-client/upstream-connection';
-import type { UpstreamTls } from './upstream-tls';
+import { upstreamTlsKey, type UpstreamTls } from './upstream-tls';
 
 /** Idle upstream sockets close before common servers' own 5 s keep-alive timeout (node's default). */
 export const DEFAULT_UPSTREAM_KEEP_ALIVE_MS = 4000;
@@ -68,8 +68,7 @@ export class UpstreamPools {
   /** The pool for one origin (and address to dial), created on first use. */
   poolFor(origin: UpstreamOrigin, options: PoolOptions): UpstreamPool {
     const { tls, address, keepAliveMs } = options;
-    const tlsKey = tls === undefined ? '' : `${tls.verify}|${tls.serverName ?? ''}|${tls.caDigest}`;
-    const key = `${origin.secure ? 'https' : 'http'}|${origin.hostname}|${origin.port}|${address ?? ''}|${keepAliveMs}|${tlsKey}`;
+    const key = `${origin.secure ? 'https' : 'http'}|${origin.hostname}|${origin.port}|${address ?? ''}|${keepAliveMs}|${upstreamTlsKey(tls)}`;
     let pool = this.pools.get(key);
     if (pool === undefined) {
       pool = new UpstreamPool({
@@ -80,6 +79,7 @@ export class UpstreamPools {
         // As node's http.Agent: no bound of its own; a route's limits and timeouts bound the traffic.
         maxConnections: Number.POSITIVE_INFINITY,
         ...(origin.secure ? { tls: tlsOptionsOf(origin.hostname, tls) } : {}),
+        ...(origin.secure && tls?.refusal !== undefined ? { refusal: tls.refusal } : {}),
       });
       this.pools.set(key, pool);
     }

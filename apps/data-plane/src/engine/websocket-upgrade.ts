@@ -60,6 +60,13 @@ export class WebSocketUpgrades {
     // A named upstream's target is chosen per handshake, as for any request (docs/upstreams.md).
     const target = route.balanced === undefined ? route.upstream : chooseTarget(exchange, route);
     exchange.attempts += 1;
+    const refusal = target.secure ? target.tls?.refusal : undefined;
+    if (refusal !== undefined) {
+      // Its CA file did not load: no handshake with other roots, the same 502 as the lean client's.
+      this.sockets.release(route.id);
+      callbacks.fail(exchange, new GatewayError('UPSTREAM_ERROR', undefined, { cause: new Error(refusal) }));
+      return;
+    }
     let settled = false;
     const settle = (): boolean => {
       if (settled) return false;

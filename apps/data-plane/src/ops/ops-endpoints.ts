@@ -2,7 +2,8 @@ import { API_VERSION, CONFIG_SCHEMA_VERSION } from '@gateway/route-model';
 import type { Exchange } from '../engine/exchange';
 import type { LocalEndpoints } from '../engine/request-dispatcher';
 import type { EngineServices } from '../engine/ports';
-import { sendBody, sendError, sendJson } from '../engine/responses';
+import { sendError, sendJson } from '../engine/responses';
+import { sendExposition } from './metrics-response';
 import type { RouteTable } from '../engine/route-table';
 import { readiness, type HealthStatus } from './readiness';
 
@@ -157,8 +158,12 @@ export class OpsEndpoints implements LocalEndpoints {
 
   private async metrics(exchange: Exchange): Promise<void> {
     try {
-      const { contentType, body } = await this.services.metrics.render();
-      sendBody(exchange, 200, contentType, body);
+      const exposition = await this.services.metrics.exposition();
+      if (exchange.clientAborted) {
+        exposition.chunks.return?.();
+        return;
+      }
+      sendExposition(exchange, exposition, this.services.logger);
     } catch (error) {
       this.services.logger.error({ err: String(error) }, 'metrics rendering failed');
       sendError(exchange, 'INTERNAL_ERROR');

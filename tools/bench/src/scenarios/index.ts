@@ -8,6 +8,7 @@ import { proxyPoliciesScenario } from './proxy-policies';
 import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { scaleScenario } from './scale';
+import { scrapeScenario } from './scrape';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
@@ -19,4 +20,4 @@ import { tracingCostInstructionsScenario, tracingInstructionsScenario, tracingOf
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];

@@ -74,7 +74,7 @@ export const tracingScenario = defineLoadComparison<TracingBenchEnv>({
   title: 'Tracing off vs W3C trace context with 10 % / 100 % OTLP export vs access log',
   description:
     'GET 100 B through the data plane with one /api/* route: tracing off (default), tracing on with 10 % and 100 % of traces ' +
-    'exported over OTLP/HTTP (JSON) to a loopback collector, and the access log on (LOG_LEVEL=info, one line a request). ' +
+    'exported over OTLP/HTTP (protobuf) to a loopback collector, and the access log on (LOG_LEVEL=info, one line a request). ' +
     'Goal: 10 % sampling at >= 0.95x the requests per CPU-second (and instructions) of tracing off.',
   cases: CASES,
   baseline: 'off',

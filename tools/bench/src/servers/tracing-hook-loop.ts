@@ -1,6 +1,8 @@
 // Runs the data plane's tracing hooks `count` times, as a proxied request would, so that valgrind
 // can count what tracing adds to a request: node dist/servers/tracing-hook-loop.js <count> <mode>.
 //   propagate  the `tracing` policy's onRequest (W3C trace context in, traceparent upstream), 10 % sampled, no export
+//   continue   the same with a caller's (unsampled) traceparent on every request: its parse instead of a new trace id
+//   loop       the loop alone, with a hook that does nothing: what the other modes' counts hold besides tracing
 //   export-10  the same plus onComplete, the sampled 10 % built as spans by the OpenTelemetry SDK and
 //              exported over OTLP/HTTP to a collector in a child process (not counted by valgrind)
 // The compiled data plane is loaded by path (the bench does not depend on the data plane's package).
@@ -16,7 +18,7 @@ const { SPAN_EXPORT } = load<{ SPAN_EXPORT: unknown }>('policies/tracing/span-ex
 const { ServiceRegistry } = load<{ ServiceRegistry: new () => { provide(key: unknown, value: unknown): unknown } }>('engine/service-registry.js');
 const { OtlpSpanExport } = load<{ OtlpSpanExport: new (options: unknown) => { close(): Promise<void>; readonly queued: number } }>('adapters/otlp-span-export.adapter.js');
 
-const SINK = `const s=require('node:http').createServer((q,r)=>{q.resume();q.on('end',()=>r.end('{}'))});s.listen(0,'127.0.0.1',()=>console.log(s.address().port));process.stdin.on('end',()=>process.exit(0));process.stdin.resume();`;
+const SINK = `const s=require('node:http').createServer((q,r)=>{q.resume();q.on('end',()=>{r.setHeader('content-type','application/x-protobuf');r.end()})});s.listen(0,'127.0.0.1',()=>console.log(s.address().port));process.stdin.on('end',()=>process.exit(0));process.stdin.resume();`;
 
 async function startSink(): Promise<{ endpoint: string; stop(): void }> {
   const child = spawn(process.execPath, ['-e', SINK], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -27,7 +29,7 @@ async function startSink(): Promise<{ endpoint: string; stop(): void }> {
 async function main(): Promise<void> {
   const count = Number(process.argv[2]);
   const mode = process.argv[3];
-  if (!Number.isSafeInteger(count) || count < 0 || (mode !== 'propagate' && mode !== 'export-10')) throw new Error('usage: tracing-hook-loop.js <count> propagate|export-10');
+  if (!Number.isSafeInteger(count) || count < 0 || !['propagate', 'continue', 'export-10', 'loop'].includes(mode ?? '')) throw new Error('usage: tracing-hook-loop.js <count> propagate|continue|export-10|loop');
   const provided = new ServiceRegistry();
   const sink = mode === 'export-10' ? await startSink() : undefined;
   const dropped = { inc: (): void => undefined };
@@ -43,9 +45,10 @@ async function main(): Promise<void> {
         });
   if (spans !== undefined) provided.provide(SPAN_EXPORT, spans);
   const settings = { tracing: { enabled: true, samplingRatio: 0.1, otlp: {} } };
-  const hooks = tracingPolicy.create({ id: 'api', path: '/api/*', upstream: 'http://127.0.0.1:9' }, { settings, services: { provided } });
+  const hooks: Hooks = mode === 'loop' ? { onRequest: () => undefined } : tracingPolicy.create({ id: 'api', path: '/api/*', upstream: 'http://127.0.0.1:9' }, { settings, services: { provided } });
   const socket = {};
-  const req = { headers: { host: 'gateway', 'user-agent': 'bench' }, socket, httpVersion: '1.1' };
+  const caller = mode === 'continue' ? { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' } : {};
+  const req = { headers: { host: 'gateway', 'user-agent': 'bench', ...caller }, socket, httpVersion: '1.1' };
   // One exchange for every call: the dispatcher makes a request's exchange whether tracing is on or not.
   const exchange = { req, method: 'GET', path: '/api/bytes/100', clientIp: '127.0.0.1', correlationId: 'req-1-abc', status: 200, attempts: 1, errorCode: undefined, startedAt: performance.now(), trace: undefined, upstreamHeaders: { host: 'upstream' } };
   for (let i = 0; i < count; i += 1) {

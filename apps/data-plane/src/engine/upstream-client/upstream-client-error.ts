@@ -18,7 +18,9 @@ export type UpstreamClientErrorCode =
   /** The request itself was unusable (a header with CR/LF, a body longer than declared...). */
   | 'UPSTREAM_INVALID_REQUEST'
   /** The pool was closed. */
-  | 'UPSTREAM_POOL_CLOSED';
+  | 'UPSTREAM_POOL_CLOSED'
+  /** The pool refuses to connect: its TLS settings could not be loaded (`detail` says which file and why). */
+  | 'UPSTREAM_REFUSED';
 
 export class UpstreamClientError extends Error {
   /**

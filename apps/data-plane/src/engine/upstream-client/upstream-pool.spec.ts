@@ -512,6 +512,28 @@ describe('UpstreamPool: TLS', () => {
       cert.remove();
     }
   });
+
+  test('a pool with a refusal (its CA file did not load) never connects: every request fails with the reason', async () => {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const pool = new UpstreamPool({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, tls: {}, refusal: "upstream 'x': tls.caFile /ca.pem does not exist" });
+    try {
+      for (let i = 0; i < 2; i += 1) {
+        const failed = await get(pool);
+        assert.equal(failed.error?.code, 'UPSTREAM_REFUSED');
+        assert.equal((failed.error?.cause as Error).message, "upstream 'x': tls.caFile /ca.pem does not exist");
+      }
+      assert.equal(connections, 0);
+      assert.equal(pool.stats.open, 0);
+    } finally {
+      pool.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });
 
 describe('UpstreamPool: an address to dial', () => {

@@ -26,6 +26,11 @@ export interface UpstreamPoolOptions {
     /** Default true; false only for tests against self-signed upstreams. */
     readonly rejectUnauthorized?: boolean;
   };
+  /**
+   * Why this pool must not connect at all (an https upstream whose CA file could not be loaded):
+   * every request fails with UPSTREAM_REFUSED carrying it, instead of trusting other roots.
+   */
+  readonly refusal?: string;
   /** Open connections at most (busy and idle); further requests wait in order. Default 256. */
   readonly maxConnections?: number;
   /** Idle time after which a pooled connection is closed; default 4000 ms (below common servers' 5 s). */
@@ -102,9 +107,10 @@ export class UpstreamPool implements ConnectionOwner {
    */
   request(request: UpstreamRequest, handler: UpstreamResponseHandler, timeouts: UpstreamTimeouts = this.timeouts, fresh = false): UpstreamExchange {
     const exchange = new UpstreamExchange(request, handler, timeouts, this);
-    if (this.closed) {
+    if (this.closed || this.options.refusal !== undefined) {
       exchange.ended = true;
-      queueMicrotask(() => handler.onError(new UpstreamClientError('UPSTREAM_POOL_CLOSED', 'the upstream pool is closed')));
+      const error = this.closed ? new UpstreamClientError('UPSTREAM_POOL_CLOSED', 'the upstream pool is closed') : refused(this.options.refusal as string);
+      queueMicrotask(() => handler.onError(error));
       return exchange;
     }
     const connection = (fresh ? undefined : this.takeIdle()) ?? (this.open.size < this.maxConnections ? this.connect() : undefined);
@@ -206,4 +212,9 @@ export class UpstreamPool implements ConnectionOwner {
       exchange.queueTimer.unref();
     }
   }
+}
+
+/** The error of a pool that must not connect; its cause carries the reason to the log line. */
+function refused(reason: string): UpstreamClientError {
+  return new UpstreamClientError('UPSTREAM_REFUSED', reason, { cause: new Error(reason) });
 }

@@ -14,37 +14,60 @@ export interface TraceParent {
   readonly sampled: boolean;
 }
 
-/** §3.2: version, trace-id, parent-id and flags, lowercase hex only. */
-const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const TRACEPARENT_LENGTH = 55;
 const DASH = 0x2d;
+const ZERO = 0x30;
+const LOWER_F = 0x66;
 const INVALID_TRACE_ID = '0'.repeat(32);
 const INVALID_SPAN_ID = '0'.repeat(16);
+
+/** The value of each lowercase hex digit by its code unit, -1 for every other ASCII code (§3.2: lowercase only). */
+const HEX_DIGIT = new Int8Array(128).fill(-1);
+for (let c = 0; c < 16; c += 1) HEX_DIGIT['0123456789abcdef'.charCodeAt(c)] = c;
+
+function hexDigitAt(value: string, index: number): number {
+  const code = value.charCodeAt(index);
+  return code < 128 ? (HEX_DIGIT[code] as number) : -1;
+}
+
+/**
+ * The bitwise OR of the hex digits in value[from, to): -1 when one is not a lowercase hex digit,
+ * 0 when all are zero (an invalid id). One pass, no regex and no substring.
+ */
+function hexDigitsOr(value: string, from: number, to: number): number {
+  let or = 0;
+  for (let i = from; i < to; i += 1) {
+    const digit = hexDigitAt(value, i);
+    if (digit < 0) return -1;
+    or |= digit;
+  }
+  return or;
+}
 
 /**
  * The caller's trace, or undefined when the header is absent or invalid (the gateway then
  * restarts the trace, §3.2.2). Version 00 must be exactly 55 characters; a later version is read
  * by the version 00 rules when its 56th character is a dash (§3.2.4, forward compatibility); ff is
  * never valid; all-zero ids are invalid. Two traceparent headers arrive joined with ", " and fail
- * the length rule, as §3.2 requires.
+ * the length rule, as §3.2 requires. Read at fixed positions (every field has a fixed width): this
+ * runs on every traced request.
  */
 export function parseTraceparent(value: string | string[] | undefined): TraceParent | undefined {
   if (typeof value !== 'string' || value.length < TRACEPARENT_LENGTH) return undefined;
-  let head = value;
-  if (value.length > TRACEPARENT_LENGTH) {
-    if (value.startsWith('00') || value.charCodeAt(TRACEPARENT_LENGTH) !== DASH) return undefined;
-    head = value.slice(0, TRACEPARENT_LENGTH);
-  }
-  if (!TRACEPARENT.test(head) || head.startsWith('ff')) return undefined;
-  const traceId = head.slice(3, 35);
-  const parentId = head.slice(36, 52);
-  if (traceId === INVALID_TRACE_ID || parentId === INVALID_SPAN_ID) return undefined;
+  const versionZero = value.charCodeAt(0) === ZERO && value.charCodeAt(1) === ZERO;
+  if (value.length > TRACEPARENT_LENGTH && (versionZero || value.charCodeAt(TRACEPARENT_LENGTH) !== DASH)) return undefined;
+  if (value.charCodeAt(2) !== DASH || value.charCodeAt(35) !== DASH || value.charCodeAt(52) !== DASH) return undefined;
+  if (hexDigitsOr(value, 0, 2) < 0 || (value.charCodeAt(0) === LOWER_F && value.charCodeAt(1) === LOWER_F)) return undefined;
+  // <= 0: not lowercase hex, or all zeros (§3.2.2.3, §3.2.2.4).
+  if (hexDigitsOr(value, 3, 35) <= 0 || hexDigitsOr(value, 36, 52) <= 0) return undefined;
+  const flags = hexDigitAt(value, 54);
+  if (hexDigitAt(value, 53) < 0 || flags < 0) return undefined;
   // Only the sampled bit is defined in level 1; other bits are not passed on (§3.2.2.5).
-  return { traceId, parentId, sampled: (Number.parseInt(head.slice(53, 55), 16) & 1) === 1 };
+  return { traceId: value.slice(3, 35), parentId: value.slice(36, 52), sampled: (flags & 1) === 1 };
 }
 
 export function formatTraceparent(context: TraceContext): string {
-  return `00-${context.traceId}-${context.spanId}-${context.sampled ? '01' : '00'}`;
+  return `00-${context.traceId}-${context.spanId}${context.sampled ? '-01' : '-00'}`;
 }
 
 /** §3.3.1: at most 32 list-members; §3.3.1.5: propagate at least 512 characters. */
@@ -89,10 +112,10 @@ function joinedLength(members: readonly string[]): number {
   return length;
 }
 
-/** A non-zero id of `bytes` random bytes (an all-zero id is invalid, §3.2.2.3). */
+/** A non-zero id of `bytes` random bytes (an all-zero id is invalid, §3.2.2.3); the first digit settles 15 draws in 16. */
 function newId(bytes: number, invalid: string): string {
   let id = randomHex(bytes);
-  while (id === invalid) id = randomHex(bytes);
+  while (id.charCodeAt(0) === ZERO && id === invalid) id = randomHex(bytes);
   return id;
 }
 
@@ -102,7 +125,14 @@ function newId(bytes: number, invalid: string): string {
  */
 export function rootSampler(ratio: number): (traceId: string) => boolean {
   const threshold = Math.floor(Math.min(Math.max(ratio, 0), 1) * 0x1_0000_0000);
-  return (traceId) => Number.parseInt(traceId.slice(24), 16) < threshold;
+  return (traceId) => lowest32Bits(traceId) < threshold;
+}
+
+/** The last 8 hex digits of a (valid, lowercase) trace id as an unsigned number, without a substring or parseInt. */
+function lowest32Bits(traceId: string): number {
+  let value = 0;
+  for (let i = traceId.length - 8; i < traceId.length; i += 1) value = value * 16 + hexDigitAt(traceId, i);
+  return value;
 }
 
 /**

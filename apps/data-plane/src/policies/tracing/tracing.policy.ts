@@ -56,25 +56,26 @@ interface RouteAttributes {
 function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
   const trace = exchange.trace;
   if (trace === undefined || !trace.sampled) return;
-  const { method, status, req } = exchange;
+  const { method, status } = exchange;
   const known = KNOWN_METHODS.has(method);
-  // One literal (no spread): the span's attributes are built on every sampled request.
+  // One literal (no spread): built on every sampled request. The required and conditionally required
+  // attributes of the HTTP server span conventions, client.address and the gateway's own; every
+  // attribute is copied by the SDK and encoded per span, so the recommended ones that say little
+  // for a gateway hop (user_agent.original, network.protocol.version) are left out (docs/tracing.md).
   const attributes: Record<string, string | number> = {
     'http.route': fixed.route,
     'gateway.route.id': fixed.routeId,
     'gateway.upstream': fixed.upstream,
     'http.request.method': known ? method : '_OTHER',
     'url.path': exchange.path,
-    'url.scheme': 'encrypted' in req.socket ? 'https' : 'http',
+    'url.scheme': 'encrypted' in exchange.req.socket ? 'https' : 'http',
     'http.response.status_code': status,
     'client.address': exchange.clientIp,
-    'network.protocol.version': req.httpVersion,
     'gateway.correlation_id': exchange.correlationId,
-    'gateway.upstream.attempts': exchange.attempts,
   };
   if (!known) attributes['http.request.method_original'] = method;
-  const userAgent = req.headers['user-agent'];
-  if (userAgent !== undefined) attributes['user_agent.original'] = userAgent;
+  // Only when retried: most requests make one attempt (none when a policy answered first).
+  if (exchange.attempts > 1) attributes['gateway.upstream.attempts'] = exchange.attempts;
   // Server spans: 5xx is an error, 4xx is the client's (HTTP semantic conventions, span status).
   const error = status >= 500 ? (exchange.errorCode ?? String(status)) : undefined;
   if (error !== undefined) attributes['error.type'] = error;

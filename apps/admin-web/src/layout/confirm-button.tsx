@@ -2,9 +2,26 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A destructive or deciding button that asks once more: the first press shows "Confirm …" (focused)
- * and Cancel; only the second press acts.
+ * and Cancel; only the second press acts. Neither press is offered while the row is `busy`, nor
+ * when the row does not allow the action (`disabled`).
  */
-export function ConfirmButton({ label, confirmLabel, accessibleName, busy, danger = true, onConfirm }: { label: string; confirmLabel: string; accessibleName?: string; busy: boolean; danger?: boolean; onConfirm: () => void }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  accessibleName,
+  busy,
+  disabled = false,
+  danger = true,
+  onConfirm,
+}: {
+  label: string;
+  confirmLabel: string;
+  accessibleName?: string;
+  busy: boolean;
+  disabled?: boolean;
+  danger?: boolean;
+  onConfirm: () => void;
+}) {
   const [confirming, setConfirming] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -12,7 +29,7 @@ export function ConfirmButton({ label, confirmLabel, accessibleName, busy, dange
   }, [confirming]);
   if (!confirming) {
     return (
-      <button type="button" class={danger ? 'danger' : ''} onClick={() => setConfirming(true)} aria-label={accessibleName}>
+      <button type="button" class={danger ? 'danger' : ''} disabled={disabled || busy} onClick={() => setConfirming(true)} aria-label={accessibleName}>
         {label}
       </button>
     );

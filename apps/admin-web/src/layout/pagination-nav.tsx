@@ -1,4 +1,4 @@
-import { pageNumbers } from './route-list-params';
+import { pageNumbers } from './page-address';
 
 /** Previous, next and direct page links (spec 4.3). */
 export function PaginationNav({ page, pageCount, hrefOf }: { page: number; pageCount: number; hrefOf: (page: number) => string }) {

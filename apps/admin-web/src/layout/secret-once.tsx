@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
- * A webhook's signing secret in plain text, this once (create, rotation): it lives only in the
- * parent's state, never in the query cache, and is gone after Done or a reload.
+ * A secret in plain text, this once (a new API key, a webhook's signing secret at creation or
+ * rotation): it lives only in the parent's state, never in the query cache, and is gone after Done
+ * or a reload. `noun` names it on the copy button and in the clipboard's refusal.
  */
-export function SecretOnce({ title, secret, note, onDone }: { title: string; secret: string; note: string; onDone: () => void }) {
+export function SecretOnce({ title, secret, note, noun, testId, onDone }: { title: string; secret: string; note: string; noun: 'key' | 'secret'; testId: string; onDone: () => void }) {
   const [copied, setCopied] = useState<string | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -13,7 +14,7 @@ export function SecretOnce({ title, secret, note, onDone }: { title: string; sec
       await navigator.clipboard.writeText(secret);
       setCopied('Copied to the clipboard.');
     } catch {
-      setCopied('The browser refused the clipboard: select the secret and copy it.');
+      setCopied(`The browser refused the clipboard: select the ${noun} and copy it.`);
     }
   }
   return (
@@ -22,9 +23,9 @@ export function SecretOnce({ title, secret, note, onDone }: { title: string; sec
         {title}
       </h2>
       <p>{note}</p>
-      <code data-testid="webhook-secret">{secret}</code>
+      <code data-testid={testId}>{secret}</code>
       <button type="button" onClick={() => void copy()}>
-        Copy secret
+        Copy {noun}
       </button>
       <button type="button" class="secondary" onClick={onDone}>
         Done

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { makeTempDir } from '@gateway/testing';
+import { LatestJsonFile, writeJsonAtomic } from './state-files';
+
+test('a state file larger than one write chunk holds the same JSON, a long array one element a line', async () => {
+  const dir = makeTempDir();
+  try {
+    const file = path.join(dir.path, 'nested', 'routes.snapshot.json');
+    const routes = Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, path: `/p${i}/*`, note: i % 7 === 0 ? 'é€😀 "quoted"\n' : null }));
+    const data = { appliedAt: '2026-11-27T12:00:00.000Z', skipped: undefined, version: 7, routes, upstreams: [{ name: 'u', targets: [1, 2] }], empty: [] };
+    await writeJsonAtomic(file, data);
+    const text = readFileSync(file, 'utf8');
+    assert.ok(Buffer.byteLength(text) > 128 * 1024, 'several chunks were written');
+    assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(data)));
+    const lines = text.split('\n');
+    assert.equal(lines[0], '{');
+    assert.equal(lines.filter((line) => line.startsWith('    {"id":"r-')).length, routes.length, 'one route a line');
+    assert.equal(text.endsWith('}\n'), true);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  } finally {
+    dir.remove();
+  }
+});
+
+test('LatestJsonFile: the last value offered wins, and every writer hears when it is on disk', async () => {
+  const dir = makeTempDir();
+  try {
+    const file = new LatestJsonFile(path.join(dir.path, 'state.json'));
+    const writes = [1, 2, 3].map((n) => file.write({ n, items: Array.from({ length: 100 }, (_, i) => i * n) }));
+    await Promise.all(writes);
+    await file.settled();
+    assert.equal((JSON.parse(readFileSync(file.filePath, 'utf8')) as { n: number }).n, 3);
+  } finally {
+    dir.remove();
+  }
+});
