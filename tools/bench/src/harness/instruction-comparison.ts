@@ -87,20 +87,19 @@ const setting = (name: string, fallback: number): number => {
  * - V8 without background threads: with concurrent compilation a function's optimised code is
  *   installed whenever the compiler thread, which valgrind serialises with the main thread, happens
  *   to finish, so two processes ran different code for different numbers of requests.
- * - No bytecode flushing and no memory reducer: bytecode ages by major collections (one is forced
- *   before every batch), so functions run once a second lost theirs and were compiled lazily again
- *   and again; the memory reducer starts a major collection when the allocation rate a millisecond
+ * - No bytecode flushing and no memory reducer: bytecode ages by major collections, so functions
+ *   run once a second lost theirs and were compiled lazily again and again; the memory reducer starts a major collection when the allocation rate a millisecond
  *   is low, which under valgrind's slow clock it always is (a precaution: a paced run without
  *   valgrind showed none either way). At full speed under load neither fires.
  * - A long uninstrumented warm-up, and TurboFan's compilations left out of the count
  *   (harness/callgrind.ts): clock-driven code first gets hot while the batches are counted.
  * - One keep-alive connection, one request at a time: every request is the same event-loop turns; with several connections the number of requests a turn handles changed the count.
- * - A full collection forced before every batch, outside the count (harness/forced-gc.ts), and the
- *   median of many short batches per process: a major collection lands in whichever batch crosses
- *   the old generation's limit (the old 1,000-request batches jumped from ~150k to 240-340k Ir a
- *   request), so pooled batches of one variant differed by more than the 3 % to measure. What the
- *   collections cost is reported beside it (mean of the batches, the collector's share, bytes a
- *   request leaves in the old generation, a full collection's count), never left out unseen.
+ * - The median of many short batches per process: a major collection lands in whichever batch
+ *   crosses the old generation's limit (the old pooled 1,000-request batches jumped from ~150k to
+ *   240-340k Ir a request), so pooled batches of one variant differed by more than the 3 % to
+ *   measure. What the collections cost is reported beside it (mean of the batches, the collector's
+ *   share), never left out unseen. Forcing a full collection before each batch
+ *   (BENCH_CALLGRIND_FORCED_GC=1) is an option, not the default: it deoptimises the request path.
  * - Time-driven work (timers, once-a-second windows) read apart from the same dump: the main
  *   thread's timers phase (`uv__run_timers`, inclusive) is out of the per-request figure and
  *   charged separately, a second, at CHARGE_REQUESTS_PER_SECOND.

@@ -1,5 +1,5 @@
-// Preloaded (`node --expose-gc --require`) into a gateway whose instructions callgrind counts
-// (harness/forced-gc.ts): on SIGUSR2 it runs a full garbage collection and prints one line,
+// Preloaded (`node --expose-gc --require`) into a gateway whose instructions callgrind counts, with
+// BENCH_CALLGRIND_FORCED_GC=1 (harness/forced-gc.ts): on SIGUSR2 it runs a full garbage collection and prints one line,
 // `{"bench":"gc","seq":<n>,"oldGenerationBefore":<bytes>,"oldGenerationAfter":<bytes>}`, so the
 // harness can start every counted batch from the same heap, outside the count, and see how much a
 // batch left in the old generation. It adds nothing per request: a signal handler, idle until
