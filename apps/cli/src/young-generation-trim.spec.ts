@@ -7,26 +7,26 @@ const MIB = 1024 * 1024;
 const settings = IDLE_TRIM_DEFAULTS;
 const grown = 64 * MIB;
 
-test('a trim is due only after idleMs without a busy tick, and only while the new space is grown', () => {
+test('a trim is due only after firstTrimAfterMs without a busy tick, and only while the new space is grown', () => {
   const start: TrimState = { quietSince: 0, attempts: 0 };
-  assert.equal(nextTrimStep(start, { now: settings.idleMs - 1, utilization: 0, newSpaceBytes: grown }, settings).trim, false);
-  assert.equal(nextTrimStep(start, { now: settings.idleMs, utilization: 0, newSpaceBytes: grown }, settings).trim, true);
-  assert.equal(nextTrimStep(start, { now: settings.idleMs, utilization: 0, newSpaceBytes: settings.grownBytes - 1 }, settings).trim, false);
-  const busy = nextTrimStep(start, { now: settings.idleMs, utilization: settings.busyUtilization, newSpaceBytes: grown }, settings);
-  assert.deepEqual(busy, { state: { quietSince: settings.idleMs, attempts: 0 }, trim: false });
+  assert.equal(nextTrimStep(start, { now: settings.firstTrimAfterMs - 1, utilization: 0, newSpaceBytes: grown }, settings).trim, false);
+  assert.equal(nextTrimStep(start, { now: settings.firstTrimAfterMs, utilization: 0, newSpaceBytes: grown }, settings).trim, true);
+  assert.equal(nextTrimStep(start, { now: settings.firstTrimAfterMs, utilization: 0, newSpaceBytes: settings.grownBytes - 1 }, settings).trim, false);
+  const busy = nextTrimStep(start, { now: settings.firstTrimAfterMs, utilization: settings.busyUtilization, newSpaceBytes: grown }, settings);
+  assert.deepEqual(busy, { state: { quietSince: settings.firstTrimAfterMs, attempts: 0 }, trim: false });
 });
 
-test('an idle period gets attemptsPerIdlePeriod trims, idleMs apart, and a busy tick allows them again', () => {
+test('an idle period gets attemptsPerIdlePeriod trims, the first after firstTrimAfterMs, then retryAfterMs apart, and a busy tick allows them again', () => {
   let state: TrimState = { quietSince: 0, attempts: 0 };
   const trims: number[] = [];
-  for (let now = 0; now <= 10 * settings.idleMs; now += settings.tickMs) {
+  for (let now = 0; now <= 10 * settings.retryAfterMs; now += settings.tickMs) {
     const step = nextTrimStep(state, { now, utilization: 0, newSpaceBytes: grown }, settings);
     state = step.state;
     if (step.trim) trims.push(now);
   }
-  assert.deepEqual(trims, Array.from({ length: settings.attemptsPerIdlePeriod }, (_, i) => (i + 1) * settings.idleMs));
-  const woken = nextTrimStep(state, { now: 11 * settings.idleMs, utilization: 0.5, newSpaceBytes: grown }, settings).state;
-  assert.equal(nextTrimStep(woken, { now: 12 * settings.idleMs, utilization: 0, newSpaceBytes: grown }, settings).trim, true);
+  assert.deepEqual(trims, Array.from({ length: settings.attemptsPerIdlePeriod }, (_, i) => settings.firstTrimAfterMs + i * settings.retryAfterMs));
+  const woken = nextTrimStep(state, { now: 11 * settings.retryAfterMs, utilization: 0.5, newSpaceBytes: grown }, settings).state;
+  assert.equal(nextTrimStep(woken, { now: 11 * settings.retryAfterMs + settings.firstTrimAfterMs, utilization: 0, newSpaceBytes: grown }, settings).trim, true);
 });
 
 // The real effect, in a node with the gateway's semi-space flag: grow the young generation, go idle, read it again.
@@ -41,10 +41,10 @@ const trims = [];
 const stop = startIdleYoungGenerationTrim({ ...IDLE_TRIM_DEFAULTS, tickMs: 250 }, (before, after) => trims.push({ before, after }));
 const done = () => { stop(); process.stdout.write(JSON.stringify({ grown, trims, now: newSpaceBytes() })); process.exit(0); };
 setInterval(() => { if (trims.length > 0 && newSpaceBytes() < IDLE_TRIM_DEFAULTS.grownBytes) done(); }, 250);
-setTimeout(done, 3 * IDLE_TRIM_DEFAULTS.idleMs);
+setTimeout(done, 3 * IDLE_TRIM_DEFAULTS.retryAfterMs);
 `;
 
-test('after more than 5 s of idleness the grown young generation is handed back (node --max-semi-space-size=32)', () => {
+test('when the process goes idle the grown young generation is handed back (node --max-semi-space-size=32)', () => {
   const child = spawnSync(process.execPath, ['--max-semi-space-size=32', '-e', CHILD], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(child.status, 0, child.stderr);
   const result = JSON.parse(child.stdout) as { grown: number; trims: Array<{ before: number; after: number }>; now: number };

@@ -8,14 +8,18 @@ import { runInNewContext } from 'node:vm';
  * The `gateway` command runs node with `--max-semi-space-size=32` (throughput under load, see
  * bin/gateway.js), so under traffic the new space grows to 2 x 32 MiB, and V8 never shrinks it
  * while nothing allocates: no collection runs, and the memory reducer only follows full
- * collections. V8 does shrink the new space at a scavenge when its allocation throughput over the
- * last 5 s is low (`Heap::ReduceNewSpaceSize`), so one minor collection after more than 5 s of
- * idleness hands ~60 MB back. A scavenge of the idle heap costs a few ms of CPU; it runs at most
- * twice per idle period, and only while the new space is grown.
+ * collections. V8 does shrink the new space at a scavenge when its allocation throughput is low
+ * (`Heap::ReduceNewSpaceSize`: under 1 KB/ms, from the last collection on, over at least 5 s).
+ * So a first minor collection runs 2 s into idleness (it shrinks when the last automatic one was
+ * long enough ago, else it starts a quiet window) and a second one 6 s later, which then reads a
+ * rate near zero and hands ~60 MB back. A scavenge of the idle heap costs a few ms of CPU; at most
+ * two run per idle period, and only while the new space is grown.
  */
 export interface IdleTrimSettings {
-  /** How long the event loop must have been idle: longer than V8's 5 s throughput window. */
-  readonly idleMs: number;
+  /** How long the event loop must have been idle before the first trim. */
+  readonly firstTrimAfterMs: number;
+  /** Between one trim and the next in the same idle period: longer than V8's 5 s throughput window. */
+  readonly retryAfterMs: number;
   /** How often the event loop's utilization is read. */
   readonly tickMs: number;
   /** Utilization over a tick at or above which the process counts as busy. */
@@ -26,7 +30,7 @@ export interface IdleTrimSettings {
   readonly attemptsPerIdlePeriod: number;
 }
 
-export const IDLE_TRIM_DEFAULTS: IdleTrimSettings = { idleMs: 6000, tickMs: 1000, busyUtilization: 0.02, grownBytes: 8 * 1024 * 1024, attemptsPerIdlePeriod: 2 };
+export const IDLE_TRIM_DEFAULTS: IdleTrimSettings = { firstTrimAfterMs: 2000, retryAfterMs: 6000, tickMs: 1000, busyUtilization: 0.02, grownBytes: 8 * 1024 * 1024, attemptsPerIdlePeriod: 2 };
 
 /** What one tick decides, from what it observed: pure, so the rule is tested without timers. */
 export interface TrimState {
@@ -42,11 +46,12 @@ export function nextTrimStep(
   settings: IdleTrimSettings,
 ): { state: TrimState; trim: boolean } {
   if (observed.utilization >= settings.busyUtilization) return { state: { quietSince: observed.now, attempts: 0 }, trim: false };
-  const due = observed.now - state.quietSince >= settings.idleMs && state.attempts < settings.attemptsPerIdlePeriod;
+  const wait = state.attempts === 0 ? settings.firstTrimAfterMs : settings.retryAfterMs;
+  const due = observed.now - state.quietSince >= wait && state.attempts < settings.attemptsPerIdlePeriod;
   if (!due || observed.newSpaceBytes < settings.grownBytes) return { state, trim: false };
   // V8 measures throughput from the last collection on: when it ran during the traffic, the
-  // bytes allocated since can still read as more than 1 KB/ms at the first trim, and that trim's
-  // scavenge starts a quiet window of its own for the next one.
+  // bytes allocated since still read as more than 1 KB/ms at the first trim, whose scavenge
+  // starts a quiet window of its own for the next one.
   return { state: { quietSince: observed.now, attempts: state.attempts + 1 }, trim: true };
 }
 
@@ -86,6 +91,8 @@ export function startIdleYoungGenerationTrim(settings: IdleTrimSettings = IDLE_T
     if (!step.trim) return;
     collect ??= minorCollector();
     collect({ type: 'minor' });
+    // The trim's own scavenge must not make the next tick look busy (it would start a new period).
+    last = performance.eventLoopUtilization();
     onTrim?.(before, newSpaceBytes());
   }, settings.tickMs);
   timer.unref();
