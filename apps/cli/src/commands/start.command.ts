@@ -127,7 +127,7 @@ export const startCommand: Command = {
       log.warn({ file: recordFile(paths.dataDir), err: describe(error) }, 'could not record the role'),
     );
 
-    // Hands the young generation back once the gateway is idle (docs/data-plane.md, "Memory").
+    // Hands the young generation back once the gateway is idle (docs/data-plane.md, "Heap").
     const stopTrim = startIdleYoungGenerationTrim();
     const code = await signals.serve(plane, cleanup);
     stopTrim();
