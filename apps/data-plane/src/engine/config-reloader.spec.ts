@@ -98,16 +98,17 @@ test('without a statusPath (following a control plane) applies are recorded in t
 });
 
 test('the state a route change leaves is released only once a table built meanwhile is live, never from under it', async () => {
-  // Routes named slow-* take 1 ms each to compile: a table of 400 of them outlasts the 250 ms
-  // after which a route change's state is released, so that release falls in the build.
+  // Routes named slow-* take 1 ms each to load (`prepare` runs when a route loads; its pipeline
+  // compiles at its first request): a table of 400 of them outlasts the 250 ms after which a route
+  // change's state is released, so that release falls in the build.
   const slowCompile: PolicyFactory = {
     key: 'slow-compile',
     scope: 'route',
     order: 1,
-    create: (route) => {
-      if (route?.id.startsWith('slow-') === true) for (const until = performance.now() + 1; performance.now() < until; );
-      return null;
+    prepare: (route) => {
+      if (route.id.startsWith('slow-')) for (const until = performance.now() + 1; performance.now() < until; );
     },
+    create: () => null,
   };
   const { reloader, services, done } = setup(async () => ({ ok: false, errors: [] }), { factories: [...POLICY_FACTORIES, slowCompile] });
   const breaker = { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 };

@@ -60,12 +60,20 @@ export interface InstructionCount {
   readonly timers: number;
   /** The main thread's TurboFan compilation (`Compiler::CompileOptimized`, inclusive): 0 unless BENCH_CALLGRIND_COUNT_COMPILATION=1. */
   readonly compile: number;
+  /**
+   * The main thread's garbage collection: every collection's pause (`Heap::CollectGarbage`,
+   * scavenges and mark-compacts) plus incremental marking's steps (`IncrementalMarking::Step`),
+   * inclusive. With node --single-threaded the collector has no threads of its own.
+   */
+  readonly gc: number;
 }
 
 /** libuv's timers phase; its inclusive cost is what the clock, not the traffic, makes a process do. */
 const TIMERS_PHASE = 'uv__run_timers';
 /** V8's optimising compiler, entered once per function it optimises (the name is followed by its parameter list). */
 const OPTIMISING_COMPILER = 'v8::internal::Compiler::CompileOptimized(';
+/** V8's collector: the pauses, and the marking steps between them (summed: a step called inside a pause would count twice). */
+const COLLECTOR = ['v8::internal::Heap::CollectGarbage(', 'v8::internal::IncrementalMarking::Step('] as const;
 
 /**
  * Inclusive instructions of every call to `fn` in a callgrind dump (`--compress-strings=no`): the
@@ -125,6 +133,7 @@ export class CallgrindProcess {
       main: totalInstructions(mainDump, main),
       timers: inclusiveInstructions(mainDump, TIMERS_PHASE),
       compile: inclusiveInstructions(mainDump, OPTIMISING_COMPILER),
+      gc: COLLECTOR.reduce((sum, fn) => sum + inclusiveInstructions(mainDump, fn), 0),
     };
   }
 

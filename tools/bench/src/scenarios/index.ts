@@ -14,11 +14,11 @@ import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
 import { tracingScenario } from './tracing';
-import { tracingInstructionsScenario, tracingOffInstructionsScenario } from './tracing-instructions';
+import { tracingCostInstructionsScenario, tracingInstructionsScenario, tracingOffInstructionsScenario } from './tracing-instructions';
 
 /**
  * Every scenario, in run order. A new scenario is one file in this folder (see proxy.ts and
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];

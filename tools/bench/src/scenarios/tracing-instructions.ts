@@ -3,7 +3,7 @@ import path from 'node:path';
 import { makeTempDir, shebangNodeFlags } from '@gateway/testing';
 import { countInstructions } from '../harness/callgrind';
 import { startGateway } from '../harness/gateway';
-import { defineInstructionComparison, type InstructionLaunch } from '../harness/instruction-comparison';
+import { defineInstructionComparison, type InstructionLaunch, type InstructionVariant } from '../harness/instruction-comparison';
 import type { ServerProcess } from '../harness/processes';
 import { formatNumber } from '../harness/report';
 import { median } from '../harness/stats';
@@ -11,10 +11,16 @@ import type { HarnessContext, JsonValue } from '../harness/types';
 import { prepareTracingBench, TRACING_BENCH_PATH, type TracingBenchEnv } from './tracing';
 
 /**
- * `apps/cli/bin/gateway.js` of a build without tracing (a checkout of main before the tracing
- * merge): the baseline of `tracing-off-instructions`.
+ * `apps/cli/bin/gateway.js` of a build without tracing: the same commit with the tracing policy out
+ * of the registry and the exchange's `trace` field removed (tools/bench/README.md says how), so that
+ * nothing but tracing differs. The baseline of `tracing-off-instructions`.
  */
 const BASELINE_BIN_VARIABLE = 'BENCH_TRACING_BASELINE_BIN';
+/**
+ * `apps/cli/bin/gateway.js` of another build with tracing (a branch that changes the span path):
+ * `tracing-cost-instructions` adds its 10 % exported variant, against the same `off`.
+ */
+const OTHER_BIN_VARIABLE = 'BENCH_TRACING_OTHER_BIN';
 /** Issue 18: tracing off at most 1 % more instructions than without tracing; 10 % sampling at most 5 % more than off. */
 const OFF_AT_LEAST = 1 / 1.01;
 const SAMPLED_AT_LEAST = 1 / 1.05;
@@ -28,6 +34,26 @@ const SAMPLED_AT_LEAST = 1 / 1.05;
 const HOOK_CALLS = [300_000, 700_000] as const;
 const HOOK_REPEATS = 2;
 const HOOK_MODES = ['propagate', 'export-10'] as const;
+/**
+ * Spans exported when a batch is full, as at full speed, not on the clock. With the defaults (512 a
+ * batch, 5 s) a data plane under valgrind (10-30 requests a second, 1-3 sampled spans) exports a
+ * few spans at a time from a timer: in the timers phase, which the harness takes out of the
+ * per-request figure, and with one HTTP request per handful of spans. With 50 a batch and the
+ * longest delay, the export runs in the request that fills the batch, about once per 500-request
+ * counted batch at 10 %; its per-request overhead is spread over 50 spans instead of 512, so the
+ * figure overstates the export a little (never understates it).
+ */
+const EXPORT_BY_BATCH_SIZE = { maxExportBatchSize: 50, scheduledDelay: 60_000 };
+const SAMPLED_10: InstructionVariant = {
+  name: 'sampled-10',
+  label: 'trace context, 10 % exported',
+  env: {},
+  proxy: { proxy: { tracing: { enabled: true, samplingRatio: 0.1, otlp: { enabled: true, ...EXPORT_BY_BATCH_SIZE } } } },
+};
+const WITHOUT_TRACING: InstructionVariant = { name: 'without-tracing', label: 'build without tracing', env: {} };
+const OFF: InstructionVariant = { name: 'off', label: 'tracing off', env: {} };
+const OFF_GOAL = { variant: 'off', atLeast: OFF_AT_LEAST, description: 'instructions per request, without-tracing/off (tracing off at most 1 % more)' };
+const SAMPLED_GOAL = { variant: 'sampled-10', atLeast: SAMPLED_AT_LEAST, description: 'instructions per request, off/sampled-10 (10 % sampling at most 5 % more)' };
 /** The route's upstream deadlines, raised: under valgrind on a busy machine a request can outlast the defaults (504). */
 const SLOW_PROCESS_ROUTE = { timeout: { connect: 60_000, request: 60_000 } };
 
@@ -47,14 +73,13 @@ async function startTracingDataPlane(env: TracingBenchEnv, ctx: HarnessContext, 
   return startGateway(ctx, name, 'data-plane', benchProxyYaml(proxyYaml, env), {}, { ...launch, ...(command === undefined ? {} : { command }) });
 }
 
-/** The baseline build's node flags and script, or an error saying how to name it. */
-function baselineCommand(): string[] {
-  const bin = process.env[BASELINE_BIN_VARIABLE];
-  if (bin === undefined || !existsSync(bin)) {
-    throw new Error(`${BASELINE_BIN_VARIABLE} must name apps/cli/bin/gateway.js of a build without tracing (got ${bin ?? 'nothing'}); see tools/bench/README.md`);
-  }
+/** The node flags and script of the build a variable names, or an error saying what it must name. */
+function buildCommand(variable: string, what: string): string[] {
+  const bin = process.env[variable];
+  if (bin === undefined || !existsSync(bin)) throw new Error(`${variable} must name apps/cli/bin/gateway.js of ${what} (got ${bin ?? 'nothing'}); see tools/bench/README.md`);
   return [...shebangNodeFlags(readFileSync(bin, 'utf8')), bin];
 }
+const baselineCommand = (): string[] => buildCommand(BASELINE_BIN_VARIABLE, 'a build without tracing');
 
 /**
  * Instructions a request of the tracing hooks alone (servers/tracing-hook-loop.ts): (long run -
@@ -96,12 +121,9 @@ export const tracingInstructionsScenario = defineInstructionComparison<TracingBe
   description:
     'GET of 100 B through a data plane with one /api/* route: tracing off, and W3C trace context on with 10 % of the traces exported over OTLP/HTTP to a collector ' +
     'in the harness process. First, the tracing hooks alone are counted (servers/tracing-hook-loop.ts; BENCH_CALLGRIND_HOOK=0 skips it).',
-  variants: [
-    { name: 'off', label: 'tracing off', env: {} },
-    { name: 'sampled-10', label: 'trace context, 10 % exported', env: {}, proxy: { proxy: { tracing: { enabled: true, samplingRatio: 0.1, otlp: { enabled: true } } } } },
-  ],
+  variants: [OFF, SAMPLED_10],
   baseline: 'off',
-  goal: { variant: 'sampled-10', atLeast: SAMPLED_AT_LEAST, description: 'instructions per request, off/sampled-10 (10 % sampling at most 5 % more)' },
+  goal: SAMPLED_GOAL,
   path: TRACING_BENCH_PATH,
   prepare: async (ctx) => (await prepareTracingBench(ctx)).env,
   start: (env, ctx, launch) => startTracingDataPlane(env, ctx, launch),
@@ -116,18 +138,50 @@ export const tracingOffInstructionsScenario = defineInstructionComparison<Tracin
   name: 'tracing-off-instructions',
   title: 'A build without tracing vs tracing off: instructions per request under callgrind',
   description:
-    `GET of 100 B through a data plane with one /api/* route: the build of ${BASELINE_BIN_VARIABLE} (apps/cli/bin/gateway.js of main before tracing was merged) ` +
+    `GET of 100 B through a data plane with one /api/* route: the build of ${BASELINE_BIN_VARIABLE} (apps/cli/bin/gateway.js of this commit with the tracing policy and the exchange's trace field taken out) ` +
     'and this build with tracing off (the default).',
-  variants: [
-    { name: 'without-tracing', label: 'build without tracing', env: {} },
-    { name: 'off', label: 'tracing off', env: {} },
-  ],
+  variants: [WITHOUT_TRACING, OFF],
   baseline: 'without-tracing',
-  goal: { variant: 'off', atLeast: OFF_AT_LEAST, description: 'instructions per request, without-tracing/off (tracing off at most 1 % more)' },
+  goal: OFF_GOAL,
   path: TRACING_BENCH_PATH,
   prepare: async (ctx) => {
     baselineCommand();
     return (await prepareTracingBench(ctx)).env;
   },
-  start: (env, ctx, launch) => startTracingDataPlane(env, ctx, launch, launch.variant.name === 'without-tracing' ? baselineCommand() : undefined),
+  start: (env, ctx, launch) => startTracingDataPlane(env, ctx, launch, launch.variant.name === WITHOUT_TRACING.name ? baselineCommand() : undefined),
+});
+
+/** The 10 % exported variant of the build BENCH_TRACING_OTHER_BIN names, when it names one. */
+const otherSampled: InstructionVariant | undefined =
+  process.env[OTHER_BIN_VARIABLE] === undefined ? undefined : { ...SAMPLED_10, name: 'sampled-10-other', label: `trace context, 10 % exported, build of ${OTHER_BIN_VARIABLE}` };
+
+/**
+ * Both of issue 18's goals from one set of processes (a busy machine fits one run, not two): the
+ * build without tracing, this build with tracing off and with 10 % exported, and with
+ * BENCH_TRACING_OTHER_BIN the 10 % variant of another build as well, each against the same `off`.
+ */
+export const tracingCostInstructionsScenario = defineInstructionComparison<TracingBenchEnv>({
+  name: 'tracing-cost-instructions',
+  title: 'Tracing: a build without it, off, 10 % exported: instructions per request under callgrind',
+  description:
+    `GET of 100 B through a data plane with one /api/* route: the build of ${BASELINE_BIN_VARIABLE} (this commit without the tracing policy), this build with tracing off, ` +
+    `and with W3C trace context and 10 % exported over OTLP/HTTP to a collector in the harness process${otherSampled ? `, and the same on the build of ${OTHER_BIN_VARIABLE}` : ''}.`,
+  variants: [WITHOUT_TRACING, OFF, SAMPLED_10, ...(otherSampled ? [otherSampled] : [])],
+  baseline: 'without-tracing',
+  goal: OFF_GOAL,
+  moreGoals: [
+    { baseline: 'off', ...SAMPLED_GOAL },
+    ...(otherSampled ? [{ baseline: 'off', ...SAMPLED_GOAL, variant: otherSampled.name, description: `${SAMPLED_GOAL.description.replace('sampled-10', otherSampled.name)}, build of ${OTHER_BIN_VARIABLE}` }] : []),
+  ],
+  path: TRACING_BENCH_PATH,
+  prepare: async (ctx) => {
+    baselineCommand();
+    if (otherSampled) buildCommand(OTHER_BIN_VARIABLE, 'another build with tracing');
+    return (await prepareTracingBench(ctx)).env;
+  },
+  start: (env, ctx, launch) => {
+    const { name } = launch.variant;
+    const command = name === WITHOUT_TRACING.name ? baselineCommand() : name === otherSampled?.name ? buildCommand(OTHER_BIN_VARIABLE, 'another build with tracing') : undefined;
+    return startTracingDataPlane(env, ctx, launch, command);
+  },
 });

@@ -19,14 +19,16 @@ export interface TracingBenchEnv {
 }
 
 /**
- * A collector that reads each export and answers 200, in the harness process (its work is not the
- * proxy's). Unreferenced: it never keeps the harness alive.
+ * A collector that reads each export and answers 200 in the export's encoding (an empty OTLP
+ * response: `{}` in JSON, zero bytes in protobuf), in the harness process (its work is not the
+ * proxy's), so builds exporting either encoding can be compared in one run. Unreferenced: it never
+ * keeps the harness alive.
  */
 export async function startDiscardingCollector(): Promise<string> {
   const server = http.createServer((req, res) => {
     req.resume();
-    // An empty OTLP protobuf response (ExportTraceServiceResponse with no field is zero bytes).
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+    const protobuf = req.headers['content-type'] === 'application/x-protobuf';
+    req.on('end', () => res.writeHead(200, { 'content-type': protobuf ? 'application/x-protobuf' : 'application/json' }).end(protobuf ? undefined : '{}'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.unref();

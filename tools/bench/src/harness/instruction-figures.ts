@@ -1,0 +1,78 @@
+import type { InstructionCount } from './callgrind';
+import type { ForcedCollection } from './forced-gc';
+import { median as medianOrUndefined } from './stats';
+
+/** One counted batch of sequential requests: its dump and how long it took. */
+export interface Batch {
+  readonly count: InstructionCount;
+  readonly seconds: number;
+}
+
+/** A full collection forced between batches, counted on its own (never inside a batch). */
+export interface Collection extends ForcedCollection {
+  readonly count: InstructionCount;
+}
+
+/** Everything counted in one process (one variant, one round). */
+export interface ProcessCount {
+  readonly batches: readonly Batch[];
+  /** One before every batch and one after the last; empty when collections are not forced. */
+  readonly collections: readonly Collection[];
+  /** The idle spell after the batches: no traffic, only what the clock drives. */
+  readonly idle: Batch;
+}
+
+export const median = (values: readonly number[]): number => medianOrUndefined(values) ?? Number.NaN;
+export const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+export const relativeSpread = (values: readonly number[]): number => (Math.max(...values) - Math.min(...values)) / median(values);
+
+/** Request-driven instructions of a batch a request: everything but the timers phase (every thread, or the main thread's). */
+export const batchNet = (b: Batch, requests: number, thread: 'all' | 'main' = 'all'): number => (b.count[thread] - b.count.timers) / requests;
+
+/**
+ * The verdict's figure of a process: the median of its batches. Each batch starts right after a
+ * full collection, so most hold only scavenges (charged to the requests that allocated), and a
+ * major collection that falls into one batch of twelve moves the median by a step, not the figure
+ * by a third as it did when batches were pooled.
+ */
+export const processMedian = (p: ProcessCount, requests: number, thread: 'all' | 'main' = 'all'): number => median(p.batches.map((b) => batchNet(b, requests, thread)));
+
+/** Every batch pooled (total over requests): every collection that fell into a batch, charged in full. */
+export const processMean = (p: ProcessCount, requests: number): number => sum(p.batches.map((b) => b.count.all - b.count.timers)) / (requests * p.batches.length);
+
+/**
+ * The pooled batches plus the forced full collection after each one, charged to its requests:
+ * a major collection every batch, far more often than a process collects on its own, so an upper
+ * bound on what the old generation costs a request. NaN when collections are not forced.
+ */
+export const processMeanWithCollections = (p: ProcessCount, requests: number): number =>
+  p.collections.length === p.batches.length + 1 ? processMean(p, requests) + sum(p.collections.slice(1).map((c) => c.count.gc)) / (requests * p.batches.length) : Number.NaN;
+
+/** The median batch with the timers phase left in. */
+export const processGross = (p: ProcessCount, requests: number): number => median(p.batches.map((b) => b.count.all / requests));
+
+/** The collector's share of the batches' instructions (scavenges, and any major collection that fell into a batch). */
+export const gcShare = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.gc)) / sum(p.batches.map((b) => b.count.all));
+
+/**
+ * Bytes a request left in the old generation: what each batch added between the collection before
+ * it and the one after it, over the batches' requests. This is what makes a process collect the
+ * old generation, so a variant that keeps more shows here even where the median hides the collection.
+ */
+export const oldGenerationBytesPerRequest = (p: ProcessCount, requests: number): number =>
+  p.collections.length === p.batches.length + 1
+    ? sum(p.batches.map((_, k) => (p.collections[k + 1] as Collection).oldGenerationBefore - (p.collections[k] as Collection).oldGenerationAfter)) / (requests * p.batches.length)
+    : Number.NaN;
+
+/** A forced full collection's instructions (median over the process's collections). */
+export const fullCollectionInstructions = (p: ProcessCount): number => median(p.collections.map((c) => c.count.gc));
+
+/** Timers-phase instructions a second under traffic (the batches) and without (the idle spell). */
+export const busyTimersRate = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.timers)) / sum(p.batches.map((b) => b.seconds));
+export const idleTimersRate = (p: ProcessCount): number => p.idle.count.timers / p.idle.seconds;
+
+/** TurboFan's share of a process's last batch: a count is steady-state only when this is about 0. */
+export const lastCompileShare = (p: ProcessCount): number => {
+  const last = p.batches.at(-1);
+  return last === undefined ? Number.NaN : last.count.compile / last.count.all;
+};
