@@ -16,6 +16,7 @@ import { GatewaySignals } from '../gateway-signals';
 import { JsonLineLogger } from '../json-line-logger';
 import { claimPidFile, livePidFileHolder, releasePidFile } from '../pid-file';
 import { plural } from '../plural';
+import { startIdleYoungGenerationTrim } from '../young-generation-trim';
 
 const OPTIONS = {
   config: { type: 'string', valueName: 'FILE', description: 'Configuration file (default: $GATEWAY_CONFIG, else ./proxy.yml)' },
@@ -126,7 +127,10 @@ export const startCommand: Command = {
       log.warn({ file: recordFile(paths.dataDir), err: describe(error) }, 'could not record the role'),
     );
 
+    // Hands the young generation back once the gateway is idle (docs/data-plane.md, "Heap").
+    const stopTrim = startIdleYoungGenerationTrim();
     const code = await signals.serve(plane, cleanup);
+    stopTrim();
     log.info({ code }, 'gateway exited');
     setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
     return code;
