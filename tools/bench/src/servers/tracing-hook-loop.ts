@@ -5,6 +5,8 @@
 //   loop       the loop alone, with a hook that does nothing: what the other modes' counts hold besides tracing
 //   export-10  the same plus onComplete, the sampled 10 % built as spans by the OpenTelemetry SDK and
 //              exported over OTLP/HTTP to a collector in a child process (not counted by valgrind)
+// BENCH_TRACING_BATCH sets the batch processor's maxExportBatchSize (default 512, the gateway's
+// default), to weigh the HTTP cost of more exports against the GC of spans that wait less.
 // The compiled data plane is loaded by path (the bench does not depend on the data plane's package).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -28,6 +30,8 @@ async function startSink(): Promise<{ endpoint: string; stop(): void }> {
 
 async function main(): Promise<void> {
   const count = Number(process.argv[2]);
+  const batch = Number(process.env['BENCH_TRACING_BATCH'] ?? 512);
+  if (!Number.isSafeInteger(batch) || batch < 1) throw new Error('BENCH_TRACING_BATCH must be a positive integer');
   const mode = process.argv[3];
   if (!Number.isSafeInteger(count) || count < 0 || !['propagate', 'continue', 'export-10', 'loop'].includes(mode ?? '')) throw new Error('usage: tracing-hook-loop.js <count> propagate|continue|export-10|loop');
   const provided = new ServiceRegistry();
@@ -37,7 +41,7 @@ async function main(): Promise<void> {
     sink === undefined
       ? undefined
       : new OtlpSpanExport({
-          settings: { enabled: true, endpoint: sink.endpoint, serviceName: 'bench', timeout: 10_000, maxQueueSize: 1_000_000, maxExportBatchSize: 512, scheduledDelay: 5000 },
+          settings: { enabled: true, endpoint: sink.endpoint, serviceName: 'bench', timeout: 10_000, maxQueueSize: 1_000_000, maxExportBatchSize: batch, scheduledDelay: 5000 },
           headers: {},
           serviceVersion: '0.0.0',
           logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
