@@ -49,6 +49,8 @@ test('when the process goes idle the grown young generation is handed back (node
   assert.equal(child.status, 0, child.stderr);
   const result = JSON.parse(child.stdout) as { grown: number; trims: Array<{ before: number; after: number }>; now: number };
   assert.ok(result.grown >= 32 * MIB, `the new space grew to ${result.grown} bytes`);
-  assert.ok(result.trims.length >= 1 && result.trims.length <= IDLE_TRIM_DEFAULTS.attemptsPerIdlePeriod, JSON.stringify(result.trims));
+  // At least one trim ran. How many is the pure rule's business (tested above): on a loaded machine a
+  // starved tick can read as busy and start a new idle period, so the count is not asserted here.
+  assert.ok(result.trims.length >= 1, JSON.stringify(result.trims));
   assert.ok(result.now < IDLE_TRIM_DEFAULTS.grownBytes, `new space after the trims: ${result.now} bytes (${JSON.stringify(result.trims)})`);
 });
