@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EMPTY_PROXY_CONFIG, manyRoutesConfig, type ManyRoutesRoute } from '@gateway/testing';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
+import { rssMb } from '../harness/rss';
 import { median } from '../harness/stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
 
@@ -33,13 +33,6 @@ interface ScaleFigures {
   readonly requestsNot200: number;
   readonly scrapeMs: number;
   readonly scrapeBytes: number;
-}
-
-/** Resident set of a process, from /proc (what the issue's figures are). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kb) / 1024;
 }
 
 /** GET on a keep-alive agent: status, body size and ms until the body ended. */

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { manyRoutesConfig, parsePrometheusText } from '@gateway/testing';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
+import { rssMb } from '../harness/rss';
 import { median } from '../harness/stats';
 import { threadCpuNanoseconds } from '../harness/thread-cpu';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
@@ -28,12 +28,6 @@ interface Scrape {
   /** CPU of this (the scraper's) process to decompress, when gzip. */
   readonly gunzipMs: number;
   readonly body: Buffer;
-}
-
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kb === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kb) / 1024;
 }
 
 function get(origin: string, path: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
