@@ -285,7 +285,9 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
     const all = await listed();
     assert.equal(all.length, 23);
     const rows = page.locator('tr[data-runbook]');
-    const names = async (): Promise<string[]> => Promise.all((await rows.all()).map(async (row) => (await row.getAttribute('data-runbook')) ?? ''));
+    // One read of every row at once: reading row by row races a re-render (a row read by index that
+    // is gone by then waits for it forever).
+    const names = (): Promise<string[]> => rows.evaluateAll((found) => found.map((row) => row.getAttribute('data-runbook') ?? ''));
 
     await goTo('Runbooks', 'Runbooks');
     await page.getByRole('navigation', { name: 'Pages' }).waitFor();
@@ -300,6 +302,8 @@ describe('admin UI runbooks, approvals, incidents and AI settings in chromium (c
     await last.getByRole('button', { name: 'Confirm delete' }).click();
     await page.getByRole('status').filter({ hasText: `${all[22]} deleted.` }).waitFor();
     await last.waitFor({ state: 'detached' });
+    // The table is gone while page 2 loads again; it is back when a row that stays is.
+    await page.locator(`tr[data-runbook="${all[21]}"]`).waitFor();
     assert.deepEqual(await names(), all.slice(20, 22), 'page 2 asked again after the delete');
     assert.deepEqual(await listed(), all.slice(0, 22));
     await page.getByRole('link', { name: 'Page 1' }).click();
