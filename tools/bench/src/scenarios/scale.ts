@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EMPTY_PROXY_CONFIG, manyRoutesConfig, type ManyRoutesRoute } from '@gateway/testing';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { rssMb } from '../harness/rss';
+import { pause, startTwoByteUpstream } from '../harness/two-byte-upstream';
 import { median } from '../harness/stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
 
@@ -49,19 +49,6 @@ function get(origin: string, path: string, agent: http.Agent): Promise<{ status:
     req.on('error', reject);
   });
 }
-
-/** The loopback upstream of every generated route: 200 with two bytes, whatever the path. */
-async function startUpstream(): Promise<{ origin: string; close(): void }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-length': '2' });
-    res.end('ok');
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One data plane on a proxy.yml with `routes` generated routes (0: the floor): start, RSS, one request a route, scrapes. */
 async function measure(ctx: HarnessContext, upstreamOrigin: string, routes: number): Promise<ScaleFigures> {
@@ -115,7 +102,7 @@ export const scaleScenario: Scenario = {
     `start < ${GOALS.startMs} ms, scrape < ${GOALS.scrapeMs} ms.`,
   variantNames: ['floor', 'routes'],
   async run(ctx: HarnessContext): Promise<ScenarioResult> {
-    const upstream = await startUpstream();
+    const upstream = await startTwoByteUpstream();
     try {
       const figures: ScaleFigures[] = [];
       for (const [variant, routes] of [['floor', 0], ['routes', ROUTES]] as const) {

@@ -1,10 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { manyRoutesConfig, parsePrometheusText } from '@gateway/testing';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { rssMb } from '../harness/rss';
+import { pause, startTwoByteUpstream } from '../harness/two-byte-upstream';
 import { median } from '../harness/stats';
 import { threadCpuNanoseconds } from '../harness/thread-cpu';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
@@ -57,18 +57,6 @@ async function scrape(origin: string, pid: number, agent: http.Agent, gzip: bool
   return { wallMs, cpuMs, bytes: res.body.length, gzip: compressed, gunzipMs: compressed ? (spent.user + spent.system) / 1000 : 0, body };
 }
 
-async function startUpstream(): Promise<{ origin: string; close(): void }> {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-length': '2' });
-    res.end('ok');
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 interface Row {
   readonly kind: string;
   readonly scrapes: readonly Scrape[];
@@ -91,7 +79,7 @@ export const scrapeScenario: Scenario = {
     `Accept-Encoding: gzip. Data-plane CPU time (every thread, /proc/<pid>/task/*/schedstat) and wall time per scrape, bytes, RSS. Goal: scrape < ${GOAL_MS} ms.`,
   variantNames: ['routes'],
   async run(ctx: HarnessContext): Promise<ScenarioResult> {
-    const upstream = await startUpstream();
+    const upstream = await startTwoByteUpstream();
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const generated = manyRoutesConfig({ count: ROUTES, upstreamOrigin: upstream.origin });
     const plane = await startDataPlane(ctx, `data-plane-scrape-${ROUTES}`, generated.yaml);
