@@ -144,3 +144,111 @@ test('the state a route change leaves is released only once a table built meanwh
     done();
   }
 });
+
+test('a table swapped while a policy releases state stops that pass: state of the new table is never released from under it', async () => {
+  // `swap-midway` runs before the breakers' retain: on the first pass it applies a change adding
+  // a route with a breaker between two of its steps. A pass that went on would release with the
+  // configuration it started from, which has no such route.
+  let armed = false;
+  let swapped = false;
+  let abandoned = 0;
+  let applyNew: () => void = () => undefined;
+  const swapMidway: PolicyFactory = {
+    key: 'swap-midway',
+    scope: 'route',
+    order: 0,
+    create: () => null,
+    *retain() {
+      let finished = false;
+      try {
+        yield;
+        if (armed && !swapped) {
+          swapped = true;
+          applyNew();
+        }
+        yield;
+        finished = true;
+      } finally {
+        // Reached without `finished` only when the engine called return() at the yield after the swap.
+        if (swapped && !finished) abandoned += 1;
+      }
+    },
+  };
+  const { reloader, services, done } = setup(async () => ({ ok: false, errors: [] }), { factories: [swapMidway, ...POLICY_FACTORIES] });
+  const breaker = { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 };
+  const validated = (routes: object[]): ProxyConfig => {
+    const result = validateProxyConfig({ version: '1.0.0', routes });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.value;
+  };
+  try {
+    const breakers = services.state.get(BREAKERS);
+    const first = validated([
+      { id: 'gone', path: '/gone/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+      { id: 'kept', path: '/kept/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+    ]);
+    reloader.apply(first);
+    const withoutGone = { ...first, routes: first.routes.filter((r) => r.id !== 'gone') };
+    const withNew = validated([
+      { id: 'kept', path: '/kept/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+      { id: 'new', path: '/new/*', upstream: 'http://127.0.0.1:9', circuitBreaker: breaker },
+    ]);
+    applyNew = () => {
+      const added = withNew.routes.find((r) => r.id === 'new');
+      assert.ok(added);
+      const kept = withoutGone.routes[0];
+      assert.ok(kept);
+      assert.equal(reloader.commitChanges({ config: { ...withNew, routes: [kept, added] }, upserted: [added], removedIds: [] }, 3, 'route upserted').ok, true);
+    };
+    armed = true;
+    assert.equal(reloader.commitChanges({ config: withoutGone, upserted: [], removedIds: ['gone'] }, 2, 'route deleted').ok, true);
+    await reloader.flush();
+    // The follow-up pass (250 ms after the interrupted one) is joined by flush only once it is scheduled.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await reloader.flush();
+    assert.equal(swapped, true, 'the change was applied in the middle of a release');
+    assert.equal(abandoned, 1, 'the interrupted walk was abandoned (its generator returned)');
+    assert.notEqual(breakers.status('new'), undefined, "the new route's breaker was kept");
+    assert.notEqual(breakers.status('kept'), undefined, "the kept route's breaker was kept");
+    assert.equal(breakers.status('gone'), undefined, "the removed route's breaker was released by the next pass");
+  } finally {
+    done();
+  }
+});
+
+test('every policy releases state in chunks: no step of a release walks a whole table of 2,000 routes', () => {
+  const { reloader, services, dispatcher, done } = setup(async () => ({ ok: false, errors: [] }));
+  try {
+    const result = validateProxyConfig({
+      version: '1.0.0',
+      routes: Array.from({ length: 2000 }, (_, i) => ({
+        id: `r${i}`,
+        path: `/r/${i}/*`,
+        upstream: 'http://127.0.0.1:9',
+        circuitBreaker: { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 },
+        rateLimit: { enabled: true, max: 100, windowMs: 60_000 },
+      })),
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    reloader.apply(result.value);
+    const table = dispatcher.getTable();
+    assert.ok(table);
+    const env = { settings: table.config.proxy, services, upstreams: new Map(), upstreamTls: undefined as never };
+    const steps = new Map<string, number>();
+    for (const factory of POLICY_FACTORIES) {
+      const walk = factory.retain?.(table.config, env);
+      if (walk === undefined) continue;
+      let count = 1;
+      for (let step = walk.next(); step.done !== true; step = walk.next()) count += 1;
+      steps.set(factory.key, count);
+    }
+    // CHUNK_ITEMS (500) routes a step: 4 steps over the routes, 4 over the registry's routes, 4 over its 2,000 breakers, and the last.
+    assert.equal(steps.get('circuit-breaker'), 13, `steps per policy: ${JSON.stringify([...steps])}`);
+    // The usage registry has no entries yet (no request came): the routes only.
+    assert.equal(steps.get('rate-limit'), 5, `steps per policy: ${JSON.stringify([...steps])}`);
+    assert.equal(steps.get('health-check'), 5, `steps per policy: ${JSON.stringify([...steps])}`);
+    assert.notEqual(services.state.get(BREAKERS).status('r1999'), undefined, 'a release by the live configuration keeps its routes');
+  } finally {
+    done();
+  }
+});

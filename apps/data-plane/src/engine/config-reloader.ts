@@ -156,27 +156,38 @@ export class ConfigReloader {
 
   /**
    * Releases the long-lived state (breakers, health checks, upstream pools...) of what the live
-   * table no longer has, one step per kind of state: each step walks every route (1 to 5 ms of
-   * CPU at 10,000 on a busy machine), so every step runs in a slice of its own. Each step reads the table live at
-   * that moment, and the release gives way to a table being built (see releaseLater): state the
-   * build creates for its new routes is not in the live table yet.
+   * table no longer has. Every policy's retain walks every route and then its own state, a chunk
+   * of a few hundred a step (one walk over 10,000 routes in one step was 2 to 9 ms of CPU on a busy
+   * machine), so each step runs in a slice of its own. Between two steps the table may change or a
+   * build may start (see releaseLater: state a build creates for its new routes is not in the live
+   * table yet): then the pass stops where it is, having released only what was unused by the table
+   * live at each step, and says so ('interrupted').
    */
-  private *releaseSteps(): Generator<void, 'done' | 'building', void> {
+  private *releaseSteps(): Generator<void, 'done' | 'interrupted', void> {
     const { dispatcher, factories, services } = this.deps;
-    if (dispatcher.getTable() === undefined) return 'done';
-    yield* this.prunePoolSteps();
+    const table = dispatcher.getTable();
+    if (table === undefined) return 'done';
+    if (!(yield* this.prunePoolSteps())) return 'interrupted';
+    const stale = (): boolean => dispatcher.getTable() !== table || this.building > 0;
+    if (stale()) return 'interrupted';
+    const { config } = table;
+    const env = upstreamEnvironment(config, { settings: { ...config.proxy, ...definedOnly(this.deps.overrides) }, services });
     for (const factory of factories) {
       if (factory.retain === undefined) continue;
-      const table = dispatcher.getTable();
-      if (table === undefined) return 'done';
-      if (this.building > 0) return 'building';
-      const { config } = table;
       try {
-        factory.retain(config, upstreamEnvironment(config, { settings: { ...config.proxy, ...definedOnly(this.deps.overrides) }, services }));
+        const steps = factory.retain(config, env);
+        for (let step = steps.next(); step.done !== true; step = steps.next()) {
+          yield;
+          if (stale()) {
+            steps.return();
+            return 'interrupted';
+          }
+        }
       } catch (error) {
         services.logger.error({ err: String(error), policy: factory.key }, 'releasing policy state failed');
       }
       yield;
+      if (stale()) return 'interrupted';
     }
     return 'done';
   }
@@ -185,18 +196,20 @@ export class ConfigReloader {
    * Closes the upstream pools no route of the live table uses. The routes are gathered a chunk a
    * step (one pass over 10,000 routes took up to 12 ms on a busy machine: a cache miss or more per
    * route); when the table changed meanwhile, this pass prunes nothing and leaves it to the next
-   * release (an unused pool only keeps its idle connections until their keep-alive ends).
+   * release (an unused pool only keeps its idle connections until their keep-alive ends) and
+   * says so (false).
    */
-  private *prunePoolSteps(): Generator<void, void, void> {
+  private *prunePoolSteps(): Generator<void, boolean, void> {
     const table = this.deps.dispatcher.getTable() as RouteTable;
     const inUse = yield* table.poolsInUseSteps(POOL_SCAN_CHUNK);
-    if (this.deps.dispatcher.getTable() !== table) return;
+    if (this.deps.dispatcher.getTable() !== table) return false;
     try {
       this.deps.pools.prune(inUse);
     } catch (error) {
       this.deps.services.logger.error({ err: String(error) }, 'closing unused upstream pools failed');
     }
     yield;
+    return true;
   }
 
   /**
@@ -217,9 +230,9 @@ export class ConfigReloader {
           continue;
         }
         this.releasePending = false;
-        // A slice a step (budget 0): one step walks every route, two in a row were up to 9 ms at 10,000.
+        // A slice a step (budget 0): a step is a chunk of routes; releasing is never urgent.
         if ((await runInSlices(this.releaseSteps(), 0)) === 'done') break;
-        // A build started meanwhile: its swap asks for a release of its own; this one joins it.
+        // A build started or a table was swapped meanwhile: a swap asks for a release of its own; this one joins it.
         if (this.releasePending) break;
         this.releasePending = true;
         wait = RELEASE_DELAY_MS;

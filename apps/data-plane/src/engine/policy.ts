@@ -130,7 +130,11 @@ export interface PolicyFactory {
   shareKey?(route: Route): string;
   /**
    * Called once a configuration is live: release long-lived state (breakers, health-check timers)
-   * of routes and upstreams it no longer has. Must not throw.
+   * of routes and upstreams it no longer has. A generator that yields every few hundred routes or
+   * entries (eachInChunks of time-slices.ts), so a table of 10,000 routes is walked in slices of
+   * the event loop, never in one step. The engine abandons it (`return()`) when the live table
+   * changes or a new one starts to build between two steps, so a step may rely on `config` being
+   * live; the next release walks again. Must not throw.
    */
-  retain?(config: ProxyConfig, env: PolicyEnvironment): void;
+  retain?(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void>;
 }

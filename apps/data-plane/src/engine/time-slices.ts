@@ -36,3 +36,25 @@ export function runToEnd<R>(steps: Generator<void, R, void>): R {
     if (step.done === true) return step.value;
   }
 }
+
+/**
+ * Items a background pass over a whole table handles between two yields (a policy's retain): one
+ * pass over 10,000 routes took 2 to 9 ms of CPU on a busy machine, a cache miss or more per route.
+ */
+export const CHUNK_ITEMS = 500;
+
+/**
+ * Calls `visit` on every item, yielding after every `chunk` of them, for runInSlices. Over a Map's
+ * keys, `visit` may delete the key it is given (a Map iterator carries on past deleted entries).
+ */
+export function* eachInChunks<T>(items: Iterable<T>, visit: (item: T) => void, chunk = CHUNK_ITEMS): Generator<void, void, void> {
+  let inChunk = 0;
+  for (const item of items) {
+    visit(item);
+    inChunk += 1;
+    if (inChunk === chunk) {
+      inChunk = 0;
+      yield;
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import type { BreakerRecord, RouteBreakerView } from '@gateway/events';
 import type { EngineServices, GaugeReading, PolicyStateKey } from '../../engine/ports';
+import { eachInChunks } from '../../engine/time-slices';
 import { BREAKER_STATE_GAUGE, BREAKER_STATE_VALUES, RESILIENCE_EVENTS, type BreakerOpenedEvent, type ResilienceEvents } from './breaker-events';
 import { CircuitBreaker, type BreakerListener, type BreakerSettings, type BreakerState } from './circuit-breaker';
 
@@ -69,14 +70,16 @@ export class BreakerRegistry implements BreakerListener {
     return [...this.breakers.values()].map((b) => ({ name: b.name, kind: b.settings.kind, routeIds: this.routesOf(b.name), ...b.status() }));
   }
 
-  /** Forgets breakers and routes the live configuration no longer has. */
-  retain(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
-    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
-    for (const name of this.breakers.keys()) {
-      if (names.has(name)) continue;
+  /** Forgets breakers and routes the live configuration no longer has, a chunk a step (see PolicyFactory.retain). */
+  *retainSteps(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): Generator<void, void, void> {
+    yield* eachInChunks(this.routes.keys(), (id) => {
+      if (!routeIds.has(id)) this.routes.delete(id);
+    });
+    yield* eachInChunks(this.breakers.keys(), (name) => {
+      if (names.has(name)) return;
       this.breakers.delete(name);
       this.services.health.unregisterBreaker(name);
-    }
+    });
   }
 
   changed(breaker: CircuitBreaker, from: BreakerState, reason: BreakerOpenedEvent['reason']): void {

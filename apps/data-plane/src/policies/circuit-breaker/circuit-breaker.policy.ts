@@ -2,6 +2,7 @@ import type { CircuitBreakerConfig, ProxyConfig, Route, UpstreamDefinition } fro
 import { isGatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
+import { eachInChunks } from '../../engine/time-slices';
 import { BREAKERS, routeBreakerName } from './breaker-registry';
 import type { BreakerSettings, CircuitBreaker } from './circuit-breaker';
 
@@ -129,16 +130,16 @@ export const circuitBreakerPolicy: PolicyFactory = {
       onComplete: (exchange) => record(exchange, undefined),
     };
   },
-  retain: (config: ProxyConfig, env) => {
+  *retain(config: ProxyConfig, env) {
     const names = new Set<string>();
     const routeIds = new Set<string>();
-    for (const route of config.routes) {
-      if (!route.enabled) continue;
+    yield* eachInChunks(config.routes, (route) => {
+      if (!route.enabled) return;
       if (route.circuitBreaker?.enabled === true) names.add(routeBreakerName(route.id));
       const upstream = upstreamBreakerOf(route, env);
       if (upstream !== undefined) names.add(upstream.name);
       routeIds.add(route.id);
-    }
-    env.services.state.get(BREAKERS).retain(routeIds, names);
+    });
+    yield* env.services.state.get(BREAKERS).retainSteps(routeIds, names);
   },
 };

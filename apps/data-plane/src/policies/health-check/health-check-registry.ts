@@ -1,5 +1,6 @@
 import type { HealthCheckStatus } from '@gateway/events';
 import type { EngineServices, PolicyStateKey } from '../../engine/ports';
+import { eachInChunks, runToEnd } from '../../engine/time-slices';
 import { upstreamTlsKey, type UpstreamTls } from '../../engine/upstream-tls';
 import { HealthChecker, type HealthCheckSettings } from './health-checker';
 
@@ -70,15 +71,23 @@ export class HealthCheckRegistry {
     return out;
   }
 
+  /** Stops the checks and forgets the routes the live configuration no longer has. */
   retain(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
-    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
-    for (const [name, checker] of this.checkers) {
-      if (names.has(name)) continue;
-      checker.stop();
+    runToEnd(this.retainSteps(routeIds, names));
+  }
+
+  /** The same, a chunk a step (see PolicyFactory.retain). */
+  *retainSteps(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): Generator<void, void, void> {
+    yield* eachInChunks(this.routes.keys(), (id) => {
+      if (!routeIds.has(id)) this.routes.delete(id);
+    });
+    yield* eachInChunks(this.checkers.keys(), (name) => {
+      if (names.has(name)) return;
+      this.checkers.get(name)?.stop();
       this.markHealthy(name, true);
       this.checkers.delete(name);
       this.targets.delete(name);
-    }
+    });
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { upstreamTargets, type HealthCheckConfig, type ProxyConfig, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
+import { eachInChunks } from '../../engine/time-slices';
 import type { UpstreamTls } from '../../engine/upstream-tls';
 import { HEALTH_CHECKS, routeCheckName, type CheckedTarget } from './health-check-registry';
 import type { HealthChecker, HealthCheckSettings } from './health-checker';
@@ -94,16 +95,16 @@ export const healthCheckPolicy: PolicyFactory = {
       onRequest: () => (allUnhealthy() ? reply : undefined),
     };
   },
-  retain: (config: ProxyConfig, env) => {
+  *retain(config: ProxyConfig, env) {
     const names = new Set<string>();
     const routeIds = new Set<string>();
-    for (const route of config.routes) {
-      if (!route.enabled) continue;
+    yield* eachInChunks(config.routes, (route) => {
+      if (!route.enabled) return;
       const checks = checksOf(route, env);
-      if (checks.length === 0) continue;
+      if (checks.length === 0) return;
       for (const check of checks) names.add(check.name);
       routeIds.add(route.id);
-    }
-    env.services.state.get(HEALTH_CHECKS).retain(routeIds, names);
+    });
+    yield* env.services.state.get(HEALTH_CHECKS).retainSteps(routeIds, names);
   },
 };

@@ -1,5 +1,6 @@
 import { TopKeys, type RateLimitUsage, type TopKeyWire } from '@gateway/events';
 import type { PolicyStateKey } from '../../engine/ports';
+import { eachInChunks } from '../../engine/time-slices';
 
 /** Keys the since-start sketch keeps (what GET .../rate-limit can list). */
 const MAX_TRACKED_KEYS = 1000;
@@ -69,8 +70,11 @@ export class RateLimitUsageRegistry {
     return this.routes.get(routeId)?.takeWindowKeys();
   }
 
-  retain(routeIds: ReadonlySet<string>): void {
-    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
+  /** Forgets the usage of routes the live configuration no longer limits, a chunk a step (see PolicyFactory.retain). */
+  *retainSteps(routeIds: ReadonlySet<string>): Generator<void, void, void> {
+    yield* eachInChunks(this.routes.keys(), (id) => {
+      if (!routeIds.has(id)) this.routes.delete(id);
+    });
   }
 }
 

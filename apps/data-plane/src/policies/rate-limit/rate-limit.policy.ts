@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import type { RateLimitConfig, Route } from '@gateway/route-model';
+import type { RateLimitConfig } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
 import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
+import { eachInChunks } from '../../engine/time-slices';
 import { compileScopeKey } from './rate-limit-key';
 import { RATE_LIMIT_HITS, RATE_LIMIT_STORE, type RateLimitDecision, type RateLimitRule } from './rate-limit-store';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
@@ -112,7 +113,11 @@ export const rateLimitPolicy: PolicyFactory = {
             },
     };
   },
-  retain: (config, env) => {
-    env.services.state.get(RATE_LIMIT_USAGE).retain(new Set(config.routes.filter((r: Route) => r.rateLimit?.enabled === true).map((r) => r.id)));
+  *retain(config, env) {
+    const routeIds = new Set<string>();
+    yield* eachInChunks(config.routes, (route) => {
+      if (route.rateLimit?.enabled === true) routeIds.add(route.id);
+    });
+    yield* env.services.state.get(RATE_LIMIT_USAGE).retainSteps(routeIds);
   },
 };

@@ -1,4 +1,5 @@
 import type { RouteWindow, UpstreamWindow } from '@gateway/events';
+import { eachInChunks } from '../../engine/time-slices';
 import { TrafficTally } from './traffic-tally';
 
 /**
@@ -27,10 +28,14 @@ export class TelemetryRegistry {
     return { routes, upstreams };
   }
 
-  /** Forgets routes and upstreams the live configuration no longer has. */
-  retain(routeIds: ReadonlySet<string>, upstreams: ReadonlySet<string>): void {
-    for (const id of this.routes.keys()) if (!routeIds.has(id)) this.routes.delete(id);
-    for (const name of this.upstreams.keys()) if (!upstreams.has(name)) this.upstreams.delete(name);
+  /** Forgets routes and upstreams the live configuration no longer has, a chunk a step (see PolicyFactory.retain). */
+  *retainSteps(routeIds: ReadonlySet<string>, upstreams: ReadonlySet<string>): Generator<void, void, void> {
+    yield* eachInChunks(this.routes.keys(), (id) => {
+      if (!routeIds.has(id)) this.routes.delete(id);
+    });
+    yield* eachInChunks(this.upstreams.keys(), (name) => {
+      if (!upstreams.has(name)) this.upstreams.delete(name);
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { latencyBucket } from '@gateway/events';
-import type { Route } from '@gateway/route-model';
 import type { PolicyFactory } from '../../engine/policy';
+import { eachInChunks } from '../../engine/time-slices';
 import { outcomeIndex } from './request-outcome';
 import { TELEMETRY_TALLIES } from './telemetry-services';
 import { upstreamLabel } from './upstream-label';
@@ -53,7 +53,15 @@ export const telemetryPolicy: PolicyFactory = {
       },
     };
   },
-  retain: (config, env) => {
-    env.services.provided.find(TELEMETRY_TALLIES)?.retain(new Set(config.routes.map((r: Route) => r.id)), new Set(config.routes.map(upstreamLabel)));
+  *retain(config, env) {
+    const tallies = env.services.provided.find(TELEMETRY_TALLIES);
+    if (tallies === undefined) return;
+    const routeIds = new Set<string>();
+    const upstreams = new Set<string>();
+    yield* eachInChunks(config.routes, (route) => {
+      routeIds.add(route.id);
+      upstreams.add(upstreamLabel(route));
+    });
+    yield* tallies.retainSteps(routeIds, upstreams);
   },
 };
