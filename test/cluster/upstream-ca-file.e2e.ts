@@ -7,8 +7,8 @@ import { after, before, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttpSnapshotFetcher, SNAPSHOT_PATH } from '@gateway/data-plane/cluster-source';
 import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
-import { start } from '@gateway/data-plane/start';
-import { ROUTE_CHANGES_CHANNEL, type RouteChangeMessage, type RouteSnapshot, type SignedBus } from '@gateway/events';
+import { InvalidConfigError, start } from '@gateway/data-plane/start';
+import { InProcessBus, ROUTE_CHANGES_CHANNEL, type RouteChangeMessage, type RouteSnapshot, type SignedBus } from '@gateway/events';
 import { validateProxyConfig } from '@gateway/route-model';
 import { makeTempDir, makeTestCa, request, startGatewayProcess, startTextUpstream, startUpstream, type GatewayProcess, type LoopbackUpstream, type TestCa } from '@gateway/testing';
 import { caller, eventually, login, managementToken, type Call } from '../api/auth-fixtures';
@@ -269,4 +269,26 @@ describe('a snapshot published straight onto the bus naming /etc/shadow', () => 
     assert.ok(touched().includes(upstreams.ca.certPath), 'the spies see the files the data plane reads');
     assert.deepEqual(touched().filter((file) => file === '/etc/shadow' || file === outsideCa), [], 'neither refused file was opened, stat-ed or resolved');
   });
+});
+
+test("a data plane following a control plane refuses to start on a bad GATEWAY_CA_DIRS, naming the variable", async () => {
+  const dir = makeTempDir('ca-dirs-start-');
+  try {
+    const attempt = start({
+      configPath: path.join(dir.path, 'absent-proxy.yml'),
+      dataDir: dir.path,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      env: { GATEWAY_CA_DIRS: '/' },
+      routeSource: { kind: 'control-plane', bus: new InProcessBus(), fetchSnapshot: () => Promise.reject(new Error('never asked')) },
+    });
+    await assert.rejects(attempt, (error: unknown) => {
+      assert.ok(error instanceof InvalidConfigError);
+      assert.deepEqual(error.errors, [{ field: 'GATEWAY_CA_DIRS', code: 'VALIDATION_ERROR', message: 'must not list / (it would allow every file)' }]);
+      return true;
+    });
+  } finally {
+    dir.remove();
+  }
 });
