@@ -17,9 +17,15 @@ export interface FollowingDataPlane<B extends MessageBus> {
 /**
  * Starts a data plane that follows the control plane at `controlPlaneUrl` (its HTTP snapshot
  * endpoint, `clusterToken`) and receives changes and commands on `bus`, as `--role data-plane`
- * does; no proxy.yml.
+ * does; no proxy.yml. `env`: the data plane's environment (GATEWAY_CA_DIRS...), default process.env.
  */
-export async function startFollowingDataPlane<B extends MessageBus>(bus: B, controlPlaneUrl: string, clusterToken: string, instanceId?: string): Promise<FollowingDataPlane<B>> {
+export async function startFollowingDataPlane<B extends MessageBus>(
+  bus: B,
+  controlPlaneUrl: string,
+  clusterToken: string,
+  instanceId?: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<FollowingDataPlane<B>> {
   const dir = makeTempDir('following-dp-');
   try {
     const plane = await start({
@@ -29,6 +35,7 @@ export async function startFollowingDataPlane<B extends MessageBus>(bus: B, cont
       port: 0,
       logLevel: 'silent',
       ...(instanceId === undefined ? {} : { instanceId }),
+      ...(env === undefined ? {} : { env }),
       routeSource: { kind: 'control-plane', bus, fetchSnapshot: createHttpSnapshotFetcher(controlPlaneUrl, clusterToken) },
     });
     return {

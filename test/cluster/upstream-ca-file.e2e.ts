@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync } from 'node:fs';
+import fs, { copyFileSync, renameSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SignedBus } from '@gateway/events';
-import { makeTestCa, request, startGatewayProcess, startTextUpstream, startUpstream, type GatewayProcess, type LoopbackUpstream, type TestCa } from '@gateway/testing';
+import { createHttpSnapshotFetcher, SNAPSHOT_PATH } from '@gateway/data-plane/cluster-source';
+import type { RunningDataPlane } from '@gateway/data-plane/data-plane-options';
+import { InvalidConfigError, start } from '@gateway/data-plane/start';
+import { InProcessBus, ROUTE_CHANGES_CHANNEL, type RouteChangeMessage, type RouteSnapshot, type SignedBus } from '@gateway/events';
+import { validateProxyConfig } from '@gateway/route-model';
+import { makeTempDir, makeTestCa, request, startGatewayProcess, startTextUpstream, startUpstream, type GatewayProcess, type LoopbackUpstream, type TestCa } from '@gateway/testing';
 import { caller, eventually, login, managementToken, type Call } from '../api/auth-fixtures';
 import { startControlPlaneProcess, type ControlPlaneProcess } from '../api/control-plane-process';
 import { signedRedisBus } from '../api/signed-redis-bus';
@@ -140,8 +146,10 @@ describe('an unloadable CA file on a data plane following over Redis', () => {
 
   before(async () => {
     upstreams = await startUpstreams();
-    cp = await startControlPlaneProcess({ env: { JWT_SECRET, CLUSTER_TOKEN, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix, GATEWAY_CA_DIRS: path.dirname(upstreams.ca.certPath) } });
-    plane = await startFollowingDataPlane(signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN), cp.url, CLUSTER_TOKEN);
+    const caDirs = path.dirname(upstreams.ca.certPath);
+    cp = await startControlPlaneProcess({ env: { JWT_SECRET, CLUSTER_TOKEN, REDIS_URL, REDIS_CHANNEL_PREFIX: prefix, GATEWAY_CA_DIRS: caDirs } });
+    // The data plane holds upstreams' CA files to its own GATEWAY_CA_DIRS too (the same directory here).
+    plane = await startFollowingDataPlane(signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN), cp.url, CLUSTER_TOKEN, undefined, { GATEWAY_CA_DIRS: caDirs });
   });
   after(async () => {
     await plane?.close();
@@ -152,4 +160,135 @@ describe('an unloadable CA file on a data plane following over Redis', () => {
   test('fails only the upstream whose CA file is missing; the rest of the snapshot applies', async () => {
     await keepsServingTheRest(caller(cp), managementToken(JWT_SECRET, 'admin'), plane.url, upstreams);
   });
+});
+
+/*
+ * Nothing is trusted for arriving on an internal channel: a snapshot that never went through the
+ * control plane's API (here served by a forged snapshot endpoint, announced by a `reloaded`
+ * message signed and published straight onto Redis) names /etc/shadow and a good CA bundle
+ * outside the data plane's GATEWAY_CA_DIRS. The data plane opens neither, answers 502 for those
+ * upstreams only and applies the rest of the snapshot. The upstream entries even claim
+ * `source: file`: the marker travels on the same channel, so it exempts nothing.
+ */
+describe('a snapshot published straight onto the bus naming /etc/shadow', () => {
+  const prefix = `test:ca-rule:${process.pid}:${randomBytes(4).toString('hex')}:`;
+  const dataDir = makeTempDir('ca-rule-dp-');
+  const elsewhere = makeTempDir('ca-rule-outside-');
+  let upstreams: Upstreams;
+  let outsideCa: string;
+  let served: RouteSnapshot;
+  let forged: http.Server;
+  let plane: RunningDataPlane;
+  let planeBus: SignedBus;
+  let publisher: SignedBus;
+  const logLines: string[] = [];
+  const spies: Array<{ mock: { calls: Array<{ arguments: unknown[] }> } }> = [];
+  const touched = (): string[] => spies.flatMap((spy) => spy.mock.calls.map((call) => String(call.arguments[0])));
+
+  /** A snapshot as a control plane writes it, from upstreams and routes in proxy.yml's shape. */
+  const snapshot = (version: number, input: { upstreams: unknown[]; routes: unknown[] }): RouteSnapshot => {
+    const result = validateProxyConfig({ version: '1.0.0', ...input });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return { version, createdAt: new Date().toISOString(), routes: result.value.routes, upstreams: result.value.upstreams };
+  };
+
+  before(async () => {
+    upstreams = await startUpstreams();
+    // A good CA bundle, the one that signs the upstream, but outside the CA directories.
+    outsideCa = path.join(elsewhere.path, 'ca.pem');
+    copyFileSync(upstreams.ca.certPath, outsideCa);
+    served = snapshot(1, {
+      upstreams: [{ name: 'good', url: upstreams.secure.origin, tls: { caFile: upstreams.ca.certPath } }],
+      routes: [{ id: 'via-good', path: '/good/*', upstream: 'good' }],
+    });
+    forged = http.createServer((req, res) => {
+      if (req.url !== SNAPSHOT_PATH) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(served));
+    });
+    await new Promise<void>((resolve) => forged.listen(0, '127.0.0.1', resolve));
+    // The data plane runs in this process: the files it opens, stats or resolves go through these spies.
+    for (const name of ['openSync', 'readFileSync', 'statSync', 'realpathSync'] as const) spies.push(mock.method(fs, name));
+    planeBus = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
+    publisher = signedRedisBus(REDIS_URL, prefix, CLUSTER_TOKEN);
+    plane = await start({
+      configPath: path.join(dataDir.path, 'absent-proxy.yml'),
+      dataDir: dataDir.path,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'info',
+      logRecorder: { write: (line) => void logLines.push(line) },
+      env: { GATEWAY_CA_DIRS: path.dirname(upstreams.ca.certPath) },
+      routeSource: { kind: 'control-plane', bus: planeBus, fetchSnapshot: createHttpSnapshotFetcher(`http://127.0.0.1:${(forged.address() as AddressInfo).port}`, CLUSTER_TOKEN) },
+    });
+  });
+  after(async () => {
+    mock.restoreAll();
+    await plane?.close();
+    await planeBus?.close();
+    await publisher?.close();
+    await new Promise((resolve) => forged?.close(resolve));
+    await stopUpstreams(upstreams);
+    dataDir.remove();
+    elsewhere.remove();
+  });
+
+  test('the data plane opens neither file: 502 for those upstreams only, logged with upstream and field; the rest applies', async () => {
+    const proxyUrl = `http://127.0.0.1:${plane.port}`;
+    await eventually(async () => (await request(`${proxyUrl}/good/x`)).text === 'secure /x', 'the snapshot of the forged endpoint is served', 10_000);
+
+    served = snapshot(2, {
+      upstreams: [
+        { name: 'good', url: upstreams.secure.origin, tls: { caFile: upstreams.ca.certPath } },
+        { name: 'shadow', url: upstreams.secure.origin, tls: { caFile: '/etc/shadow' } },
+        { name: 'outside', url: upstreams.secure.origin, tls: { caFile: outsideCa } },
+        { name: 'plain', url: upstreams.plain.origin },
+      ],
+      routes: [
+        { id: 'via-good', path: '/good/*', upstream: 'good' },
+        { id: 'via-shadow', path: '/shadow/*', upstream: 'shadow' },
+        { id: 'via-outside', path: '/outside/*', upstream: 'outside' },
+        { id: 'via-plain', path: '/plain/*', upstream: 'plain' },
+      ],
+    });
+    assert.ok(served.upstreams.every((u) => u.source === 'file'), 'each entry claims to come from proxy.yml');
+    await publisher.publish<RouteChangeMessage>(ROUTE_CHANGES_CHANNEL, { kind: 'reloaded', version: 2 });
+    await eventually(async () => (await request(`${proxyUrl}/plain/x`)).text === 'plain', 'the rest of the snapshot applies', 10_000);
+
+    const before = upstreams.secure.requests.length;
+    for (const refusedPath of ['/shadow/x', '/outside/x']) {
+      const refused = await request(`${proxyUrl}${refusedPath}`);
+      assert.equal(refused.status, 502, refused.text);
+      assert.deepEqual({ error: refused.json()['error'], message: refused.json()['message'] }, { error: 'Bad Gateway', message: 'Upstream error' });
+    }
+    assert.equal(upstreams.secure.requests.length, before, 'no connection for a refused upstream');
+    assert.equal((await request(`${proxyUrl}/good/x`)).text, 'secure /x', 'the upstream inside the directories still served');
+
+    const logged = (...parts: string[]): boolean => logLines.some((l) => parts.every((part) => l.includes(part)));
+    await eventually(async () => logged('upstream CA file cannot be loaded', '"upstream":"shadow"', '"field":"upstreams[1].tls.caFile"', 'must be inside a CA directory'), 'the load logs upstream and field for /etc/shadow');
+    await eventually(async () => logged('upstream CA file cannot be loaded', '"upstream":"outside"', '"field":"upstreams[2].tls.caFile"', 'must be inside a CA directory'), 'the load logs upstream and field for the outside bundle');
+    assert.ok(touched().includes(upstreams.ca.certPath), 'the spies see the files the data plane reads');
+    assert.deepEqual(touched().filter((file) => file === '/etc/shadow' || file === outsideCa), [], 'neither refused file was opened, stat-ed or resolved');
+  });
+});
+
+test("a data plane following a control plane refuses to start on a bad GATEWAY_CA_DIRS, naming the variable", async () => {
+  const dir = makeTempDir('ca-dirs-start-');
+  try {
+    const attempt = start({
+      configPath: path.join(dir.path, 'absent-proxy.yml'),
+      dataDir: dir.path,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      env: { GATEWAY_CA_DIRS: '/' },
+      routeSource: { kind: 'control-plane', bus: new InProcessBus(), fetchSnapshot: () => Promise.reject(new Error('never asked')) },
+    });
+    await assert.rejects(attempt, (error: unknown) => {
+      assert.ok(error instanceof InvalidConfigError);
+      assert.deepEqual(error.errors, [{ field: 'GATEWAY_CA_DIRS', code: 'VALIDATION_ERROR', message: 'must not list / (it would allow every file)' }]);
+      return true;
+    });
+  } finally {
+    dir.remove();
+  }
 });

@@ -13,14 +13,24 @@ interface DeepHealth {
   circuitBreakers: Record<string, { state: string; failures: number; successes: number; lastFailureTime: string | null }>;
 }
 
-/** Polls `probe` until it returns true (bounded: fails after `tries`). */
-async function eventually(probe: () => Promise<boolean>, what: string, tries = 200): Promise<void> {
-  for (let i = 0; i < tries; i += 1) {
+/**
+ * Polls `probe` until it returns true. The deadline is generous on purpose: it bounds a hang, it is
+ * not a timing assertion (a loaded machine may need many seconds where an idle one needs 300 ms).
+ */
+async function eventually(probe: () => Promise<boolean>, what: string, deadlineMs = 30_000): Promise<void> {
+  const giveUpAt = Date.now() + deadlineMs;
+  while (Date.now() < giveUpAt) {
     if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.fail(`never happened: ${what}`);
+  assert.fail(`never happened within ${deadlineMs} ms: ${what}`);
 }
+
+/**
+ * Open timeout of the `cb` route. Long enough that the few back-to-back requests which must still
+ * find the breaker OPEN get there on a machine at load 20 (300 ms did not), short enough to wait for.
+ */
+const CB_OPEN_MS = 5000;
 
 describe('circuit breakers (spec 3.1)', () => {
   let upstream: LoopbackUpstream;
@@ -46,7 +56,7 @@ version: "1.0.0"
 upstreams:
   - { name: svc, url: "${upstream.origin}/svc", circuitBreaker: { enabled: true, failureThreshold: 2, timeout: 60000 } }
 routes:
-  - { id: cb, path: /cb/*, upstream: "${upstream.origin}/cb", ${noRetry}, circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 4, timeout: 300, resetTimeout: 60000 } }
+  - { id: cb, path: /cb/*, upstream: "${upstream.origin}/cb", ${noRetry}, circuitBreaker: { enabled: true, threshold: 50, volumeThreshold: 4, timeout: ${CB_OPEN_MS}, resetTimeout: 60000 } }
   - { id: fb, path: /fb/*, upstream: "${upstream.origin}/fb", ${noRetry}, circuitBreaker: { enabled: true, threshold: 100, volumeThreshold: 1, timeout: 60000, fallback: { status: 200, body: '{"cached":true}', headers: { content-type: application/json, x-fallback: "1" } } } }
   - { id: st, path: /st/*, upstream: "${upstream.origin}/st", ${noRetry}, circuitBreaker: { enabled: true, threshold: 30, volumeThreshold: 2, timeout: 60000, errorStatuses: [429] } }
   - { id: net, path: /net/*, upstream: "http://127.0.0.1:${refused}", ${noRetry}, circuitBreaker: { enabled: true, threshold: 100, volumeThreshold: 2, timeout: 60000 } }
@@ -82,17 +92,26 @@ routes:
     assert.ok(status?.lastFailureTime !== null);
   });
 
+  /** Waits until /health/deep reports `route:cb` HALF_OPEN: its open timeout ran out (no request sent). */
+  const cbHalfOpen = (): Promise<void> =>
+    eventually(async () => (await deep()).circuitBreakers['route:cb']?.state === 'HALF_OPEN', 'route:cb reported HALF_OPEN after its open timeout');
+
   test('OPEN -> HALF_OPEN after the timeout; a failed test request re-opens at once', async () => {
+    await cbHalfOpen();
     // Still failing: the first request let through after the timeout is a test request; it fails.
-    await eventually(async () => (await get('/cb/x')).status === 500, 'a test request passes after the open timeout');
+    const before = seen('/cb');
+    assert.equal((await get('/cb/x')).status, 500, 'the test request reaches the upstream');
+    assert.equal(seen('/cb'), before + 1);
+    assert.equal((await deep()).circuitBreakers['route:cb']?.state, 'OPEN', 're-opened by the failed test request');
     const calls = seen('/cb');
-    assert.equal((await get('/cb/x')).status, 503, 're-opened by the failed test request');
+    assert.equal((await get('/cb/x')).status, 503, 're-opened: answered without the upstream');
     assert.equal(seen('/cb'), calls);
   });
 
   test('HALF_OPEN -> CLOSED after successThreshold (2) successful test requests', async () => {
     modes.set('cb', 200);
-    await eventually(async () => (await get('/cb/x')).status === 200, 'a test request passes');
+    await cbHalfOpen();
+    assert.equal((await get('/cb/x')).status, 200, 'the first test request passes');
     assert.equal((await deep()).circuitBreakers['route:cb']?.state, 'HALF_OPEN', 'one success of two');
     assert.equal((await get('/cb/x')).status, 200);
     assert.equal((await deep()).circuitBreakers['route:cb']?.state, 'CLOSED');

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { LogRingBuffer, SecretText } from '@gateway/logging';
+import { parseCaDirs } from '@gateway/config-file';
 import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
@@ -25,6 +26,7 @@ import { isUnderPrefix, mountPrefixes, withMount } from './engine/mount';
 import { compilePipeline, sortFactories } from './engine/pipeline';
 import { PolicyState } from './engine/policy-state';
 import type { EngineServices } from './engine/ports';
+import { caDirectoriesRule, type UpstreamCaFileRule } from './engine/upstream-ca-file-rule';
 import { wirePolicies } from './engine/policy-wiring';
 import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
@@ -85,6 +87,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const ownLogs = options.logRecorder === undefined && source.kind === 'control-plane' ? new LogRingBuffer() : undefined;
   // The secrets this data plane holds, replaced in every line (in one process, the control plane's too).
   const env = options.env ?? process.env;
+  // Upstreams of a control plane's snapshot may name CA files only inside GATEWAY_CA_DIRS (docs/tls.md).
+  const upstreamCaFiles = source.kind === 'control-plane' ? caDirectoriesFromEnv(env) : undefined;
   const logSecrets = options.logSecrets ?? new SecretText([env['CLUSTER_TOKEN'], env['CLUSTER_TOKEN_PREVIOUS'], env['API_KEY_SECRET']]);
   const recorder = options.logRecorder ?? ownLogs;
   const logger = createPinoLogger(options.logLevel ?? process.env['LOG_LEVEL'] ?? 'info', { secrets: logSecrets, ...(recorder === undefined ? {} : { recorder }) });
@@ -140,6 +144,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     version: options.version ?? packageVersion(),
     startedAt: Date.now(),
     outbound: new OutboundAddressRule(options.outboundAllowCidrs),
+    ...(upstreamCaFiles === undefined ? {} : { upstreamCaFiles }),
   };
   state.attach(services);
   const exports: { spans?: SpanExport } = {};
@@ -416,3 +421,11 @@ async function followerOnly(): Promise<ConfigLoad> {
 
 /** The drain the CLI also puts in front of a control plane running alone (one SIGTERM behaviour for every role). */
 export { DEFAULT_DRAIN_TIMINGS, ServerDrain } from './engine/server-drain';
+
+/** GATEWAY_CA_DIRS of this data plane's environment as the CA file rule; a bad value stops the start naming the variable. */
+function caDirectoriesFromEnv(env: NodeJS.ProcessEnv): UpstreamCaFileRule {
+  const problems: Array<{ variable: string; message: string }> = [];
+  const dirs = parseCaDirs(env, problems);
+  if (problems.length > 0) throw new InvalidConfigError(problems.map((p) => ({ field: p.variable, code: 'VALIDATION_ERROR', message: p.message })));
+  return caDirectoriesRule(dirs);
+}

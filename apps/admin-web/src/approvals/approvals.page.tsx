@@ -9,6 +9,7 @@ import { EXECUTION_STATUS_TEXT, ExecutionActions } from '../ops/execution-action
 import { when } from '../ops/format';
 import { opsApi } from '../ops/ops-api';
 import type { RunbookExecution } from '../ops/ops-types';
+import { DataTable } from '../layout/data-table';
 
 const SHOWN = 50;
 
@@ -38,66 +39,40 @@ export default function ApprovalsPage() {
       {pending.error !== undefined && <ErrorAlert message={`The pending approvals could not be loaded: ${pending.error.message}`} />}
       {pending.data !== undefined && pending.data.items.length === 0 && <p>Nothing waits for approval.</p>}
       {pending.data !== undefined && pending.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="pending-title">
-          <table class="grid approvals-pending">
-            <thead>
-              <tr>
-                <th scope="col">Runbook</th>
-                <th scope="col">Event</th>
-                <th scope="col">Would run</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.data.items.map((execution) => (
-                <PendingRow
-                  key={execution.id}
-                  execution={execution}
-                  onDecided={(after) => {
-                    // The runbook's page lists its executions: what it cached before the decision is stale.
-                    invalidateQueries('runbook-executions:');
-                    setNotice(`${after.runbookName ?? 'The execution'}: ${after.status === undefined ? 'decided' : EXECUTION_STATUS_TEXT[after.status]}.`);
-                    setRevision((r) => r + 1);
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="pending-title" tableClass="approvals-pending" columns={['Runbook', 'Event', 'Would run', 'Expires', 'Decision']}>
+          {pending.data.items.map((execution) => (
+            <PendingRow
+              key={execution.id}
+              execution={execution}
+              onDecided={(after) => {
+                // The runbook's page lists its executions: what it cached before the decision is stale.
+                invalidateQueries('runbook-executions:');
+                setNotice(`${after.runbookName ?? 'The execution'}: ${after.status === undefined ? 'decided' : EXECUTION_STATUS_TEXT[after.status]}.`);
+                setRevision((r) => r + 1);
+              }}
+            />
+          ))}
+        </DataTable>
       )}
       <h2 id="decided-title">Decided</h2>
       {recent.error !== undefined && <ErrorAlert message={`The decided executions could not be loaded: ${recent.error.message}`} />}
       {recent.data !== undefined && decided.length === 0 && <p>No decision among the last {SHOWN} executions.</p>}
       {decided.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="decided-title">
-          <table class="grid approvals-decided">
-            <thead>
-              <tr>
-                <th scope="col">Runbook</th>
-                <th scope="col">Status</th>
-                <th scope="col">Decided by</th>
-                <th scope="col">When</th>
-                <th scope="col">Actions and results</th>
-              </tr>
-            </thead>
-            <tbody>
-              {decided.map((execution) => (
-                <tr key={execution.id} data-execution={execution.id}>
-                  <td>
-                    <a href={`${appBase.pathname}runbooks/${encodeURIComponent(execution.runbookId ?? '')}`}>{execution.runbookName}</a>
-                  </td>
-                  <td>{execution.status === undefined ? '—' : EXECUTION_STATUS_TEXT[execution.status]}</td>
-                  <td>{execution.decidedBy}</td>
-                  <td>{when(execution.decidedAt)}</td>
-                  <td>
-                    <ExecutionActions execution={execution} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="decided-title" tableClass="approvals-decided" columns={['Runbook', 'Status', 'Decided by', 'When', 'Actions and results']}>
+          {decided.map((execution) => (
+            <tr key={execution.id} data-execution={execution.id}>
+              <td>
+                <a href={`${appBase.pathname}runbooks/${encodeURIComponent(execution.runbookId ?? '')}`}>{execution.runbookName}</a>
+              </td>
+              <td>{execution.status === undefined ? '—' : EXECUTION_STATUS_TEXT[execution.status]}</td>
+              <td>{execution.decidedBy}</td>
+              <td>{when(execution.decidedAt)}</td>
+              <td>
+                <ExecutionActions execution={execution} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   );

@@ -9,6 +9,7 @@ import { usePagedList } from '../layout/use-paged-list';
 import { EventDetail } from './event-detail';
 import { confidenceOf, filterFromQuery, KNOWN_KINDS, matchesFilter, queryOf, routeOf, SEVERITIES, severityOf, summaryOf, toLocalInput, type EventFilter } from './event-fields';
 import { useLiveEvents, type EventStreamStatus } from './live-events';
+import { DataTable } from '../layout/data-table';
 
 const EVENTS_PER_PAGE = 20;
 const STATUS_TEXT: Record<EventStreamStatus, string> = {
@@ -53,28 +54,11 @@ export default function EventsPage() {
       )}
       {result.data !== undefined && rows.length === 0 && <p>No event yet{Object.keys(filter).length > 0 ? ' matches the filter' : ''}.</p>}
       {rows.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Events">
-          <table class="grid events">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Type</th>
-                <th scope="col">Severity</th>
-                <th scope="col">Route</th>
-                <th scope="col">Summary</th>
-                <th scope="col" class="number">
-                  Confidence
-                </th>
-                <th scope="col">Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((event) => (
-                <EventRow key={event.id} event={event} isNew={fresh.includes(event)} open={openId === event.id} onToggle={() => setOpenId(openId === event.id ? undefined : event.id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Events" tableClass="events" columns={['Time', 'Type', 'Severity', 'Route', 'Summary', { label: 'Confidence', numeric: true }, 'Detail']}>
+          {rows.map((event) => (
+            <EventRow key={event.id} event={event} isNew={fresh.includes(event)} open={openId === event.id} onToggle={() => setOpenId(openId === event.id ? undefined : event.id)} />
+          ))}
+        </DataTable>
       )}
       <PaginationNav {...list.pages} />
     </main>

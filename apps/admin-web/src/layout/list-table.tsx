@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { Query } from '../api/query-cache';
+import { DataTable } from './data-table';
 import { ErrorAlert } from './error-alert';
 
 /**
@@ -37,20 +38,9 @@ export function ListTable<T>({
       {query.loading && <p>Loading {noun}…</p>}
       {items !== undefined && items.length === 0 && emptyText !== undefined && <p>{emptyText}</p>}
       {items !== undefined && (items.length > 0 || emptyText === undefined) && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby={id}>
-          <table class={`grid ${tableClass}`}>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <th key={column} scope="col">
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>{children(items)}</tbody>
-          </table>
-        </div>
+        <DataTable labelledBy={id} tableClass={tableClass} columns={columns}>
+          {children(items)}
+        </DataTable>
       )}
     </>
   );

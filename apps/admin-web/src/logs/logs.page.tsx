@@ -4,6 +4,7 @@ import { api, appBase } from '../api/api-client';
 import { LOG_LEVELS, type LogLevel, type LogLine } from '../api/api-types';
 import { useQuery } from '../api/query-cache';
 import { useFocusHeading } from '../layout/use-focus-heading';
+import { DataTable } from '../layout/data-table';
 
 const LINES_ASKED = 100;
 /** Following polls at most this often (issue 13): an admin following for minutes stays within the admin tier. */
@@ -85,35 +86,22 @@ export default function LogsPage() {
         {result.loading ? 'Loading logs…' : `${lines.length} line${lines.length === 1 ? '' : 's'}`}
       </p>
       {lines.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Log lines, oldest first">
-          <table class="grid log-lines">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Level</th>
-                <th scope="col">Plane</th>
-                <th scope="col">Context</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line, i) => (
-                <tr key={`${line.time}:${i}`}>
-                  <td>
-                    <time dateTime={line.time}>{line.time.replace('T', ' ').replace('Z', '')}</time>
-                  </td>
-                  <td class={`level-${line.level}`}>{line.level}</td>
-                  <td>{line.instance === undefined ? line.plane : `${line.plane} (${line.instance})`}</td>
-                  <td>{line.context ?? '—'}</td>
-                  <td>
-                    {line.message}
-                    {line.correlationId !== null && <div class="notice">request {line.correlationId}</div>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Log lines, oldest first" tableClass="log-lines" columns={['Time', 'Level', 'Plane', 'Context', 'Message']}>
+          {lines.map((line, i) => (
+            <tr key={`${line.time}:${i}`}>
+              <td>
+                <time dateTime={line.time}>{line.time.replace('T', ' ').replace('Z', '')}</time>
+              </td>
+              <td class={`level-${line.level}`}>{line.level}</td>
+              <td>{line.instance === undefined ? line.plane : `${line.plane} (${line.instance})`}</td>
+              <td>{line.context ?? '—'}</td>
+              <td>
+                {line.message}
+                {line.correlationId !== null && <div class="notice">request {line.correlationId}</div>}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   );

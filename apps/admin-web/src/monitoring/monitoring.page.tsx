@@ -8,6 +8,12 @@ import { BreakerBadge, HealthBadge } from './state-badge';
 import { TimeChart } from './time-chart';
 import { clusterWindow, routeWindows } from './traffic-window';
 import { useDataPlanes } from './use-data-planes';
+import { DataTable, type Column } from '../layout/data-table';
+
+/** Column headings of the page's three tables. */
+const ROUTE_TRAFFIC_COLUMNS: readonly Column[] = ['Route', { label: 'Requests', numeric: true }, { label: 'Req/s', numeric: true }, { label: '4xx', numeric: true }, { label: '5xx', numeric: true }, { label: 'p99 (worst second)', numeric: true }, 'Breaker', 'Health', { label: 'Rate-limit hits', numeric: true }, { label: 'Cache hit ratio', numeric: true }];
+const DATA_PLANE_COLUMNS: readonly Column[] = ['Instance', 'Address', 'Version', { label: 'Config revision', numeric: true }, 'Last report', 'Status'];
+const UPSTREAM_COLUMNS: readonly Column[] = ['Upstream', 'Health', 'Breaker', 'Last traffic'];
 
 /** A data plane is stale after 3 seconds without a window (TELEMETRY_STALE_AFTER_WINDOWS). */
 const STALE_AFTER_MS = 3_000;
@@ -92,120 +98,76 @@ export default function MonitoringPage() {
       {routes.length === 0 ? (
         <p>No route had traffic in the last minute.</p>
       ) : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="route-traffic">
-          <table class="grid" data-testid="route-traffic">
-            <thead>
-              <tr>
-                <th scope="col">Route</th>
-                <th scope="col" class="number">Requests</th>
-                <th scope="col" class="number">Req/s</th>
-                <th scope="col" class="number">4xx</th>
-                <th scope="col" class="number">5xx</th>
-                <th scope="col" class="number">p99 (worst second)</th>
-                <th scope="col">Breaker</th>
-                <th scope="col">Health</th>
-                <th scope="col" class="number">Rate-limit hits</th>
-                <th scope="col" class="number">Cache hit ratio</th>
-              </tr>
-            </thead>
-            <tbody>
-              {routes.map((row) => (
-                <tr key={row.routeId} data-route={row.routeId}>
-                  <th scope="row">
-                    <a href={`${routesPath}/${encodeURIComponent(row.routeId)}`}>{row.routeId}</a>
-                  </th>
-                  <td class="number">{row.requests}</td>
-                  <td class="number">{formatRate(row.rps)}</td>
-                  <td class="number">{formatPercent(row.clientErrorPercent)}</td>
-                  <td class="number">{formatPercent(row.serverErrorPercent)}</td>
-                  <td class="number">{formatMs(row.worstP99)}</td>
-                  <td>
-                    <BreakerBadge breaker={row.breaker} />
-                  </td>
-                  <td>
-                    <HealthBadge health={row.health} />
-                  </td>
-                  <td class="number">{row.rateLimitHits}</td>
-                  <td class="number">{formatPercent(row.cacheHitRatio * 100)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="route-traffic" testId="route-traffic" columns={ROUTE_TRAFFIC_COLUMNS}>
+          {routes.map((row) => (
+            <tr key={row.routeId} data-route={row.routeId}>
+              <th scope="row">
+                <a href={`${routesPath}/${encodeURIComponent(row.routeId)}`}>{row.routeId}</a>
+              </th>
+              <td class="number">{row.requests}</td>
+              <td class="number">{formatRate(row.rps)}</td>
+              <td class="number">{formatPercent(row.clientErrorPercent)}</td>
+              <td class="number">{formatPercent(row.serverErrorPercent)}</td>
+              <td class="number">{formatMs(row.worstP99)}</td>
+              <td>
+                <BreakerBadge breaker={row.breaker} />
+              </td>
+              <td>
+                <HealthBadge health={row.health} />
+              </td>
+              <td class="number">{row.rateLimitHits}</td>
+              <td class="number">{formatPercent(row.cacheHitRatio * 100)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
 
       <h2 id="data-planes">Data planes</h2>
       {planesError !== undefined && <p class="error" role="alert">The data planes could not be loaded: {planesError}</p>}
       {planes !== undefined && planes.length === 0 && <p>No data plane has reported yet.</p>}
       {planes !== undefined && planes.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="data-planes">
-          <table class="grid" data-testid="data-planes">
-            <thead>
-              <tr>
-                <th scope="col">Instance</th>
-                <th scope="col">Address</th>
-                <th scope="col">Version</th>
-                <th scope="col" class="number">Config revision</th>
-                <th scope="col">Last report</th>
-                <th scope="col">Status</th>
+        <DataTable labelledBy="data-planes" testId="data-planes" columns={DATA_PLANE_COLUMNS}>
+          {planes.map((plane) => {
+            const reported = Date.parse(plane.lastReport);
+            const status = now - reported > STALE_AFTER_MS ? 'stale' : plane.status;
+            return (
+              <tr key={plane.instanceId}>
+                <th scope="row">{plane.instanceId}</th>
+                <td>{plane.address}</td>
+                <td>{plane.version}</td>
+                <td class="number">{plane.configRevision}</td>
+                <td>
+                  <time dateTime={plane.lastReport}>{formatAge(reported, now)}</time>
+                </td>
+                <td>
+                  <span class={`badge badge-${status}`}>{status === 'live' ? 'Live' : 'Stale'}</span>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {planes.map((plane) => {
-                const reported = Date.parse(plane.lastReport);
-                const status = now - reported > STALE_AFTER_MS ? 'stale' : plane.status;
-                return (
-                  <tr key={plane.instanceId}>
-                    <th scope="row">{plane.instanceId}</th>
-                    <td>{plane.address}</td>
-                    <td>{plane.version}</td>
-                    <td class="number">{plane.configRevision}</td>
-                    <td>
-                      <time dateTime={plane.lastReport}>{formatAge(reported, now)}</time>
-                    </td>
-                    <td>
-                      <span class={`badge badge-${status}`}>{status === 'live' ? 'Live' : 'Stale'}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
 
       <h2 id="upstreams">Upstreams</h2>
       {upstreams.length === 0 ? (
         <p>No upstream has reported since this page opened the live stream.</p>
       ) : (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="upstreams">
-          <table class="grid" data-testid="upstreams">
-            <thead>
-              <tr>
-                <th scope="col">Upstream</th>
-                <th scope="col">Health</th>
-                <th scope="col">Breaker</th>
-                <th scope="col">Last traffic</th>
-              </tr>
-            </thead>
-            <tbody>
-              {upstreams.map(([name, state]) => (
-                <tr key={name}>
-                  <th scope="row" class="upstream">
-                    {name}
-                  </th>
-                  <td>
-                    <HealthBadge health={state.health} />
-                  </td>
-                  <td>
-                    <BreakerBadge breaker={state.breaker} />
-                  </td>
-                  <td>{formatAge(state.lastSeen, now)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="upstreams" testId="upstreams" columns={UPSTREAM_COLUMNS}>
+          {upstreams.map(([name, state]) => (
+            <tr key={name}>
+              <th scope="row" class="upstream">
+                {name}
+              </th>
+              <td>
+                <HealthBadge health={state.health} />
+              </td>
+              <td>
+                <BreakerBadge breaker={state.breaker} />
+              </td>
+              <td>{formatAge(state.lastSeen, now)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </main>
   );

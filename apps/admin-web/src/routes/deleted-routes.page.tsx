@@ -8,6 +8,7 @@ import { PaginationNav } from '../layout/pagination-nav';
 import { useFocusHeading } from '../layout/use-focus-heading';
 import { usePagedList } from '../layout/use-paged-list';
 import { BackToRoutes } from './back-to-routes';
+import { TableHead } from '../layout/data-table';
 
 /** Spec 3.2: a soft-deleted route can be restored for 30 days, then it is purged. */
 const KEPT_DAYS = 30;
@@ -55,14 +56,7 @@ export default function DeletedRoutesPage() {
       {routes.length > 0 && (
         <table class="routes">
           <caption class="visually-hidden">Deleted routes</caption>
-          <thead>
-            <tr>
-              <th scope="col">Path</th>
-              <th scope="col">Upstream</th>
-              <th scope="col">Days left</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Path', 'Upstream', 'Days left', 'Actions']} />
           <tbody>
             {routes.map((route) => (
               <tr key={route.id}>

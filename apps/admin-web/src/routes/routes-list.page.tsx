@@ -7,6 +7,7 @@ import { usePagedList } from '../layout/use-paged-list';
 import { routeStates, useLiveTelemetry } from '../monitoring/live-telemetry';
 import { BreakerBadge, HealthBadge } from '../monitoring/state-badge';
 import { readRouteListFilters, routeListSearch, toRouteListQuery, ROUTES_PER_PAGE } from './route-list-params';
+import { TableHead } from '../layout/data-table';
 
 /** Spec 4.3: ten a page, previous/next/direct page, search over path and description, enabled filter. */
 export function RoutesListPage() {
@@ -66,17 +67,7 @@ export function RoutesListPage() {
       {result.data !== undefined && result.data.routes.length > 0 && (
         <table class="routes">
           <caption class="visually-hidden">Routes, page {page}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Path</th>
-              <th scope="col">Upstream</th>
-              <th scope="col">Methods</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Health</th>
-              <th scope="col">Breaker</th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Path', 'Upstream', 'Methods', 'Enabled', 'Health', 'Breaker', 'Source']} />
           <tbody>
             {result.data.routes.map((route) => (
               <tr key={route.id}>

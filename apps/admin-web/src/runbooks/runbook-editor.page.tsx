@@ -11,6 +11,7 @@ import { opsApi } from '../ops/ops-api';
 import type { Runbook } from '../ops/ops-types';
 import { EXECUTION_STATUS_TEXT, ExecutionActions } from '../ops/execution-actions';
 import { CONDITIONS, conditionText, EXAMPLE_ACTIONS, RUNBOOK_FIELDS, runbookInputOf } from './runbook-form';
+import { DataTable } from '../layout/data-table';
 
 /** /admin/runbooks/new and /admin/runbooks/:id: the runbook's form and, for a stored one, its executions. */
 export default function RunbookEditorPage() {
@@ -124,37 +125,24 @@ function Executions({ runbookId }: { runbookId: string }) {
       {result.error !== undefined && <ErrorAlert message={`The executions could not be loaded: ${result.error.message}`} />}
       {result.data !== undefined && result.data.items.length === 0 && <p>No execution yet.</p>}
       {result.data !== undefined && result.data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="executions-title">
-          <table class="grid executions">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Decided</th>
-                <th scope="col">Actions and results</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.items.map((execution) => (
-                <tr key={execution.id} data-execution={execution.id}>
-                  <td>{when(execution.createdAt)}</td>
-                  <td>
-                    <code>{execution.eventType}</code> {execution.eventId}
-                  </td>
-                  <td>
-                    {execution.status === undefined ? '—' : EXECUTION_STATUS_TEXT[execution.status]}
-                    {execution.reason != null && <div class="notice">{execution.reason}</div>}
-                  </td>
-                  <td>{execution.decidedBy == null ? '—' : `${execution.decidedBy}, ${when(execution.decidedAt)}`}</td>
-                  <td>
-                    <ExecutionActions execution={execution} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="executions-title" tableClass="executions" columns={['When', 'Event', 'Status', 'Decided', 'Actions and results']}>
+          {result.data.items.map((execution) => (
+            <tr key={execution.id} data-execution={execution.id}>
+              <td>{when(execution.createdAt)}</td>
+              <td>
+                <code>{execution.eventType}</code> {execution.eventId}
+              </td>
+              <td>
+                {execution.status === undefined ? '—' : EXECUTION_STATUS_TEXT[execution.status]}
+                {execution.reason != null && <div class="notice">{execution.reason}</div>}
+              </td>
+              <td>{execution.decidedBy == null ? '—' : `${execution.decidedBy}, ${when(execution.decidedAt)}`}</td>
+              <td>
+                <ExecutionActions execution={execution} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { ErrorAlert } from '../layout/error-alert';
 import { PaginationNav } from '../layout/pagination-nav';
 import { usePagedList } from '../layout/use-paged-list';
 import { deliveriesRevision } from './webhooks-revision';
+import { DataTable } from '../layout/data-table';
 
 const DELIVERIES_PER_PAGE = 20;
 
@@ -39,38 +40,18 @@ export function DeliveriesTable({ webhookId, onRefresh }: { webhookId: string; o
       <ErrorAlert message={result.error === undefined ? undefined : `The deliveries could not be loaded: ${result.error.message}`} />
       {data !== undefined && data.items.length === 0 && <p>No delivery yet.</p>}
       {data !== undefined && data.items.length > 0 && (
-        <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="deliveries-title">
-          <table class="grid deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="number">
-                  Attempts
-                </th>
-                <th scope="col">Last answer</th>
-                <th scope="col" class="number">
-                  Latency
-                </th>
-                <th scope="col">Response excerpt / error</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((delivery) => (
-                <DeliveryRow
-                  key={delivery.id}
-                  delivery={delivery}
-                  onRedelivered={() => {
-                    setNotice(`Redelivery of ${delivery.eventType} (${delivery.eventId}) queued: the same event id, signed with the current secret.`);
-                    onRefresh();
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="deliveries-title" tableClass="deliveries" columns={['Created', 'Event', 'Status', { label: 'Attempts', numeric: true }, 'Last answer', { label: 'Latency', numeric: true }, 'Response excerpt / error', 'Actions']}>
+          {data.items.map((delivery) => (
+            <DeliveryRow
+              key={delivery.id}
+              delivery={delivery}
+              onRedelivered={() => {
+                setNotice(`Redelivery of ${delivery.eventType} (${delivery.eventId}) queued: the same event id, signed with the current secret.`);
+                onRefresh();
+              }}
+            />
+          ))}
+        </DataTable>
       )}
       <PaginationNav {...list.pages} />
     </section>

@@ -4,7 +4,7 @@ import { readRedisTlsCa } from '@gateway/events';
 import { OUTBOUND_ALLOW_VARIABLE, parseCidrList, type Cidr } from '@gateway/outbound-target';
 import { isIpOrCidr, MANAGEMENT_PATH_PREFIXES } from '@gateway/route-model';
 import { parseThrottlingConfig, type ThrottlingConfig } from '../throttling/throttling-config';
-import { parseCaDirs } from './ca-dirs-config';
+import { parseCaDirs } from '@gateway/config-file';
 import { parseLeasesConfig, type LeasesConfig } from './leases-config';
 import { parseWebhooksConfig, type WebhooksConfig } from './webhooks-config';
 import { ConfigError } from './config-error';

@@ -2,6 +2,7 @@ import type { BreakerStatus } from '@gateway/events';
 import type { OutboundAddressRule } from '@gateway/outbound-target';
 import type { DeadlineWheel } from './deadline-wheel';
 import type { ServiceLookup } from './service-registry';
+import type { UpstreamCaFileRule } from './upstream-ca-file-rule';
 import type { UpstreamGroupStatus } from './upstreams/upstream-group';
 
 export type { BreakerStatus } from '@gateway/events';
@@ -131,6 +132,8 @@ export interface EngineServices {
   readonly startedAt: number;
   /** Where requests the gateway makes on an admin's behalf (active health checks) may go. */
   readonly outbound: OutboundAddressRule;
+  /** Where upstreams' own CA files may be read from; set when upstreams come from a control plane. */
+  readonly upstreamCaFiles?: UpstreamCaFileRule;
   /**
    * The services policies declare (response cache, verifiers, rate-limit counters...), provided by
    * the composition root; policies resolve them when a route compiles.

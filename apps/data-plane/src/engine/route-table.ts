@@ -111,7 +111,7 @@ export class RouteTable {
     const { config, fingerprints } = source;
     const against = compiledAgainst(config, inputs);
     const reusable = previous !== undefined && sameInputs(previous.against, against);
-    const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger);
+    const tls = new UpstreamTlsResolver(config, inputs.baseEnv.services.logger, inputs.baseEnv.services.upstreamCaFiles);
     const compileOne = routeCompiler(config, inputs, tls);
     const before = new Map<string, Route>();
     for (const route of previous?.config.routes ?? []) {
@@ -175,7 +175,7 @@ export class RouteTable {
   withChanges(changes: RouteChanges, inputs: TableInputs): BuiltTable | undefined {
     const against = compiledAgainst(changes.config, inputs);
     if (!sameInputs(this.against, against)) return undefined;
-    const compileOne = routeCompiler(changes.config, inputs, new UpstreamTlsResolver(changes.config, inputs.baseEnv.services.logger));
+    const compileOne = routeCompiler(changes.config, inputs, new UpstreamTlsResolver(changes.config, inputs.baseEnv.services.logger, inputs.baseEnv.services.upstreamCaFiles));
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
     const removed: Array<{ route: Route; value: TableRoute }> = [];
     const added: Array<RouteMatcherEntry<TableRoute> & { replaces?: TableRoute }> = [];
@@ -284,7 +284,7 @@ function sameInputs(a: CompiledAgainst, b: CompiledAgainst): boolean {
 export function upstreamEnvironment(
   config: ProxyConfig,
   env: BaseEnvironment,
-  tls = new UpstreamTlsResolver(config, env.services.logger),
+  tls = new UpstreamTlsResolver(config, env.services.logger, env.services.upstreamCaFiles),
 ): PolicyEnvironment {
   return { ...env, upstreams: new Map(config.upstreams.map((u) => [u.name, u])), upstreamTls: tls };
 }

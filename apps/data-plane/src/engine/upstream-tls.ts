@@ -2,6 +2,7 @@ import net from 'node:net';
 import { readCaBundle, type CaBundleLoad } from '@gateway/config-file';
 import type { ProxyConfig, Route } from '@gateway/route-model';
 import type { Logger } from './ports';
+import type { UpstreamCaFileRule } from './upstream-ca-file-rule';
 
 /** How the gateway talks TLS to one HTTPS upstream, resolved from the configuration when routes load. */
 export interface UpstreamTls {
@@ -60,7 +61,8 @@ export function tlsClientOptions(hostname: string, tls: UpstreamTls | undefined)
  * (a reload reads them again, so a rotated bundle applies to every route, compiled again or not).
  * A CA file that does not load fails only the upstreams that use it, logged once per load with
  * the upstream, the field and the file; it never fails the load. `verify: false` is allowed but
- * logged as a warning at every load.
+ * logged as a warning at every load. With a `caFileRule` (upstreams from a control plane), an
+ * upstream's own `tls.caFile` that breaks it is refused the same way, without reading the file.
  */
 export class UpstreamTlsResolver {
   private readonly files = new Map<string, CaBundleLoad>();
@@ -71,6 +73,7 @@ export class UpstreamTlsResolver {
   constructor(
     config: ProxyConfig,
     private readonly logger: Logger,
+    private readonly caFileRule?: UpstreamCaFileRule,
   ) {
     this.upstreams = config.upstreams;
     this.defaultCaFile = config.proxy.upstreamTls?.caFile;
@@ -105,11 +108,14 @@ export class UpstreamTlsResolver {
     const serverName = own?.serverName;
     const caFile = own?.caFile ?? this.defaultCaFile;
     if (caFile === undefined) return { ca: undefined, caDigest: '', verify, serverName };
-    const load = this.read(caFile);
-    if (load.ok) return { ca: load.bundle.pem, caDigest: load.bundle.digest, verify, serverName };
     const field = own?.caFile !== undefined ? `upstreams[${index}].tls.caFile` : 'proxy.upstreamTls.caFile';
+    // proxy.upstreamTls.caFile is always the data plane's own proxy.yml: only an upstream's own file is ruled.
+    const ruled = own?.caFile === undefined ? undefined : this.caFileRule?.problem(field, caFile);
+    const load: CaBundleLoad = ruled === undefined ? this.read(caFile) : { ok: false, reason: ruled };
+    if (load.ok) return { ca: load.bundle.pem, caDigest: load.bundle.digest, verify, serverName };
     const who = upstreamName === undefined ? 'https upstream' : `upstream '${upstreamName}'`;
-    const refusal = `${who}: ${field} ${load.reason}`;
+    // A rule's message already starts with the field; a file's reason starts with the path.
+    const refusal = ruled === undefined ? `${who}: ${field} ${load.reason}` : `${who}: ${ruled}`;
     this.logger.error(
       { upstream: upstreamName, field, file: caFile, reason: load.reason },
       'upstream CA file cannot be loaded: requests to this upstream fail with 502 until it can (the rest of the configuration applies)',

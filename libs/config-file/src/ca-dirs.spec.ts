@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { absolutePathProblem, parseCaDirs } from './ca-dirs-config';
+import { absolutePathProblem, parseCaDirs } from './ca-file-rule';
 
 type Problems = Array<{ variable: string; message: string }>;
 
