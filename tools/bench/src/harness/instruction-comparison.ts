@@ -8,7 +8,6 @@ import type { GatewayLaunch } from './gateway';
 import {
   batchNet,
   busyTimersRate,
-  fullCollectionInstructions,
   gcShare,
   idleTimersRate,
   lastCompileShare,
@@ -16,13 +15,13 @@ import {
   oldGenerationBytesPerRequest,
   processGross,
   processMean,
-  processMeanWithCollections,
   processMedian,
   relativeSpread,
   type Batch,
   type Collection,
   type ProcessCount,
 } from './instruction-figures';
+import { chargedPerRequest, fitProcess, type ProcessFit, type RateFit } from './instruction-fit';
 import type { ServerProcess } from './processes';
 import { formatGoal, formatNumber, markdownTable } from './report';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
@@ -102,9 +101,11 @@ const setting = (name: string, fallback: number): number => {
  *   measure. What the collections cost is reported beside it (mean of the batches, the collector's
  *   share), never left out unseen. Forcing a full collection before each batch
  *   (BENCH_CALLGRIND_FORCED_GC=1) is an option, not the default: it deoptimises the request path.
- * - Time-driven work (timers, once-a-second windows) read apart from the same dump: the main
- *   thread's timers phase (`uv__run_timers`, inclusive) is out of the per-request figure and
- *   charged separately, a second, at CHARGE_REQUESTS_PER_SECOND.
+ * - Time-driven work (timers, the delay monitor, once-a-second windows, and the loop turns they
+ *   cost outside the timers phase) told apart by a fit per process, Ir = a x requests + b x
+ *   seconds, over batches of several sizes and an idle spell (harness/instruction-fit.ts): under
+ *   callgrind a request takes milliseconds, so each batch holds ~100x more clock-driven work per
+ *   request than at full speed. The verdict charges b at CHARGE_REQUESTS_PER_SECOND.
  */
 export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLGRIND_NODE_FLAGS'] ?? '--single-threaded --no-flush-bytecode --no-memory-reducer')
   .split(' ')
@@ -116,8 +117,18 @@ export const CALLGRIND_NODE_FLAGS: readonly string[] = (process.env['BENCH_CALLG
  * about three times a steady request (tools/bench/README.md, "Garbage collection").
  */
 const forcingCollections = (): boolean => process.env['BENCH_CALLGRIND_FORCED_GC'] === '1';
+/** `BENCH_CALLGRIND_BATCH_SIZES` (comma-separated), else half, once and twice BENCH_CALLGRIND_REQUESTS, taken in turn. */
+const batchSizes = (requests: number): number[] => {
+  const text = process.env['BENCH_CALLGRIND_BATCH_SIZES'];
+  if (text === undefined || text.trim() === '') return [Math.max(1, Math.round(requests / 2)), requests, requests * 2];
+  const sizes = text.split(',').map((t) => Number(t.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`BENCH_CALLGRIND_BATCH_SIZES must be positive integers separated by commas (got ${text})`);
+  return sizes;
+};
 const settings = () => ({
-  requests: setting('BENCH_CALLGRIND_REQUESTS', 500),
+  requests: setting('BENCH_CALLGRIND_REQUESTS', 250),
+  batchSizes: batchSizes(setting('BENCH_CALLGRIND_REQUESTS', 250)),
+  chargeRequestsPerSecond: setting('BENCH_CALLGRIND_CHARGE_RPS', CHARGE_REQUESTS_PER_SECOND),
   batches: setting('BENCH_CALLGRIND_BATCHES', 12),
   rounds: setting('BENCH_CALLGRIND_ROUNDS', 3),
   /** Fresh processes a variant within a round, side by side: on a busy machine two at once take the time of one. */
@@ -135,10 +146,12 @@ const START_UNDER_VALGRIND_MS = 300_000;
 /** How closely the processes' figures must agree for a verdict: ±1.5 % (valgrind's repeatability). */
 const REPEAT_WITHIN = 0.03;
 /**
- * The request rate at which the time-driven difference (Ir a second) is charged to requests in the
- * verdict: low for a data plane under load, so it overstates what once-a-second work costs.
+ * The request rate at which a process's clock-driven work (Ir a second, fitted) is charged to its
+ * requests in the verdict (BENCH_CALLGRIND_CHARGE_RPS): what one data plane served on these 2 cores
+ * with its load generator and upstream beside it (tools/bench/README.md, Results, "Proxy overhead
+ * (issue 2)": 4,240 req/s at 100 B), rounded down; the report gives 1,000 req/s beside it.
  */
-export const CHARGE_REQUESTS_PER_SECOND = 1000;
+export const CHARGE_REQUESTS_PER_SECOND = 4000;
 
 /** The base proxy.yml: the gateway's own deadlines raised (under valgrind a request can take seconds). */
 const BASE_PROXY = { version: '1.0.0', proxy: { headersTimeout: 600_000, requestTimeout: 600_000, keepAliveTimeout: 600_000 }, routes: [] };
@@ -207,11 +220,11 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
   const description =
     `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
     `${s0.rounds} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${s0.warmup} uninstrumented warm-up requests (BENCH_CALLGRIND_WARMUP), then ${s0.batches} ` +
-    `batches (BENCH_CALLGRIND_BATCHES) of ${s0.requests} sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), ` +
+    `batches (BENCH_CALLGRIND_BATCHES) of sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), ` +
     `${s0.forcedCollections ? 'each after a full collection counted apart (BENCH_CALLGRIND_FORCED_GC=1), ' : 'back to back (BENCH_CALLGRIND_FORCED_GC=1 forces a full collection before each), '}` +
-    `and ${s0.idleSeconds} s without traffic. Per process the median batch, less the timers phase; the mean of the batches and the collector's figures beside it. ` +
-    `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${goalsOf(spec).map((g) => `${g.description} >= ${g.atLeast.toFixed(3)}`).join('; ')}, the time-driven difference ` +
-    `charged at ${CHARGE_REQUESTS_PER_SECOND} requests a second. Ignores --duration, --rounds and --connections.`;
+    `and ${s0.idleSeconds} s without traffic. Per process a least-squares fit Ir = a x requests + b x seconds over the batches (sizes ${s0.batchSizes.join(', ')} in turn, BENCH_CALLGRIND_BATCH_SIZES) and the idle spell; the median batch beside it. ` +
+    `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${goalsOf(spec).map((g) => `${g.description} >= ${g.atLeast.toFixed(3)}`).join('; ')}, each process's b ` +
+    `charged at ${s0.chargeRequestsPerSecond} requests a second (BENCH_CALLGRIND_CHARGE_RPS). Ignores --duration, --rounds and --connections.`;
 
   /** One round: a fresh process per variant and replica; one map (variant -> counts) per replica. */
   async function round(ctx: HarnessContext, env: Env, r: number): Promise<Array<Map<string, ProcessCount>>> {
@@ -250,12 +263,16 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         collections.get(p.key)?.push({ ...heap, count: p.callgrind.dump() });
       };
       for (let b = 0; b < s.batches; b += 1) {
+        // Sizes in turn: a batch's wall time is not proportional to its requests (the machine's load
+        // changes, a process waits for its peers), and the idle spell has none, so the fit can tell
+        // requests' work from the clock's.
+        const requests = s.batchSizes[b % s.batchSizes.length] as number;
         await Promise.all(
           started.map(async (p) => {
             if (s.forcedCollections) await collect(p);
             p.callgrind.zero();
-            const seconds = await sendRequests(p.server.origin, spec.path, s.requests, s.connections);
-            batches.get(p.key)?.push({ count: p.callgrind.dump(), seconds });
+            const seconds = await sendRequests(p.server.origin, spec.path, requests, s.connections);
+            batches.get(p.key)?.push({ count: p.callgrind.dump(), seconds, requests });
           }),
         );
       }
@@ -265,13 +282,16 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       await new Promise((resolve) => setTimeout(resolve, s.idleSeconds * 1000));
       const counts = Array.from({ length: s.replicas }, () => new Map<string, ProcessCount>());
       for (const p of started) {
-        const idle = { count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - idleStarted) / 1e9 };
+        const idle = { count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - idleStarted) / 1e9, requests: 0 };
         const count: ProcessCount = { batches: batches.get(p.key) ?? [], collections: collections.get(p.key) ?? [], idle };
         counts[p.replica]?.set(p.variant.name, count);
+        const f = fitProcess(count);
         ctx.log(
-          `round ${r}${s.replicas > 1 ? ` process ${p.replica + 1}` : ''} ${p.variant.name}: batches ${count.batches.map((bt) => `${formatNumber(batchNet(bt, s.requests))} (${bt.seconds.toFixed(0)} s, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')} Ir/request; ` +
-            `median ${formatNumber(processMedian(count, s.requests))}, mean ${formatNumber(processMean(count, s.requests))}, main thread median ${formatNumber(processMedian(count, s.requests, 'main'))}; ` +
-            `full collections ${count.collections.map((c) => formatNumber(c.count.gc)).join(', ')} Ir; old generation ${formatNumber(oldGenerationBytesPerRequest(count, s.requests))} B/request; ` +
+          `round ${r}${s.replicas > 1 ? ` process ${p.replica + 1}` : ''} ${p.variant.name}: batches ${count.batches.map((bt) => `${bt.requests} req ${formatNumber(bt.count.all)} Ir ${bt.seconds.toFixed(1)} s (net ${formatNumber(batchNet(bt))}/req, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')}; ` +
+            `idle ${formatNumber(idle.count.all)} Ir ${idle.seconds.toFixed(1)} s; ` +
+            `fit ${formatNumber(f.perRequest)} Ir/request (${formatNumber(f.fit.perRequest)} + collector ${formatNumber(f.gcPerRequest)}) + ${formatNumber(f.perSecond)} Ir/s, R² ${f.fit.r2.toFixed(4)}; batches alone ${formatNumber(f.busyOnly.perRequest)} + ${formatNumber(f.busyOnly.perSecond)} Ir/s; ` +
+            `median ${formatNumber(processMedian(count))}, mean ${formatNumber(processMean(count))}, main thread median ${formatNumber(processMedian(count, 'main'))}; ` +
+            `full collections ${count.collections.map((c) => formatNumber(c.count.gc)).join(', ')} Ir; old generation ${formatNumber(oldGenerationBytesPerRequest(count))} B/request; ` +
             `timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
         );
       }
@@ -295,7 +315,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       }
       const s = settings();
       ctx.log(
-        `${valgrind.version}; node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${s.rounds} rounds x ${s.replicas} process(es) of ${s.batches} x ${s.requests} requests per variant over ${s.connections} connection(s); ` +
+        `${valgrind.version}; node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${s.rounds} rounds x ${s.replicas} process(es) of ${s.batches} batches of ${s.batchSizes.join('/')} requests per variant over ${s.connections} connection(s); ` +
           `${s.forcedCollections ? 'a full collection before every batch' : 'no forced collections'}`,
       );
       const extra = spec.extra ? await spec.extra(ctx) : undefined;
@@ -324,90 +344,88 @@ function report<Env>(
   const ran = spec.variants.filter((v) => rounds.every((r) => r.has(v.name)));
   const of = (r: Map<string, ProcessCount>, v: string): ProcessCount => r.get(v) as ProcessCount;
   const processesOf = (v: string): ProcessCount[] => rounds.map((r) => of(r, v));
-  const figure = (p: ProcessCount): number => processMedian(p, s.requests);
+  const fits = new Map<ProcessCount, ProcessFit>(rounds.flatMap((r) => [...r.values()].map((p): [ProcessCount, ProcessFit] => [p, fitProcess(p)])));
+  const fitOf = (p: ProcessCount): ProcessFit => fits.get(p) as ProcessFit;
+  const rate = s.chargeRequestsPerSecond;
+  // The verdict's figure: a process's per-request cost plus its clock's work a second shared by `rate` requests.
+  const figure = (p: ProcessCount): number => chargedPerRequest(fitOf(p), rate);
+  const perRequest = (p: ProcessCount): number => fitOf(p).perRequest;
   const rows = ran.map((v) => {
     const processes = processesOf(v.name);
     const over = (pick: (p: ProcessCount) => number): number => median(processes.map(pick));
+    const each = (pick: (p: ProcessCount) => number, digits = 0): string => processes.map((p) => formatNumber(pick(p), digits)).join(' / ');
     return [
       v.label,
+      each(perRequest),
+      percent(relativeSpread(processes.map(perRequest))),
+      each((p) => fitOf(p).perSecond),
+      each((p) => fitOf(p).busyOnly.perSecond),
+      each((p) => fitOf(p).fit.r2, 4),
       formatNumber(over(figure)),
-      percent(relativeSpread(processes.map(figure))),
-      percent(median(processes.map((p) => relativeSpread(p.batches.map((b) => batchNet(b, s.requests)))))),
-      formatNumber(over((p) => processMean(p, s.requests))),
-      percent(relativeSpread(processes.map((p) => processMean(p, s.requests)))),
+      formatNumber(over((p) => processMedian(p))),
+      formatNumber(over((p) => processMean(p))),
       percent(over(gcShare)),
-      formatNumber(over((p) => oldGenerationBytesPerRequest(p, s.requests))),
-      formatNumber(over(fullCollectionInstructions)),
-      formatNumber(over((p) => processMeanWithCollections(p, s.requests))),
-      formatNumber(over((p) => processMedian(p, s.requests, 'main'))),
       formatNumber(over(busyTimersRate)),
       formatNumber(over(idleTimersRate)),
       percent(Math.max(...processes.map(lastCompileShare))),
     ];
   });
-  // Verdict rule, per goal: each variant's processes agree (at least two of them), TurboFan is out
-  // of the batches, and every round's ratio falls on the same side of the goal (a goal closer than
-  // the noise gets none).
-  const repeatsOf = (v: string): boolean => rounds.length >= 2 && relativeSpread(processesOf(v).map(figure)) <= REPEAT_WITHIN;
+  // Verdict rule, per goal: each variant's processes agree on the per-request cost (at least two
+  // of them), TurboFan is out of the batches, and every round's ratio falls on the same side of the
+  // goal (a goal closer than the noise gets none).
+  const repeatsOf = (v: string): boolean => rounds.length >= 2 && relativeSpread(processesOf(v).map(perRequest)) <= REPEAT_WITHIN;
   const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
   const list = (values: number[]): string => values.map((v) => v.toFixed(4)).join(', ');
   const evaluated = goalsOf(spec).map((g) => {
     const ranBoth = ran.some((v) => v.name === g.baseline) && ran.some((v) => v.name === g.variant);
     const ratiosOf = (pick: (p: ProcessCount) => number): number[] => (ranBoth ? rounds.map((r) => pick(of(r, g.baseline)) / pick(of(r, g.variant))) : []);
-    // The clock's extra work for the goal's variant: the larger of its busy and idle difference
-    // (under valgrind a busy loop fires 10 ms timers less often than at full speed, an idle one has an empty window).
-    const timeDrivenOf = (r: Map<string, ProcessCount>): number => {
-      const base = of(r, g.baseline);
-      const variant = of(r, g.variant);
-      return Math.max(0, busyTimersRate(variant) - busyTimersRate(base), idleTimersRate(variant) - idleTimersRate(base));
-    };
-    const timeDriven = ranBoth ? median(rounds.map(timeDrivenOf)) : Number.NaN;
-    // The goal's figure: the median batch plus the time-driven difference charged at CHARGE_REQUESTS_PER_SECOND.
-    const verdictRatios = ranBoth ? rounds.map((r) => figure(of(r, g.baseline)) / (figure(of(r, g.variant)) + timeDrivenOf(r) / CHARGE_REQUESTS_PER_SECOND)) : [];
+    const verdictRatios = ratiosOf(figure);
     const ratios = {
-      medianBatch: ratiosOf(figure),
-      meanOfBatches: ratiosOf((p) => processMean(p, s.requests)),
-      withFullCollections: ratiosOf((p) => processMeanWithCollections(p, s.requests)),
-      mainThread: ratiosOf((p) => processMedian(p, s.requests, 'main')),
-      withTimers: ratiosOf((p) => processGross(p, s.requests)),
+      perRequest: ratiosOf(perRequest),
+      atOneThousandRequestsASecond: ratiosOf((p) => chargedPerRequest(fitOf(p), 1000)),
       goal: verdictRatios,
+      medianBatch: ratiosOf((p) => processMedian(p)),
+      meanOfBatches: ratiosOf((p) => processMean(p)),
+      withTimers: ratiosOf((p) => processGross(p)),
     };
+    const perSecondMore = ranBoth ? median(rounds.map((r) => fitOf(of(r, g.variant)).perSecond - fitOf(of(r, g.baseline)).perSecond)) : Number.NaN;
     const repeats = ranBoth && repeatsOf(g.baseline) && repeatsOf(g.variant);
+    const fitted = verdictRatios.every(Number.isFinite);
     const decisive = verdictRatios.every((x) => x >= g.atLeast) || verdictRatios.every((x) => x < g.atLeast);
-    const value = ranBoth ? median(verdictRatios) : undefined;
+    const value = ranBoth && fitted ? median(verdictRatios) : undefined;
     const check: GoalCheck = {
       description:
-        `${g.description} (callgrind)` +
-        (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} %, so no verdict`) +
+        `${g.description} (callgrind, per-second work charged at ${formatNumber(rate)} requests a second)` +
+        (fitted ? '' : ' — requests and seconds could not be told apart in a process (batches of one size and no idle spell?), so no verdict') +
+        (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} % per request, so no verdict`) +
         (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
         (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict'),
       value,
       atLeast: g.atLeast,
-      ...(verdictRatios.length > 0 ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
+      ...(verdictRatios.length > 0 && fitted ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
       met: value !== undefined && repeats && compiled && decisive ? value >= g.atLeast : undefined,
     };
     const markdown = ranBoth
-      ? `${g.baseline}/${g.variant} per round, median batches: ${list(ratios.medianBatch)} (means of the batches: ${list(ratios.meanOfBatches)}; ` +
-        `with a full collection a batch: ${list(ratios.withFullCollections)}; main thread only: ${list(ratios.mainThread)}; timers phase left in: ${list(ratios.withTimers)}). ` +
-        `Time-driven work: ${formatNumber(timeDriven)} Ir/s more for ${g.variant} (the larger of the busy and idle differences), charged at ${CHARGE_REQUESTS_PER_SECOND} ` +
-        `requests a second in the goal's ratio: ${list(verdictRatios)}.`
+      ? `${g.baseline}/${g.variant} per process pair: per request (fit) ${list(ratios.perRequest)}; with each process's per-second work charged at ${formatNumber(rate)} requests a second ` +
+        `(the goal's figure) ${list(verdictRatios)}; at 1,000 requests a second ${list(ratios.atOneThousandRequestsASecond)}. ${g.variant} does ${formatNumber(perSecondMore)} Ir/s more ` +
+        `clock-driven work (median of the pairs). The earlier figures, each request charged its batch's wall time: median batches ${list(ratios.medianBatch)}, means of the batches ` +
+        `${list(ratios.meanOfBatches)}, timers phase left in ${list(ratios.withTimers)}.`
       : '';
-    return { goal: g, check, ratios, timeDriven, markdown };
+    return { goal: g, check, ratios, perSecondMore, markdown };
   });
   const markdown = [
     markdownTable(
       [
         'variant',
-        'Ir / request (median batch)',
+        'Ir / request (fit, each process)',
         'spread over processes',
-        'spread over batches (median process)',
-        'Ir / request (mean of batches)',
-        'spread of means over processes',
+        'Ir / s (fit, each process)',
+        'Ir / s, batches alone (each process)',
+        'R² (each process)',
+        `Ir / request at ${formatNumber(rate)} req/s (median)`,
+        'median batch, timers out (earlier figure)',
+        'mean of batches, timers out',
         'GC share of batches',
-        'old generation B / request',
-        'full collection Ir',
-        'Ir / request, mean with a full collection a batch',
-        'main thread Ir / request',
         'timers Ir / s, busy',
         'timers Ir / s, idle',
         'TurboFan share, last batch',
@@ -415,21 +433,20 @@ function report<Env>(
       rows,
     ),
     '',
-    `${s.rounds} rounds x ${s.replicas} process(es) a variant side by side (fresh processes each) x ${s.batches} batches of ${s.requests} sequential requests over ${s.connections} keep-alive connection(s) per variant, ` +
-      `${s.forcedCollections ? 'each after a full collection forced and counted apart' : 'back to back, no forced collection'}; ` +
+    `${s.rounds} rounds x ${s.replicas} process(es) a variant side by side (fresh processes each) x ${s.batches} batches of ${s.batchSizes.join(', ')} sequential requests in turn over ${s.connections} keep-alive connection(s) per variant, ` +
+      `${s.forcedCollections ? 'each after a full collection forced and counted apart' : 'back to back, no forced collection'}, then ${s.idleSeconds} s without traffic; ` +
       `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrindVersionText}; TurboFan's compilations ${COMPILATION_COUNTED ? 'counted' : 'not counted (--toggle-collect)'}. ` +
-      'Ir / request: every thread less the main thread\'s timers phase (uv__run_timers: what the clock drives), the median batch of a process, median of the processes ' +
-      '(the verdict\'s figure); the mean of the batches has every collection that fell into them. GC share: Heap::CollectGarbage and IncrementalMarking::Step (inclusive) ' +
-      'in the batches. Old generation B / request: what the batches added to the old generation between the collections around them. Full collection Ir: one forced ' +
-      'collection; the column after it charges one to every batch, far more often than a process collects on its own (an upper bound). ' +
-      `Timers Ir / s: that phase a second during the batches and during ${s.idleSeconds} s without traffic. Spread: (max - min) / median. ` +
-      `A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % and every round on the same side of the goal.`,
+      'Per process, least squares over its batches and its idle spell: Ir = a x requests + b x seconds (every thread, the timers phase in, the collector out of the points ' +
+      'and added back to a as its mean per request over the batches). Ir / request is a, Ir / s is b; "batches alone" is b fitted without the idle spell (a cross-check that the clock ' +
+      `costs as much under traffic). The goal's figure is a + b / ${formatNumber(rate)} (BENCH_CALLGRIND_CHARGE_RPS). Spread: (max - min) / median. ` +
+      `A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % on a and every process pair on the same side of the goal.`,
     '',
     ...evaluated.flatMap((e) => (e.markdown === '' ? [] : [e.markdown, ''])),
     ...(extra ? [extra.markdown, ''] : []),
     ...evaluated.map((e) => formatGoal(e.check)),
     '',
   ].join('\n');
+  const fitJson = (f: RateFit): JsonValue => ({ perRequest: f.perRequest, perSecond: f.perSecond, r2: f.r2, points: f.points });
   const data: JsonValue = {
     valgrind: valgrindVersionText,
     nodeFlags: [...CALLGRIND_NODE_FLAGS],
@@ -439,14 +456,15 @@ function report<Env>(
         [...r].map(([name, p]) => [
           name,
           {
+            fit: { ...(fitJson(fitOf(p).fit) as Record<string, JsonValue>), gcPerRequest: fitOf(p).gcPerRequest, busyOnly: fitJson(fitOf(p).busyOnly) },
             idle: { ...p.idle.count, seconds: p.idle.seconds },
-            batches: p.batches.map((b) => ({ ...b.count, seconds: b.seconds })),
+            batches: p.batches.map((b) => ({ ...b.count, seconds: b.seconds, requests: b.requests })),
             collections: p.collections.map((c) => ({ ...c.count, oldGenerationBefore: c.oldGenerationBefore, oldGenerationAfter: c.oldGenerationAfter })),
           },
         ]),
       ),
     ),
-    goals: evaluated.map((e) => ({ baseline: e.goal.baseline, variant: e.goal.variant, ratios: e.ratios, timeDrivenInstructionsPerSecond: e.timeDriven })),
+    goals: evaluated.map((e) => ({ baseline: e.goal.baseline, variant: e.goal.variant, chargeRequestsPerSecond: rate, ratios: e.ratios, perSecondMore: e.perSecondMore })),
     ...(extra ? { extra: extra.data } : {}),
   };
   return { name: spec.name, title: spec.title, markdown, goals: evaluated.map((e) => e.check), data };

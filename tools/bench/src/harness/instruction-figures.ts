@@ -2,10 +2,11 @@ import type { InstructionCount } from './callgrind';
 import type { ForcedCollection } from './forced-gc';
 import { median as medianOrUndefined } from './stats';
 
-/** One counted batch of sequential requests: its dump and how long it took. */
+/** One counted batch of sequential requests (0 for the idle spell): its dump and how long it took. */
 export interface Batch {
   readonly count: InstructionCount;
   readonly seconds: number;
+  readonly requests: number;
 }
 
 /** A full collection forced between batches, counted on its own (never inside a batch). */
@@ -27,7 +28,7 @@ export const sum = (values: readonly number[]): number => values.reduce((a, b) =
 export const relativeSpread = (values: readonly number[]): number => (Math.max(...values) - Math.min(...values)) / median(values);
 
 /** Request-driven instructions of a batch a request: everything but the timers phase (every thread, or the main thread's). */
-export const batchNet = (b: Batch, requests: number, thread: 'all' | 'main' = 'all'): number => (b.count[thread] - b.count.timers) / requests;
+export const batchNet = (b: Batch, thread: 'all' | 'main' = 'all'): number => (b.count[thread] - b.count.timers) / b.requests;
 
 /**
  * The verdict's figure of a process: the median of its batches. Each batch starts right after a
@@ -35,21 +36,24 @@ export const batchNet = (b: Batch, requests: number, thread: 'all' | 'main' = 'a
  * major collection that falls into one batch of twelve moves the median by a step, not the figure
  * by a third as it did when batches were pooled.
  */
-export const processMedian = (p: ProcessCount, requests: number, thread: 'all' | 'main' = 'all'): number => median(p.batches.map((b) => batchNet(b, requests, thread)));
+export const processMedian = (p: ProcessCount, thread: 'all' | 'main' = 'all'): number => median(p.batches.map((b) => batchNet(b, thread)));
 
 /** Every batch pooled (total over requests): every collection that fell into a batch, charged in full. */
-export const processMean = (p: ProcessCount, requests: number): number => sum(p.batches.map((b) => b.count.all - b.count.timers)) / (requests * p.batches.length);
+export const processMean = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.all - b.count.timers)) / requestsOf(p);
+
+/** Every request of a process's batches. */
+export const requestsOf = (p: ProcessCount): number => sum(p.batches.map((b) => b.requests));
 
 /**
  * The pooled batches plus the forced full collection after each one, charged to its requests:
  * a major collection every batch, far more often than a process collects on its own, so an upper
  * bound on what the old generation costs a request. NaN when collections are not forced.
  */
-export const processMeanWithCollections = (p: ProcessCount, requests: number): number =>
-  p.collections.length === p.batches.length + 1 ? processMean(p, requests) + sum(p.collections.slice(1).map((c) => c.count.gc)) / (requests * p.batches.length) : Number.NaN;
+export const processMeanWithCollections = (p: ProcessCount): number =>
+  p.collections.length === p.batches.length + 1 ? processMean(p) + sum(p.collections.slice(1).map((c) => c.count.gc)) / requestsOf(p) : Number.NaN;
 
 /** The median batch with the timers phase left in. */
-export const processGross = (p: ProcessCount, requests: number): number => median(p.batches.map((b) => b.count.all / requests));
+export const processGross = (p: ProcessCount): number => median(p.batches.map((b) => b.count.all / b.requests));
 
 /** The collector's share of the batches' instructions (scavenges, and any major collection that fell into a batch). */
 export const gcShare = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.gc)) / sum(p.batches.map((b) => b.count.all));
@@ -59,9 +63,9 @@ export const gcShare = (p: ProcessCount): number => sum(p.batches.map((b) => b.c
  * it and the one after it, over the batches' requests. This is what makes a process collect the
  * old generation, so a variant that keeps more shows here even where the median hides the collection.
  */
-export const oldGenerationBytesPerRequest = (p: ProcessCount, requests: number): number =>
+export const oldGenerationBytesPerRequest = (p: ProcessCount): number =>
   p.collections.length === p.batches.length + 1
-    ? sum(p.batches.map((_, k) => (p.collections[k + 1] as Collection).oldGenerationBefore - (p.collections[k] as Collection).oldGenerationAfter)) / (requests * p.batches.length)
+    ? sum(p.batches.map((_, k) => (p.collections[k + 1] as Collection).oldGenerationBefore - (p.collections[k] as Collection).oldGenerationAfter)) / requestsOf(p)
     : Number.NaN;
 
 /** A forced full collection's instructions (median over the process's collections). */

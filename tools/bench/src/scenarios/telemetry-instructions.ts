@@ -40,8 +40,9 @@ async function hookInstructions(ctx: HarnessContext): Promise<{ markdown: string
  * Instructions a request with cluster telemetry on vs off (issue 12's goal: at most 3 % more),
  * counted by callgrind where the VM has no hardware counters. Both data planes follow one control
  * plane over Redis, so telemetry's whole cost is in the count: the hook, the window built, encoded
- * and published a second, the event-loop delay monitor (the last two are time-driven: counted apart
- * and charged at 1,000 requests a second, see harness/instruction-comparison.ts).
+ * and published a second, the event-loop delay monitor. The last two are driven by the clock, not
+ * by requests: the harness fits Ir = a x requests + b x seconds per process and charges b at a
+ * realistic request rate (harness/instruction-fit.ts, tools/bench/README.md "Instructions under callgrind").
  */
 export const telemetryInstructionsScenario = defineInstructionComparison<TelemetryBenchEnv>({
   name: 'telemetry-instructions',
