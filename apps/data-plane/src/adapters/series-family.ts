@@ -88,6 +88,11 @@ export class SeriesFamily {
     out.range(this.labelBytes, this.labelStart(slot), this.labelEnds[slot] as number);
   }
 
+  /** A sample line of this series: `<open><its labels>} <value>\n` (ExpositionWriter.line). */
+  writeLine(out: ExpositionWriter, open: Uint8Array, slot: number, value: number): void {
+    out.line(open, this.labelBytes, this.labelStart(slot), this.labelEnds[slot] as number, value);
+  }
+
   /** Bytes of a series' label set. */
   labelLength(slot: number): number {
     return (this.labelEnds[slot] as number) - this.labelStart(slot);
