@@ -10,7 +10,8 @@ const SPACE = 32;
 
 /**
  * Builds a Prometheus text exposition straight into byte chunks: label sets are copied as bytes
- * prepared once per series, numbers are written digit by digit, and no per-line string is made.
+ * prepared once per series, numbers are written digit by digit, a sample line is one call, and no
+ * per-line string is made.
  * Full chunks wait in `completed` until the caller takes them (and writes them to the response),
  * so a scrape of any size holds only the chunks the socket has not sent yet.
  */
@@ -67,35 +68,9 @@ export class ExpositionWriter {
     this.length = at;
   }
 
-  /** All of `source` (a line prefix): one native copy. */
-  bytes(source: Uint8Array): void {
-    this.room(source.length);
-    this.chunk.set(source, this.length);
-    this.length += source.length;
-  }
-
-  /** Bytes `start` to `end` of `source` (a label set in its family's buffer), without making a view of them. */
-  range(source: Uint8Array, start: number, end: number): void {
-    this.room(end - start);
-    const chunk = this.chunk;
-    let at = this.length;
-    for (let i = start; i < end; i += 1) chunk[at++] = source[i] as number;
-    this.length = at;
-  }
-
-  /** Where the next byte goes in the current chunk (to `again` what follows). */
+  /** Where the next byte goes in the current chunk (a line's label set, for `repeatLine`). */
   get position(): number {
     return this.length;
-  }
-
-  /**
-   * Bytes `start` to `end` already written to the current chunk, once more (one native copy):
-   * a series' label set, written once and repeated on its 13 lines. Only between a `reserve` that
-   * covers all of it and the end of what it reserved, so the chunk cannot change in between.
-   */
-  again(start: number, end: number): void {
-    this.chunk.copyWithin(this.length, start, end);
-    this.length += end - start;
   }
 
   /** Makes sure the next `bytes` bytes go to the current chunk (starting a new one if needed). */
@@ -134,7 +109,7 @@ export class ExpositionWriter {
   }
 
   /** `} <value>\n` into room already made; a single digit (most bucket counts) without a call. */
-  closeLine(value: number): void {
+  private closeLine(value: number): void {
     const chunk = this.chunk;
     let at = this.length;
     chunk[at++] = CLOSE;
@@ -151,7 +126,7 @@ export class ExpositionWriter {
   }
 
   /** One byte (an ASCII character code). */
-  byte(code: number): void {
+  private byte(code: number): void {
     this.room(1);
     this.chunk[this.length++] = code;
   }
