@@ -13,29 +13,35 @@ export interface LogOutputs {
  * JSON goes to stdout while the gateway runs: log shippers parse every line.
  */
 export class JsonLineLogger {
-  private logger!: GatewayPino;
+  /**
+   * Built at the first line after a change of settings, not at each change: a pino logger compiles
+   * its redaction paths, and `gateway start` sets the level twice before it logs (start-up time,
+   * issue 19).
+   */
+  private built: GatewayPino | undefined;
   private level: string | undefined;
   private outputs: LogOutputs = {};
 
   constructor(level: string | undefined, private readonly write: (line: string) => void) {
-    this.setLevel(level);
+    this.level = level;
   }
 
   /** LOG_LEVEL may only be known after .env is loaded. Unknown names mean info, as in the data plane. */
   setLevel(level: string | undefined): void {
     this.level = level;
-    this.rebuild();
+    this.built = undefined;
   }
 
   /** Once a control plane runs in this process: its buffer (GET /api/logs) and its secrets. */
   recordTo(outputs: LogOutputs): void {
     this.outputs = outputs;
-    this.rebuild();
+    this.built = undefined;
   }
 
-  private rebuild(): void {
+  private get logger(): GatewayPino {
     // `write` adds its own newline; pino's line ends with one.
-    this.logger = createGatewayPino({ plane: 'cli', level: this.level, destination: { write: (line) => this.write(line.trimEnd()) }, ...this.outputs });
+    this.built ??= createGatewayPino({ plane: 'cli', level: this.level, destination: { write: (line) => this.write(line.trimEnd()) }, ...this.outputs });
+    return this.built;
   }
 
   info(fields: Record<string, unknown>, msg: string): void {

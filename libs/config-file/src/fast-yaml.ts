@@ -1,4 +1,6 @@
 import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
+import { coreBool, coreFloat, coreInt, isCoreBool, isCoreFloat, isCoreInt, isCoreNull } from './core-scalars';
+import { readPlainYaml } from './plain-yaml';
 
 /**
  * A fast read of plain proxy.yml text (issue 19). The `yaml` package builds a full document
@@ -12,35 +14,10 @@ import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
  * `0b101`, `+0x1F` and `1_000.5` as numbers, which `yaml` keeps as strings.
  */
 
-const NULL = new Type('tag:yaml.org,2002:null', {
-  kind: 'scalar',
-  resolve: (data: string) => data === '' || data === '~' || data === 'null' || data === 'Null' || data === 'NULL',
-  construct: () => null,
-});
-
-const BOOL = new Type('tag:yaml.org,2002:bool', {
-  kind: 'scalar',
-  resolve: (data: string) => /^(?:true|True|TRUE|false|False|FALSE)$/.test(data),
-  construct: (data: string) => data === 'true' || data === 'True' || data === 'TRUE',
-});
-
-const DECIMAL = /^[-+]?[0-9]+$/;
-const OCTAL = /^0o[0-7]+$/;
-const HEX = /^0x[0-9a-fA-F]+$/;
-const INT = new Type('tag:yaml.org,2002:int', {
-  kind: 'scalar',
-  resolve: (data: string) => DECIMAL.test(data) || OCTAL.test(data) || HEX.test(data),
-  construct: (data: string) => (OCTAL.test(data) ? parseInt(data.slice(2), 8) : HEX.test(data) ? parseInt(data.slice(2), 16) : Number(data)),
-});
-
-const FLOAT_NUMBER = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
-const INFINITY = /^[-+]?\.(?:inf|Inf|INF)$/;
-const NOT_A_NUMBER = /^\.(?:nan|NaN|NAN)$/;
-const FLOAT = new Type('tag:yaml.org,2002:float', {
-  kind: 'scalar',
-  resolve: (data: string) => FLOAT_NUMBER.test(data) || INFINITY.test(data) || NOT_A_NUMBER.test(data),
-  construct: (data: string) => (INFINITY.test(data) ? (data.startsWith('-') ? -Infinity : Infinity) : NOT_A_NUMBER.test(data) ? NaN : parseFloat(data)),
-});
+const NULL = new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: isCoreNull, construct: () => null });
+const BOOL = new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: isCoreBool, construct: coreBool });
+const INT = new Type('tag:yaml.org,2002:int', { kind: 'scalar', resolve: isCoreInt, construct: coreInt });
+const FLOAT = new Type('tag:yaml.org,2002:float', { kind: 'scalar', resolve: isCoreFloat, construct: coreFloat });
 
 const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [NULL, BOOL, INT, FLOAT] });
 
@@ -53,6 +30,9 @@ const ANCHOR_OR_ALIAS = /(?:^|[\s[{,:?-])[&*][^\s,[\]{}]/m;
 /** The file's value, or undefined when the `yaml` document must be built instead (aliases, any error, duplicate keys). */
 export function fastYamlValue(text: string): { value: unknown } | undefined {
   if (ANCHOR_OR_ALIAS.test(text)) return undefined;
+  // The common case (block mappings and sequences, one-line flow collections) without js-yaml.
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) return plain;
   try {
     // js-yaml refuses duplicate keys (as `uniqueKeys` does) and unknown tags: both fall back.
     return { value: load(text, { schema: CORE_SCHEMA }) };

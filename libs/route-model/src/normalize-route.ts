@@ -49,7 +49,8 @@ export function normalizeRoute(input: unknown, options: NormalizeOptions = {}): 
   if (named !== undefined) route.upstream = upstreamTargets(named)[0]?.url ?? '';
   errors.push(...crossFieldErrors(ROUTE_RULES, route, prefix, errors));
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: orderLikeSchema(route) as unknown as Route };
+  // The walk builds keys in table order; only a named upstream's URL was set after it.
+  return { ok: true, value: (named === undefined ? route : orderLikeSchema(route)) as unknown as Route };
 }
 
 /** Keys in table order (upstream was set after the walk), so equal routes serialize equally. */

@@ -253,10 +253,9 @@ export function walkObjectFields(
   ctx: WalkContext,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
-    const childCanon = appendKey(canon, key);
+  for (const { key, spec: fieldSpec, path: childCanon } of childFields(spec, canon)) {
     if (ctx.skip?.has(childCanon)) continue;
-    const childShown = ctx.rename?.get(childCanon) ?? appendKey(shown, key);
+    const childShown = ctx.rename?.get(childCanon) ?? (shown === canon ? childCanon : appendKey(shown, key));
     const result = walkField(fieldSpec, Object.hasOwn(value, key) ? value[key] : undefined, childCanon, childShown, ctx);
     if (result !== undefined && result !== FAILED) out[key] = result;
   }
@@ -264,4 +263,33 @@ export function walkObjectFields(
     if (!Object.hasOwn(spec.fields, key)) report(ctx, ctx.rename?.get(appendKey(canon, key)) ?? appendKey(shown, key), 'Unknown field');
   }
   return out;
+}
+
+interface ChildField {
+  readonly key: string;
+  readonly spec: FieldSpec;
+  /** The field's canonical path under its parent's (`timeout` -> `timeout.request`). */
+  readonly path: string;
+}
+
+/**
+ * An object spec's fields with their paths under `canon`, built once per (spec, canon): they are
+ * the same for every route of a file, so 10,000 routes do not each rebuild and re-test every path
+ * of the table (most of the validation's time at start-up, docs/data-plane.md). Paths under an
+ * array index (`targets[7]`) vary without bound: at most CHILD_PATHS_PER_SPEC are kept per spec.
+ */
+const childFieldCache = new WeakMap<ObjectSpec, Map<string, readonly ChildField[]>>();
+const CHILD_PATHS_PER_SPEC = 64;
+
+function childFields(spec: ObjectSpec, canon: string): readonly ChildField[] {
+  let byCanon = childFieldCache.get(spec);
+  if (byCanon === undefined) {
+    byCanon = new Map();
+    childFieldCache.set(spec, byCanon);
+  }
+  const cached = byCanon.get(canon);
+  if (cached !== undefined) return cached;
+  const fields = Object.entries(spec.fields).map(([key, fieldSpec]) => ({ key, spec: fieldSpec, path: appendKey(canon, key) }));
+  if (byCanon.size < CHILD_PATHS_PER_SPEC) byCanon.set(canon, fields);
+  return fields;
 }

@@ -27,24 +27,26 @@ test('random whole numbers match String()', () => {
   assert.equal(joined(out.finish()), values.map((v) => `${v}\n`).join(''));
 });
 
-test('writes across many chunks come out whole and in order, a piece larger than a chunk included', () => {
+test('lines across many chunks come out whole and in order, a piece larger than a chunk included', () => {
   const out = new ExpositionWriter();
   const label = Buffer.from('route="ünï",method="GET"');
   const huge = 'x'.repeat(200_000);
   let expected = '';
   const chunks: Uint8Array[] = [];
+  const open = Buffer.from('name{');
+  const again = Buffer.from('again{');
   for (let i = 0; i < 20_000; i += 1) {
-    out.ascii('name{');
-    out.bytes(label);
-    out.range(label, 7, 16);
-    out.reserve(100);
-    const at = out.position;
+    // A whole line with labels copied from their buffer, then (as a histogram's other lines) two
+    // lines repeating those label bytes from within the chunk, inside one reservation.
+    out.reserve(3 * (again.length + label.length + 3 + 32));
+    const labelsAt = out.position + open.length;
+    out.line(open, label, 0, label.length, i);
+    out.repeatLine(again, labelsAt, labelsAt + label.length, i / 4);
+    out.repeatLine(again, labelsAt + 7, labelsAt + 16, i % 10);
     out.ascii(`#${i}#`);
-    out.again(at, out.position);
-    out.text('} ');
-    out.number(i);
     out.newline();
-    expected += `name{${label.toString()}${label.subarray(7, 16).toString()}#${i}##${i}#} ${i}\n`;
+    const labels = label.toString();
+    expected += `name{${labels}} ${i}\nagain{${labels}} ${i / 4}\nagain{${label.subarray(7, 16).toString()}} ${i % 10}\n#${i}#\n`;
     if (i === 10_000) {
       out.text(huge);
       expected += huge;
@@ -59,8 +61,8 @@ test('writes across many chunks come out whole and in order, a piece larger than
 
 test('a sent chunk given back is written into again instead of a new allocation', () => {
   const out = new ExpositionWriter();
-  const line = Buffer.from(`${'x'.repeat(99)}\n`);
-  while (!out.hasCompleted) out.bytes(line);
+  const line = `${'x'.repeat(99)}\n`;
+  while (!out.hasCompleted) out.ascii(line);
   const [first] = out.takeCompleted();
   assert.ok(first !== undefined);
   out.recycle(first);

@@ -5,10 +5,13 @@ const SPARE_CHUNKS = 16;
 /** Room for the longest number `number()` writes by hand (a safe integer has at most 16 digits). */
 export const NUMBER_ROOM = 32;
 const NEWLINE = 10;
+const CLOSE = 125; // }
+const SPACE = 32;
 
 /**
  * Builds a Prometheus text exposition straight into byte chunks: label sets are copied as bytes
- * prepared once per series, numbers are written digit by digit, and no per-line string is made.
+ * prepared once per series, numbers are written digit by digit, a sample line is one call, and no
+ * per-line string is made.
  * Full chunks wait in `completed` until the caller takes them (and writes them to the response),
  * so a scrape of any size holds only the chunks the socket has not sent yet.
  */
@@ -65,35 +68,9 @@ export class ExpositionWriter {
     this.length = at;
   }
 
-  /** All of `source` (a line prefix): one native copy. */
-  bytes(source: Uint8Array): void {
-    this.room(source.length);
-    this.chunk.set(source, this.length);
-    this.length += source.length;
-  }
-
-  /** Bytes `start` to `end` of `source` (a label set in its family's buffer), without making a view of them. */
-  range(source: Uint8Array, start: number, end: number): void {
-    this.room(end - start);
-    const chunk = this.chunk;
-    let at = this.length;
-    for (let i = start; i < end; i += 1) chunk[at++] = source[i] as number;
-    this.length = at;
-  }
-
-  /** Where the next byte goes in the current chunk (to `again` what follows). */
+  /** Where the next byte goes in the current chunk (a line's label set, for `repeatLine`). */
   get position(): number {
     return this.length;
-  }
-
-  /**
-   * Bytes `start` to `end` already written to the current chunk, once more (one native copy):
-   * a series' label set, written once and repeated on its 13 lines. Only between a `reserve` that
-   * covers all of it and the end of what it reserved, so the chunk cannot change in between.
-   */
-  again(start: number, end: number): void {
-    this.chunk.copyWithin(this.length, start, end);
-    this.length += end - start;
   }
 
   /** Makes sure the next `bytes` bytes go to the current chunk (starting a new one if needed). */
@@ -101,8 +78,55 @@ export class ExpositionWriter {
     this.room(bytes);
   }
 
+  /**
+   * A whole sample line, `<open><labels>} <value>\n`, with the label set copied from `source`
+   * (bytes `start` to `end`, a series' in its family's buffer). One call and one room check per
+   * line instead of six: the first scrape after a start runs in V8's interpreter, where each call
+   * costs (issue 19, docs/data-plane.md "/metrics cardinality").
+   */
+  line(open: Uint8Array, source: Uint8Array, start: number, end: number, value: number): void {
+    this.room(open.length + (end - start) + 3 + NUMBER_ROOM);
+    const chunk = this.chunk;
+    chunk.set(open, this.length);
+    let at = this.length + open.length;
+    for (let i = start; i < end; i += 1) chunk[at++] = source[i] as number;
+    this.length = at;
+    this.closeLine(value);
+  }
+
+  /**
+   * A sample line whose label set is already in the current chunk at `labelsAt` to `labelsEnd`:
+   * `<open>`, those bytes once more (one native copy), `} <value>\n`. Only inside a `reserve` that
+   * covers the line (a histogram series reserves its 13 lines at once).
+   */
+  repeatLine(open: Uint8Array, labelsAt: number, labelsEnd: number, value: number): void {
+    const chunk = this.chunk;
+    chunk.set(open, this.length);
+    const at = this.length + open.length;
+    chunk.copyWithin(at, labelsAt, labelsEnd);
+    this.length = at + (labelsEnd - labelsAt);
+    this.closeLine(value);
+  }
+
+  /** `} <value>\n` into room already made; a single digit (most bucket counts) without a call. */
+  private closeLine(value: number): void {
+    const chunk = this.chunk;
+    let at = this.length;
+    chunk[at++] = CLOSE;
+    chunk[at++] = SPACE;
+    if (value >= 0 && value < 10 && Math.floor(value) === value) {
+      chunk[at++] = 48 + value;
+      chunk[at++] = NEWLINE;
+      this.length = at;
+      return;
+    }
+    this.length = at;
+    this.number(value);
+    this.chunk[this.length++] = NEWLINE;
+  }
+
   /** One byte (an ASCII character code). */
-  byte(code: number): void {
+  private byte(code: number): void {
     this.room(1);
     this.chunk[this.length++] = code;
   }

@@ -25,65 +25,79 @@ function header(out: ExpositionWriter, name: string, help: string, type: 'counte
   out.ascii(`# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`);
 }
 
-const CLOSE = 125; // }
-const SPACE = 32;
-
 function* counter(out: ExpositionWriter, name: string, help: string, family: SeriesFamily): Generator<Buffer, void, undefined> {
   header(out, name, help, 'counter');
   const open = Buffer.from(`${name}{`);
   // Series created while this family streams wait for the next scrape.
   const size = family.size;
-  for (let slot = 0; slot < size; slot += 1) {
-    out.bytes(open);
-    family.writeLabels(out, slot);
-    out.byte(CLOSE);
-    out.byte(SPACE);
-    out.number(family.count(slot));
-    out.newline();
-    if (out.hasCompleted) yield* out.takeCompleted();
+  for (let slot = 0; slot < size; ) {
+    slot = counterLines(out, family, open, slot, size);
+    yield* out.takeCompleted();
   }
+}
+
+/**
+ * Counter lines from `slot` on, until a chunk is full or `size` is reached; returns the next slot.
+ * The loops are plain functions, the generators only hand out chunks: V8 optimizes a plain loop
+ * sooner and compiles it in a fraction of a generator's time, which is most of what the first
+ * scrape after a start costs (issue 19, docs/data-plane.md "/metrics cardinality").
+ */
+function counterLines(out: ExpositionWriter, family: SeriesFamily, open: Buffer, slot: number, size: number): number {
+  let next = slot;
+  while (next < size && !out.hasCompleted) {
+    family.writeLine(out, open, next, family.count(next));
+    next += 1;
+  }
+  return next;
+}
+
+/** A histogram's line openings (`<name>_bucket{le="5",` ... `<name>_count{`), built once per scrape. */
+interface HistogramOpens {
+  readonly buckets: readonly Buffer[];
+  readonly sum: Buffer;
+  readonly count: Buffer;
+  /** The longest of them: with the labels, what one line may need. */
+  readonly longest: number;
+  /** Multiplies the sum (1 for ms, 1 / 1000 for seconds). */
+  readonly scale: number;
 }
 
 function* histogram(out: ExpositionWriter, name: string, help: string, family: SeriesFamily, scale: number): Generator<Buffer, void, undefined> {
   header(out, name, help, 'histogram');
-  const bucketOpen = [...DURATION_BUCKETS_MS.map((bound) => `${bound * scale}`), '+Inf'].map((le) => Buffer.from(`${name}_bucket{le="${le}",`));
-  const sumOpen = Buffer.from(`${name}_sum{`);
-  const countOpen = Buffer.from(`${name}_count{`);
-  const longestOpen = Math.max(sumOpen.length, countOpen.length, ...bucketOpen.map((b) => b.length));
-  const lines = BUCKET_COUNT + 2;
+  const buckets = [...DURATION_BUCKETS_MS.map((bound) => `${bound * scale}`), '+Inf'].map((le) => Buffer.from(`${name}_bucket{le="${le}",`));
+  const sum = Buffer.from(`${name}_sum{`);
+  const count = Buffer.from(`${name}_count{`);
+  const opens: HistogramOpens = { buckets, sum, count, longest: Math.max(sum.length, count.length, ...buckets.map((b) => b.length)), scale };
   const size = family.size;
-  for (let slot = 0; slot < size; slot += 1) {
-    // The whole series goes into one chunk: its label set is written once and copied within the
-    // chunk to its other 12 lines. One series is written within one turn of the event loop, so its
-    // buckets, sum and count agree.
-    out.reserve(lines * (longestOpen + family.labelLength(slot) + 3 + NUMBER_ROOM));
-    out.bytes(bucketOpen[0] as Buffer);
-    const labelsAt = out.position;
-    family.writeLabels(out, slot);
-    const labelsEnd = out.position;
-    let cumulative = 0;
-    for (let b = 0; b < BUCKET_COUNT; b += 1) {
-      if (b > 0) {
-        out.bytes(bucketOpen[b] as Buffer);
-        out.again(labelsAt, labelsEnd);
-      }
-      cumulative += family.bucket(slot, b);
-      closeLine(out, cumulative);
-    }
-    out.bytes(sumOpen);
-    out.again(labelsAt, labelsEnd);
-    closeLine(out, family.sumMs(slot) * scale);
-    out.bytes(countOpen);
-    out.again(labelsAt, labelsEnd);
-    closeLine(out, family.count(slot));
-    if (out.hasCompleted) yield* out.takeCompleted();
+  for (let slot = 0; slot < size; ) {
+    slot = histogramSeries(out, family, opens, slot, size);
+    yield* out.takeCompleted();
   }
 }
 
-/** `} <value>\n` */
-function closeLine(out: ExpositionWriter, value: number): void {
-  out.byte(CLOSE);
-  out.byte(SPACE);
-  out.number(value);
-  out.newline();
+/** Histogram series from `slot` on, until a chunk is full or `size` is reached; returns the next slot (see counterLines). */
+function histogramSeries(out: ExpositionWriter, family: SeriesFamily, opens: HistogramOpens, slot: number, size: number): number {
+  const lines = BUCKET_COUNT + 2;
+  const buckets = opens.buckets;
+  const first = buckets[0] as Buffer;
+  let next = slot;
+  while (next < size && !out.hasCompleted) {
+    // The whole series goes into one chunk: its label set is written once and copied within the
+    // chunk to its other 12 lines. One series is written within one turn of the event loop, so its
+    // buckets, sum and count agree.
+    const labelLength = family.labelLength(next);
+    out.reserve(lines * (opens.longest + labelLength + 3 + NUMBER_ROOM));
+    const labelsAt = out.position + first.length;
+    const labelsEnd = labelsAt + labelLength;
+    let cumulative = family.bucket(next, 0);
+    family.writeLine(out, first, next, cumulative);
+    for (let b = 1; b < BUCKET_COUNT; b += 1) {
+      cumulative += family.bucket(next, b);
+      out.repeatLine(buckets[b] as Buffer, labelsAt, labelsEnd, cumulative);
+    }
+    out.repeatLine(opens.sum, labelsAt, labelsEnd, family.sumMs(next) * opens.scale);
+    out.repeatLine(opens.count, labelsAt, labelsEnd, family.count(next));
+    next += 1;
+  }
+  return next;
 }

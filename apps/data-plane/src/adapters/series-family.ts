@@ -84,8 +84,9 @@ export class SeriesFamily {
     return this.labelBytes.toString('utf8', this.labelStart(slot), this.labelEnds[slot] as number);
   }
 
-  writeLabels(out: ExpositionWriter, slot: number): void {
-    out.range(this.labelBytes, this.labelStart(slot), this.labelEnds[slot] as number);
+  /** A sample line of this series: `<open><its labels>} <value>\n` (ExpositionWriter.line). */
+  writeLine(out: ExpositionWriter, open: Uint8Array, slot: number, value: number): void {
+    out.line(open, this.labelBytes, this.labelStart(slot), this.labelEnds[slot] as number, value);
   }
 
   /** Bytes of a series' label set. */

@@ -10,6 +10,7 @@ import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { scaleScenario } from './scale';
 import { scrapeScenario } from './scrape';
+import { startScenario } from './start';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
 import { telemetryInstructionsScenario } from './telemetry-instructions';
@@ -21,4 +22,4 @@ import { tracingCostInstructionsScenario, tracingInstructionsScenario, tracingOf
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, startScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];
