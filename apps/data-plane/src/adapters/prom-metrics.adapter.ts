@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { countsOf, deferredCounter } from './deferred-counter';
 import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
@@ -11,7 +12,8 @@ import { RequestSeriesStore } from './request-series';
  * created at a route's first request and written as bytes when /metrics is scraped
  * (request-metrics-exposition.ts); scrape-time gauges (breaker states) are written from their
  * readers the same way (gauge-exposition.ts); the counters policies declare (rate-limit hits, cache
- * lookups), the rarer events (reloads) and the process metrics use prom-client.
+ * lookups; counted in plain numbers and handed to prom-client when it collects, deferred-counter.ts),
+ * the rarer events (reloads) and the process metrics use prom-client.
  */
 export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
@@ -72,10 +74,10 @@ export class PromMetrics implements GatewayMetrics {
   counter(definition: CounterDefinition): CounterHandle {
     let counter = this.counters.get(definition.name);
     if (counter === undefined) {
-      counter = new Counter({ name: definition.name, help: definition.help, labelNames: [...definition.labelNames], registers: [this.registry] });
+      counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
     }
-    return counter;
+    return countsOf(counter);
   }
 
   gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void {

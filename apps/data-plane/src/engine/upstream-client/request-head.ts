@@ -1,4 +1,4 @@
-import { FIELD_VALUE, TOKEN } from './http-syntax';
+import { isFieldValue, isToken } from './http-syntax';
 import { UpstreamClientError } from './upstream-client-error';
 
 /** One request for an upstream origin. */
@@ -21,8 +21,15 @@ export interface UpstreamRequest {
   readonly streamedBody?: number | 'chunked';
 }
 
-// origin-form or asterisk-form, visible ASCII only: a space or CR/LF would end the request line.
-const REQUEST_TARGET = /^[\x21-\x7e]+$/;
+/** origin-form or asterisk-form, visible ASCII only: a space or CR/LF would end the request line. */
+function isRequestTarget(target: string): boolean {
+  if (target.length === 0) return false;
+  for (let i = 0; i < target.length; i += 1) {
+    const code = target.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
+}
 /** Methods whose requests carry no body unless one is given (node sends no Content-Length for them either). */
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE']);
 /** Bodies up to this size go out in the same buffer (one write, one packet) as the head. */
@@ -36,8 +43,8 @@ const invalid = (detail: string): UpstreamClientError => new UpstreamClientError
  * field or a request the gateway never saw (request splitting).
  */
 export function serializeRequestHead(request: UpstreamRequest, hostHeader: string): string | UpstreamClientError {
-  if (!TOKEN.test(request.method)) return invalid('invalid method');
-  if (!REQUEST_TARGET.test(request.path)) return invalid('invalid request target');
+  if (!isToken(request.method)) return invalid('invalid method');
+  if (!isRequestTarget(request.path)) return invalid('invalid request target');
   let head = `${request.method} ${request.path} HTTP/1.1\r\n`;
   let hasHost = false;
   const headers = request.headers;
@@ -45,8 +52,8 @@ export function serializeRequestHead(request: UpstreamRequest, hostHeader: strin
     const name = headers[i] as string;
     const value = headers[i + 1];
     if (value === undefined) return invalid(`header ${name} without a value`);
-    if (!TOKEN.test(name)) return invalid('invalid header name');
-    if (!FIELD_VALUE.test(value)) return invalid(`invalid character in header ${name}`);
+    if (!isToken(name)) return invalid('invalid header name');
+    if (!isFieldValue(value)) return invalid(`invalid character in header ${name}`);
     if (name.length === 4 || name.length === 14 || name.length === 17) {
       const lower = name.toLowerCase();
       if (lower === 'content-length' || lower === 'transfer-encoding') continue;

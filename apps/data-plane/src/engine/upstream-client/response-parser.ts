@@ -1,4 +1,4 @@
-import { FIELD_VALUE, TOKEN, trimOws } from './http-syntax';
+import { isFieldValue, isToken, trimOws } from './http-syntax';
 import { protocolError, UpstreamClientError } from './upstream-client-error';
 
 /**
@@ -59,10 +59,19 @@ const enum State {
 const NO_TRAILERS: string[] = [];
 const EMPTY = Buffer.alloc(0);
 const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1');
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 // RFC 9112 7.1.1: chunk-size [ chunk-ext ], an extension being ;name[=token|quoted-string] with BWS.
 const CHUNK_LINE =
   /^([0-9A-Fa-f]{1,16})(?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"))?)*$/;
+
+/** 1 to 15 decimal digits (no sign, no space): larger lengths are refused rather than rounded. */
+function isContentLength(value: string): boolean {
+  if (value.length === 0 || value.length > 15) return false;
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
 
 /** True when a comma-separated field value lists `token` (case-insensitive). */
 function listsToken(value: string, token: string): boolean {
@@ -72,14 +81,53 @@ function listsToken(value: string, token: string): boolean {
   return false;
 }
 
-/** Parses `name: value` lines into `out`; an error names the first bad line. */
-function parseFields(lines: string[], from: number, out: string[], limits: ResponseParserLimits): UpstreamClientError | undefined {
-  if (lines.length - from > limits.maxHeaderCount) return protocolError(`more than ${limits.maxHeaderCount} header fields`);
-  for (let i = from; i < lines.length; i += 1) {
-    const error = parseField(lines[i] as string, out);
-    if (error !== undefined) return error;
+/** CRLFs in `text` from `from` on (only on an error path: the count check must win over a bad field, as before). */
+function countLines(text: string, from: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\r\n', from); at !== -1; at = text.indexOf('\r\n', at + 2)) count += 1;
+  return count;
+}
+
+/**
+ * Parses the `name: value` lines of a head (`text` without its final CRLF CRLF, fields after the
+ * first CRLF) into `out`, walking the string by index instead of splitting it: too many fields is
+ * reported before any bad field, else the first bad line.
+ */
+function parseFields(text: string, firstCrlf: number, out: string[], limits: ResponseParserLimits): UpstreamClientError | undefined {
+  let count = 0;
+  let lineEnd = firstCrlf;
+  while (lineEnd !== -1) {
+    const start = lineEnd + 2;
+    lineEnd = text.indexOf('\r\n', start);
+    count += 1;
+    if (count > limits.maxHeaderCount) return protocolError(`more than ${limits.maxHeaderCount} header fields`);
+    const error = parseField(lineEnd === -1 ? text.slice(start) : text.slice(start, lineEnd), out);
+    if (error !== undefined) {
+      if (lineEnd !== -1 && count + countLines(text, lineEnd + 2) + 1 > limits.maxHeaderCount) {
+        return protocolError(`more than ${limits.maxHeaderCount} header fields`);
+      }
+      return error;
+    }
   }
   return undefined;
+}
+
+/** `HTTP/1.0|1 NNN[ reason]` (status 100-999, reason a field value) read by index: `[httpMinor, statusCode, reason]`, or null. */
+function parseStatusLine(line: string): [number, number, string] | null {
+  if (line.length < 12 || !line.startsWith('HTTP/1.')) return null;
+  const minor = line.charCodeAt(7) - 48;
+  const hundreds = line.charCodeAt(9) - 48;
+  const tens = line.charCodeAt(10) - 48;
+  const units = line.charCodeAt(11) - 48;
+  if ((minor !== 0 && minor !== 1) || line.charCodeAt(8) !== 32) return null;
+  if (hundreds < 1 || hundreds > 9 || tens < 0 || tens > 9 || units < 0 || units > 9) return null;
+  let reason = '';
+  if (line.length > 12) {
+    if (line.charCodeAt(12) !== 32) return null;
+    reason = line.slice(13);
+    if (!isFieldValue(reason)) return null;
+  }
+  return [minor, hundreds * 100 + tens * 10 + units, reason];
 }
 
 function parseField(line: string, out: string[]): UpstreamClientError | undefined {
@@ -89,9 +137,9 @@ function parseField(line: string, out: string[]): UpstreamClientError | undefine
   const colon = line.indexOf(':');
   if (colon <= 0) return protocolError('header line without a field name and colon');
   const name = line.slice(0, colon);
-  if (!TOKEN.test(name)) return protocolError('invalid header field name');
+  if (!isToken(name)) return protocolError('invalid header field name');
   const raw = line.slice(colon + 1);
-  if (!FIELD_VALUE.test(raw)) return protocolError(`invalid character in header field ${name}`);
+  if (!isFieldValue(raw)) return protocolError(`invalid character in header field ${name}`);
   out.push(name, trimOws(raw));
   return undefined;
 }
@@ -258,12 +306,13 @@ export class ResponseParser {
       return data.length;
     }
     if (end + 4 - pos > this.limits.maxHeaderSize) return protocolError('response head larger than the limit');
-    const lines = data.toString('latin1', pos, end).split('\r\n');
-    const status = STATUS_LINE.exec(lines[0] as string);
+    const text = data.toString('latin1', pos, end);
+    const firstCrlf = text.indexOf('\r\n');
+    const status = parseStatusLine(firstCrlf === -1 ? text : text.slice(0, firstCrlf));
     if (status === null) return protocolError('invalid status line');
-    const statusCode = Number(status[2]);
+    const statusCode = status[1];
     const rawHeaders: string[] = [];
-    const fieldError = parseFields(lines, 1, rawHeaders, this.limits);
+    const fieldError = firstCrlf === -1 ? undefined : parseFields(text, firstCrlf, rawHeaders, this.limits);
     if (fieldError !== undefined) return fieldError;
     const next = end + 4;
 
@@ -274,7 +323,7 @@ export class ResponseParser {
       return next;
     }
 
-    const httpMinor = Number(status[1]);
+    const httpMinor = status[0];
     let contentLength = -1;
     let chunked = false;
     let transferEncoding: string | undefined;
@@ -287,7 +336,7 @@ export class ResponseParser {
       if (lower === 'content-length') {
         // A second field, even an equal one, is refused: two framings is how responses get smuggled.
         if (contentLength !== -1) return protocolError('more than one Content-Length field');
-        if (!/^[0-9]{1,15}$/.test(value)) return protocolError('invalid Content-Length');
+        if (!isContentLength(value)) return protocolError('invalid Content-Length');
         contentLength = Number(value);
       } else if (lower === 'transfer-encoding') {
         transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
@@ -302,7 +351,7 @@ export class ResponseParser {
       if (trimOws(codings[codings.length - 1] as string) !== 'chunked') return protocolError('Transfer-Encoding does not end in chunked');
       for (let i = 0; i < codings.length - 1; i += 1) {
         const coding = trimOws(codings[i] as string);
-        if (coding === 'chunked' || !TOKEN.test(coding)) return protocolError('invalid Transfer-Encoding');
+        if (coding === 'chunked' || !isToken(coding)) return protocolError('invalid Transfer-Encoding');
       }
       chunked = true;
     }
@@ -325,7 +374,7 @@ export class ResponseParser {
       keepAlive = false;
     }
     this.keepAlive = keepAlive;
-    this.sink.onResponseHead({ statusCode, statusMessage: status[3] ?? '', httpMinor, rawHeaders, keepAlive });
+    this.sink.onResponseHead({ statusCode, statusMessage: status[2], httpMinor, rawHeaders, keepAlive });
     if (this.state === State.Done) this.sink.onResponseEnd(NO_TRAILERS);
     return next;
   }

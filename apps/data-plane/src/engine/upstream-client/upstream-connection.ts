@@ -131,7 +131,10 @@ export class UpstreamConnection implements ResponseSink {
   private trailers: string[] | undefined = undefined;
   /** Exchanges this connection has carried (a failure before any byte on a reused one may be a stale close). */
   private served = 0;
-  private currentTimeout = 0;
+  /** The timeout armed on the socket (ms, 0: none). */
+  private armedTimeout = 0;
+  /** The timeout the current phase asked for (0: none; a 'timeout' then is the keep-alive timer left armed). */
+  private phaseTimeout = 0;
   private socketError: Error | undefined = undefined;
   closed = false;
 
@@ -285,8 +288,13 @@ export class UpstreamConnection implements ResponseSink {
   }
 
   private setTimeout(ms: number): void {
-    if (ms === this.currentTimeout) return;
-    this.currentTimeout = ms;
+    this.phaseTimeout = ms;
+    // A phase without a timeout of its own (the data plane's first byte and idle gaps, which its
+    // deadline wheel times) leaves the keep-alive timer armed: socket activity pushes it back and
+    // onTimeout ignores it. Clearing it here and arming a new one at park() cost node a Timeout
+    // object and two timer-list updates on every request.
+    if (ms === this.armedTimeout || (ms === 0 && this.armedTimeout === this.owner.keepAliveMs)) return;
+    this.armedTimeout = ms;
     this.socket.setTimeout(ms);
   }
 
@@ -395,6 +403,8 @@ export class UpstreamConnection implements ResponseSink {
       this.destroy();
       return;
     }
+    // The keep-alive timer, left armed through a phase with no timeout (setTimeout): not this exchange's.
+    if (this.phaseTimeout === 0) return;
     if (!this.connected) this.fail(new UpstreamClientError('UPSTREAM_CONNECT_TIMEOUT', 'no connection within the connect timeout'));
     else if (!this.gotFirstByte) this.fail(new UpstreamClientError('UPSTREAM_FIRST_BYTE_TIMEOUT', 'no response within the first-byte timeout'));
     else this.fail(new UpstreamClientError('UPSTREAM_IDLE_TIMEOUT', 'the response stalled longer than the idle timeout'));

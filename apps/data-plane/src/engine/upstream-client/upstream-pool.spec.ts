@@ -423,6 +423,26 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
     await upstream.close();
   });
 
+  test('without first-byte and idle timeouts a reused connection waits past its keep-alive time, and still closes once idle', async () => {
+    const upstream = await startRawServer((socket, head) => {
+      // The second request is answered after three keep-alive times of silence, in two parts.
+      const late = head.includes('/late');
+      setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nab'), late ? 450 : 0);
+      setTimeout(() => socket.write('cd'), late ? 900 : 0);
+    });
+    const pool = poolFor(upstream, { keepAliveMs: 150, timeouts: { connectMs: 1000, firstByteMs: 0, idleMs: 0 } });
+    assert.deepEqual((await get(pool, '/first')).calls, ['response', 'end']);
+    const late = await get(pool, '/late');
+    assert.deepEqual(late.calls, ['response', 'end'], 'the keep-alive timer must not cut an exchange in flight');
+    assert.equal(late.body, 'abcd');
+    assert.equal(upstream.connections, 1, 'the second request reused the connection');
+    assert.equal(pool.stats.open, 1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(pool.stats.open, 0, 'the idle connection closes after its keep-alive time');
+    pool.close();
+    await upstream.close();
+  });
+
   test('a queued request gives up after the connect timeout when no connection frees', async () => {
     const upstream = await startRawServer(() => undefined);
     const pool = poolFor(upstream, { maxConnections: 1, timeouts: { connectMs: 150, firstByteMs: 5000 } });

@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isFieldValue, isToken } from './http-syntax';
+
+// The RFC 9110 grammar as the regular expressions the character tables replaced: every character
+// code must get the same verdict from both.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+test('isToken agrees with the token grammar for every character code up to 0x2FF, alone and inside a name', () => {
+  for (let code = 0; code < 0x300; code += 1) {
+    const c = String.fromCharCode(code);
+    assert.equal(isToken(c), TOKEN.test(c), `code ${code} alone`);
+    assert.equal(isToken(`a${c}b`), TOKEN.test(`a${c}b`), `code ${code} inside`);
+  }
+});
+
+test('isToken refuses the empty string and names with a space', () => {
+  assert.equal(isToken(''), false);
+  assert.equal(isToken('Content-Length'), true);
+  assert.equal(isToken('Content Length'), false);
+});
+
+test('isFieldValue agrees with the field-value grammar for every character code up to 0x2FF', () => {
+  for (let code = 0; code < 0x300; code += 1) {
+    const value = `x ${String.fromCharCode(code)} y`;
+    assert.equal(isFieldValue(value), FIELD_VALUE.test(value), `code ${code}`);
+  }
+});
+
+test('isFieldValue accepts the empty value and obs-text, refuses CR, LF, NUL, DEL and code points past 0xFF anywhere', () => {
+  assert.equal(isFieldValue(''), true);
+  assert.equal(isFieldValue('text/html; charset=\xe9\t'), true);
+  for (const bad of ['a\rb', 'a\nb', '\r\nX: y', 'a\0', '\x7f', 'caf\u0100', 'end\r']) assert.equal(isFieldValue(bad), false, JSON.stringify(bad));
+});
