@@ -1,5 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context } from '@opentelemetry/api';
+import { TraceState } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base';
 import { PROXY_DEFAULTS, type OtlpExportSettings } from '@gateway/route-model';
 import { startOtlpCollector, type OtlpCollector } from '@gateway/testing';
 import type { Logger } from '../engine/ports';
@@ -28,6 +35,79 @@ function span(overrides: Partial<FinishedSpan['trace']> = {}, error?: string): F
     attributes: { 'http.route': '/api/*', 'http.response.status_code': error === undefined ? 200 : 502 },
     error,
   };
+}
+
+/** Every attribute type and the optional ones the tracing policy may add. */
+const fullAttributes = {
+  'http.route': '/api/*',
+  'gateway.route.id': 'api',
+  'gateway.upstream': 'http://127.0.0.1:8080',
+  'http.request.method': '_OTHER',
+  'url.path': '/api/bytes/100',
+  'url.scheme': 'http',
+  'http.response.status_code': 503,
+  'client.address': '127.0.0.1',
+  'gateway.correlation_id': 'req-1-abc',
+  'http.request.method_original': 'PURGE',
+  'gateway.upstream.attempts': 3,
+  'error.type': '503',
+};
+
+/** The body of the first OTLP export `send` posts to a raw loopback server. */
+async function captureExport(send: (endpoint: string) => Promise<void>): Promise<Buffer> {
+  const bodies: Buffer[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      bodies.push(Buffer.concat(chunks));
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  assert.equal(bodies.length, 1, 'one export request');
+  return bodies[0] as Buffer;
+}
+
+async function viaAdapter(endpoint: string, requests: readonly FinishedSpan[]): Promise<void> {
+  const dropped = { queueFull: counter(), exportFailed: counter() };
+  const spans = new OtlpSpanExport({ settings: { ...PROXY_DEFAULTS.tracing.otlp, enabled: true, endpoint, timeout: 5000 }, headers: {}, serviceVersion: '9.9.9', logger, dropped });
+  for (const request of requests) spans.record(request);
+  await spans.close();
+  assert.deepEqual([dropped.queueFull.value, dropped.exportFailed.value], [0, 0]);
+}
+
+/** The reference: what the adapter did before it built its own spans (Tracer, SpanImpl, BatchSpanProcessor). */
+async function viaSdk(endpoint: string, requests: readonly FinishedSpan[]): Promise<void> {
+  const ids = { traceId: '', spanId: '' };
+  const idGenerator: IdGenerator = { generateTraceId: () => ids.traceId, generateSpanId: () => ids.spanId };
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'api-gateway', 'service.version': '9.9.9' }),
+    sampler: new AlwaysOnSampler(),
+    idGenerator,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: endpoint, timeoutMillis: 5000 }), { scheduledDelayMillis: 60_000 })],
+  });
+  const tracer = provider.getTracer('api-gateway');
+  for (const request of requests) {
+    const hop = request.trace;
+    ids.traceId = hop.traceId;
+    ids.spanId = hop.spanId;
+    let parent: Context = ROOT_CONTEXT;
+    if (hop.parentSpanId !== '') {
+      const traceState = hop.traceState === '' ? {} : { traceState: new TraceState(hop.traceState) };
+      parent = trace.setSpanContext(ROOT_CONTEXT, { traceId: hop.traceId, spanId: hop.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true, ...traceState });
+    }
+    const started = tracer.startSpan(request.name, { kind: SpanKind.SERVER, startTime: request.startTimeMs }, parent);
+    started.setAttributes(request.attributes as Attributes);
+    if (request.error !== undefined) started.setStatus({ code: SpanStatusCode.ERROR, message: request.error });
+    started.end(request.startTimeMs + request.durationMs);
+  }
+  await provider.shutdown();
 }
 
 function exporter(collector: OtlpCollector, overrides: Partial<OtlpExportSettings> = {}) {
@@ -93,6 +173,58 @@ describe('OtlpSpanExport (OpenTelemetry SDK, OTLP/HTTP protobuf) against a colle
     assert.ok(!collector.spans.some((s) => s.traceId === batch[3]?.trace.traceId || s.traceId === batch[4]?.trace.traceId));
     assert.match(warnings.join('\n'), /span export to the OTLP collector failed; spans dropped \{"spans":1/);
     assert.doesNotMatch(warnings.join('\n'), /collector-token/);
+  });
+
+  it('sends the bytes the SDK\'s own tracer and batch processor would send for the same requests', async () => {
+    const requests = [
+      span(),
+      span({ parentSpanId: '1111111111111111', traceState: 'rojo=00f067aa0ba902b7,congo=t61rcWkgMzE' }, 'UPSTREAM_TIMEOUT'),
+      { ...span({ parentSpanId: '2222222222222222' }), name: 'HTTP /api/*', attributes: fullAttributes },
+    ];
+    const [ours, sdk] = await Promise.all([captureExport((endpoint) => viaAdapter(endpoint, requests)), captureExport((endpoint) => viaSdk(endpoint, requests))]);
+    assert.ok(ours.length > 300, `an export of ${ours.length} bytes`);
+    assert.equal(ours.toString('hex'), sdk.toString('hex'));
+  });
+
+  it('decodes at the collector with every field of the span', async () => {
+    const { spans } = exporter(collector);
+    const child = { ...span({ parentSpanId: '3333333333333333', traceState: 'rojo=1' }, '503'), attributes: fullAttributes };
+    spans.record(child);
+    const got = await collector.waitForTrace(child.trace.traceId);
+    await spans.close();
+    assert.deepEqual(got, {
+      traceId: child.trace.traceId,
+      spanId: child.trace.spanId,
+      parentSpanId: '3333333333333333',
+      traceState: 'rojo=1',
+      name: 'GET /api/*',
+      kind: 2,
+      statusCode: 2,
+      attributes: fullAttributes,
+      resource: { 'service.name': 'api-gateway', 'service.version': '9.9.9' },
+      startTimeUnixNano: '1700000000000500000',
+      endTimeUnixNano: '1700000000012750000',
+    });
+  });
+
+  it('counts a batch the collector does not answer within the timeout as failed, once', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const dropped = { queueFull: counter(), exportFailed: counter() };
+    const spans = new OtlpSpanExport({
+      settings: { ...PROXY_DEFAULTS.tracing.otlp, enabled: true, endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`, scheduledDelay: 10, timeout: 200 },
+      headers: {},
+      serviceVersion: '9.9.9',
+      logger,
+      dropped,
+    });
+    spans.record(span());
+    spans.record(span());
+    await spans.close();
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+    assert.equal(dropped.exportFailed.value, 2);
+    assert.equal(spans.queued, 0);
   });
 
   it('reads collector header values from the environment, naming the field of a variable that is not set', () => {

@@ -1,11 +1,12 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Attributes, type Context, type Tracer } from '@opentelemetry/api';
-import { ExportResultCode, TraceState, type ExportResult } from '@opentelemetry/core';
+import { context } from '@opentelemetry/api';
+import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, type IdGenerator, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { FieldError, OtlpExportSettings } from '@gateway/route-model';
 import type { BoundCounter, Logger } from '../engine/ports';
 import type { FinishedSpan, SpanExport } from '../policies/tracing/span-export';
+import { ExportBatcher } from './otlp-span-export.batcher';
+import { ExportedSpan, type SpanSource } from './otlp-span-export.span';
 
 export interface OtlpSpanExportOptions {
   readonly settings: OtlpExportSettings & { endpoint: string };
@@ -16,89 +17,63 @@ export interface OtlpSpanExportOptions {
   readonly dropped: { readonly queueFull: BoundCounter; readonly exportFailed: BoundCounter };
 }
 
-/**
- * The gateway decides trace and span ids itself (they went upstream in traceparent before the span
- * existed): the SDK is handed them through its IdGenerator extension point, set just before the
- * synchronous startSpan that reads them.
- */
-class GatewayIds implements IdGenerator {
-  traceId = '';
-  spanId = '';
-  generateTraceId(): string {
-    return this.traceId;
-  }
-  generateSpanId(): string {
-    return this.spanId;
-  }
-}
-
 /** A failed export is worth one warning a minute, not one per batch while a collector is down. */
 const EXPORT_WARNING_INTERVAL_MS = 60_000;
 
 /**
- * SpanExport with the OpenTelemetry SDK: spans batched by BatchSpanProcessor and sent by the
- * OTLP/HTTP exporter in protobuf (OTLP/HTTP's default encoding, and cheaper per span than JSON:
- * docs/tracing.md, "Cost"). The queue is bounded here, in front of the SDK's own, so every span
- * the gateway does not export is counted: `pending` counts spans handed to the SDK until their
- * export ends, and a span past `maxQueueSize` is dropped before it is built.
+ * SpanExport over OTLP/HTTP protobuf by the official OpenTelemetry exporter
+ * (`@opentelemetry/exporter-trace-otlp-proto`: its serializer, HTTP client, retries and timeout).
+ * The spans handed to it are ours (`ExportedSpan`, the SDK's `ReadableSpan` type, encoded exactly as
+ * the SDK's own) and so is the batching (`ExportBatcher`, the BatchSpanProcessor's settings): the
+ * SDK's Tracer, span and processor cost a sampled request about three times what the rest of its
+ * export does (docs/tracing.md, "Cost"). A request's span is queued as the policy's `FinishedSpan`
+ * and turned into an `ExportedSpan` only when its batch leaves. Every span the gateway does not
+ * export is counted: past `maxQueueSize` (queued plus being exported) it is dropped before it is
+ * queued, and a batch the collector refuses or does not answer within `timeout` is dropped whole.
  */
 export class OtlpSpanExport implements SpanExport {
-  private readonly ids = new GatewayIds();
-  private readonly provider: BasicTracerProvider;
-  private readonly tracer: Tracer;
-  private readonly maxQueueSize: number;
-  private pending = 0;
+  private readonly exporter: OTLPTraceExporter;
+  private readonly batcher: ExportBatcher<FinishedSpan>;
+  private readonly source: SpanSource;
   private failedSinceWarning = 0;
   private lastWarningAt = -Infinity;
 
   constructor(private readonly options: OtlpSpanExportOptions) {
     const { settings } = options;
-    this.maxQueueSize = settings.maxQueueSize;
-    const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: { ...options.headers }, timeoutMillis: settings.timeout });
-    const processor = new BatchSpanProcessor(new SettledExports(exporter, (count, result) => this.settled(count, result)), {
-      maxQueueSize: settings.maxQueueSize,
-      maxExportBatchSize: settings.maxExportBatchSize,
-      scheduledDelayMillis: settings.scheduledDelay,
-      exportTimeoutMillis: settings.timeout,
-    });
-    this.provider = new BasicTracerProvider({
+    this.exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: { ...options.headers }, timeoutMillis: settings.timeout });
+    this.source = {
       resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': options.serviceVersion }),
-      // Sampling was decided when the request arrived (its flag went upstream); every span handed over is exported.
-      sampler: new AlwaysOnSampler(),
-      idGenerator: this.ids,
-      spanProcessors: [processor],
-    });
-    this.tracer = this.provider.getTracer('api-gateway');
+      scope: { name: 'api-gateway' },
+    };
+    this.batcher = new ExportBatcher<FinishedSpan>(
+      { maxQueueSize: settings.maxQueueSize, maxExportBatchSize: Math.min(settings.maxExportBatchSize, settings.maxQueueSize), scheduledDelay: settings.scheduledDelay, timeout: settings.timeout },
+      (batch, done) => this.send(batch, done),
+      (count, result) => this.settled(count, result),
+    );
   }
 
-  /** Spans handed to the SDK whose export has not ended yet. */
+  /** Spans queued or being exported. */
   get queued(): number {
-    return this.pending;
+    return this.batcher.size;
   }
 
   record(span: FinishedSpan): void {
-    if (this.pending >= this.maxQueueSize) {
-      this.options.dropped.queueFull.inc();
-      return;
-    }
-    this.pending += 1;
-    const { trace: hop } = span;
-    this.ids.traceId = hop.traceId;
-    this.ids.spanId = hop.spanId;
-    // Attributes after the start, not in its options: there the SDK copies them twice more for the sampler, which has no use for them.
-    const started = this.tracer.startSpan(span.name, { kind: SpanKind.SERVER, startTime: span.startTimeMs }, parentContext(hop));
-    started.setAttributes(span.attributes as Attributes);
-    if (span.error !== undefined) started.setStatus({ code: SpanStatusCode.ERROR, message: span.error });
-    started.end(span.startTimeMs + span.durationMs);
+    if (!this.batcher.add(span)) this.options.dropped.queueFull.inc();
   }
 
   async close(): Promise<void> {
-    // The SDK rejects when the last flush fails; that failure is already counted and logged.
-    await this.provider.shutdown().catch(() => undefined);
+    await this.batcher.close();
+    // The exporter waits for the requests it has in flight; a failure is already counted and logged.
+    await this.exporter.shutdown().catch(() => undefined);
+  }
+
+  private send(batch: readonly FinishedSpan[], done: (result: ExportResult) => void): void {
+    const spans = batch.map((span) => new ExportedSpan(span, this.source));
+    // As the SDK's processor does: an HTTP instrumentation, if one is ever registered, must not trace the export's own request.
+    context.with(suppressTracing(context.active()), () => this.exporter.export(spans, done));
   }
 
   private settled(count: number, result: ExportResult): void {
-    this.pending -= count;
     if (result.code === ExportResultCode.SUCCESS) return;
     for (let i = 0; i < count; i += 1) this.options.dropped.exportFailed.inc();
     this.failedSinceWarning += count;
@@ -108,48 +83,6 @@ export class OtlpSpanExport implements SpanExport {
     // The message only: the request (and its headers, which may hold the collector's credentials) is never logged.
     this.options.logger.warn({ spans: this.failedSinceWarning, error: result.error?.message ?? 'export failed' }, 'span export to the OTLP collector failed; spans dropped');
     this.failedSinceWarning = 0;
-  }
-}
-
-function parentContext(hop: FinishedSpan['trace']): Context {
-  if (hop.parentSpanId === '') return ROOT_CONTEXT;
-  return trace.setSpanContext(ROOT_CONTEXT, {
-    traceId: hop.traceId,
-    spanId: hop.parentSpanId,
-    traceFlags: TraceFlags.SAMPLED,
-    isRemote: true,
-    ...(hop.traceState === '' ? {} : { traceState: new TraceState(hop.traceState) }),
-  });
-}
-
-/** Reports how each export ended, so the queue in front of the SDK stays exact and failures are counted. */
-class SettledExports implements SpanExporter {
-  constructor(
-    private readonly inner: SpanExporter,
-    private readonly settled: (count: number, result: ExportResult) => void,
-  ) {}
-
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    let reported = false;
-    const report = (result: ExportResult): void => {
-      if (reported) return;
-      reported = true;
-      this.settled(spans.length, result);
-      done(result);
-    };
-    try {
-      this.inner.export(spans, report);
-    } catch (error) {
-      report({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
-    }
-  }
-
-  shutdown(): Promise<void> {
-    return this.inner.shutdown();
-  }
-
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
   }
 }
 

@@ -103,7 +103,7 @@ async function hookInstructions(ctx: HarnessContext): Promise<{ markdown: string
     const markdown =
       `The tracing hooks alone (a ${HOOK_CALLS[1]}-call run less a ${HOOK_CALLS[0]}-call one, so node's start-up cancels out, ${HOOK_REPEATS} repeats): ` +
       HOOK_MODES.map((m) => `${m} ${(perCall[m] ?? []).map((n) => formatNumber(n)).join(', ')} Ir a request (median ${formatNumber(median(perCall[m] ?? []))})`).join('; ') +
-      '. `propagate` is the policy\'s onRequest at 10 % sampling; `export-10` adds onComplete, the sampled tenth built by the OpenTelemetry SDK and exported over OTLP/HTTP ' +
+      '. `propagate` is the policy\'s onRequest at 10 % sampling; `export-10` adds onComplete, the sampled tenth batched by the adapter and exported by the OpenTelemetry OTLP exporter over OTLP/HTTP ' +
       'to a collector in a child process valgrind does not count.';
     return { markdown, data: { hookInstructionsPerRequest: perCall } };
   } finally {

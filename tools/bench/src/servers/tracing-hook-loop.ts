@@ -3,9 +3,10 @@
 //   propagate  the `tracing` policy's onRequest (W3C trace context in, traceparent upstream), 10 % sampled, no export
 //   continue   the same with a caller's (unsampled) traceparent on every request: its parse instead of a new trace id
 //   loop       the loop alone, with a hook that does nothing: what the other modes' counts hold besides tracing
-//   export-10  the same plus onComplete, the sampled 10 % built as spans by the OpenTelemetry SDK and
-//              exported over OTLP/HTTP to a collector in a child process (not counted by valgrind)
-// BENCH_TRACING_BATCH sets the batch processor's maxExportBatchSize (default 512, the gateway's
+//   export-10  the same plus onComplete, the sampled 10 % queued by the OTLP adapter, built as
+//              ReadableSpans when their batch leaves and exported by the OpenTelemetry OTLP/HTTP
+//              protobuf exporter to a collector in a child process (not counted by valgrind)
+// BENCH_TRACING_BATCH sets the adapter's maxExportBatchSize (default 512, the gateway's
 // default), to weigh the HTTP cost of more exports against the GC of spans that wait less.
 // The compiled data plane is loaded by path (the bench does not depend on the data plane's package).
 import { spawn } from 'node:child_process';
