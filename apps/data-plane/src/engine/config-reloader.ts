@@ -269,6 +269,8 @@ export class ConfigReloader {
     // Before the swap: the new table's routes resolve their named upstreams through the registry.
     if (previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) this.deps.upstreams?.replace(config.upstreams);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
+    // A full reload's index updates the previous table's in place: in the same synchronous step as the swap.
+    table.settleIndex();
     dispatcher.setTable(table);
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);

@@ -74,6 +74,43 @@ describe('RouteTable: reuse and incremental changes', () => {
     assert.equal(third.table.routes[2]?.route.description, 'edited');
   });
 
+  test('a full reload that keeps the routes in their order updates the previous index; a reorder builds one afresh', () => {
+    const probes = ['/a/x', '/b/status', '/c/x/items', '/e', '/zzz'];
+    const first = build(config(ROUTES));
+    const edited = config([{ ...ROUTES[0], path: '/e' }, ROUTES[1], ROUTES[3], { id: 'e', path: '/*/*', upstream: 'http://127.0.0.1:9/e', priority: 0 }]);
+    const second = build(edited, first.table);
+    assert.equal(second.indexUpdated, true);
+    second.table.settleIndex();
+    const fresh = build(edited);
+    for (const path of [...probes, '/x/y']) assert.equal(second.table.match('GET', path)?.id, fresh.table.match('GET', path)?.id, path);
+    // '/*' ('d') and the appended '/*/*' ('e') tie on everything but their list position: 'd' wins.
+    assert.equal(second.table.match('GET', '/x/y')?.id, 'd');
+    // The first table gave its index away; matched again, it still answers with its own routes.
+    assert.equal(first.table.match('GET', '/c/x/items')?.id, 'c');
+    const reordered = config([ROUTES[3], ROUTES[1], { ...ROUTES[0], path: '/e' }, { id: 'e', path: '/*/*', upstream: 'http://127.0.0.1:9/e', priority: 0 }]);
+    const third = build(reordered, second.table);
+    assert.equal(third.indexUpdated, undefined);
+    assert.equal(third.table.match('GET', '/zzz')?.id, 'd');
+    assert.equal(third.table.match('GET', '/e')?.id, 'a');
+  });
+
+  test('a change applied in place while a full reload builds makes that reload build its index afresh', () => {
+    const first = build(config(ROUTES));
+    const next = config([ROUTES[0], ROUTES[1], ROUTES[2], { ...ROUTES[3], upstream: 'http://127.0.0.1:9/d2' }]);
+    const steps = RouteTable.buildSteps({ config: next }, inputs(), first.table);
+    steps.next();
+    steps.next();
+    // A control-plane change message lands between two slices of the build: it moves the index on.
+    const changedB = { ...(first.table.config.routes[1] as Route), path: '/b/other' };
+    const moved = first.table.withChanges({ config: { ...first.table.config, routes: [ROUTES[0], changedB, ROUTES[2], ROUTES[3]] as Route[] }, upserted: [changedB], removedIds: [] }, inputs());
+    assert.ok(moved !== undefined);
+    const built = runToEnd(steps);
+    assert.equal(built.indexUpdated, undefined);
+    assert.equal(built.table.match('GET', '/b/status')?.id, 'b');
+    assert.equal(built.table.match('GET', '/zzz')?.route.upstream, 'http://127.0.0.1:9/d2');
+    assert.equal(moved.table.match('GET', '/b/status')?.id, 'd');
+  });
+
   test('new proxy settings recompile every route', () => {
     const first = build(config(ROUTES));
     const second = runToEnd(RouteTable.buildSteps({ config: config(ROUTES) }, inputs({ ...PROXY_DEFAULTS, trustedProxies: ['10.0.0.0/8'] }), first.table));
