@@ -53,14 +53,16 @@ const fullAttributes = {
   'error.type': '503',
 };
 
-/** The body of the first OTLP export `send` posts to a raw loopback server. */
-async function captureExport(send: (endpoint: string) => Promise<void>): Promise<Buffer> {
+/** The body and headers of the first OTLP export `send` posts to a raw loopback server. */
+async function captureExport(send: (endpoint: string) => Promise<void>): Promise<{ body: Buffer; headers: http.IncomingHttpHeaders }> {
   const bodies: Buffer[] = [];
+  const heads: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       bodies.push(Buffer.concat(chunks));
+      heads.push(req.headers);
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
@@ -71,7 +73,7 @@ async function captureExport(send: (endpoint: string) => Promise<void>): Promise
     await new Promise((resolve) => server.close(resolve));
   }
   assert.equal(bodies.length, 1, 'one export request');
-  return bodies[0] as Buffer;
+  return { body: bodies[0] as Buffer, headers: heads[0] as http.IncomingHttpHeaders };
 }
 
 async function viaAdapter(endpoint: string, requests: readonly FinishedSpan[]): Promise<void> {
@@ -175,15 +177,25 @@ describe('OtlpSpanExport (OpenTelemetry SDK, OTLP/HTTP protobuf) against a colle
     assert.doesNotMatch(warnings.join('\n'), /collector-token/);
   });
 
-  it('sends the bytes the SDK\'s own tracer and batch processor would send for the same requests', async () => {
+  it('sends the bytes the SDK\'s own tracer, batch processor and exporter would send for the same requests', async () => {
     const requests = [
       span(),
       span({ parentSpanId: '1111111111111111', traceState: 'rojo=00f067aa0ba902b7,congo=t61rcWkgMzE' }, 'UPSTREAM_TIMEOUT'),
       { ...span({ parentSpanId: '2222222222222222' }), name: 'HTTP /api/*', attributes: fullAttributes },
+      // Text that is not ASCII (the serializer's other string path), a long tracestate, a span past 127 bytes of attributes.
+      {
+        ...span({ parentSpanId: '4444444444444444', traceState: Array.from({ length: 20 }, (_, i) => `k${i}=v${i}`).join(',') }, 'UPSTREAM_ERROR \u00e9'),
+        name: 'GET /api/caf\u00e9/*',
+        durationMs: 0.001,
+        attributes: { ...fullAttributes, 'url.path': `/api/caf\u00e9/\ud83d\ude00/${'x'.repeat(200)}`, 'gateway.upstream.attempts': 2 ** 40 },
+      },
     ];
     const [ours, sdk] = await Promise.all([captureExport((endpoint) => viaAdapter(endpoint, requests)), captureExport((endpoint) => viaSdk(endpoint, requests))]);
-    assert.ok(ours.length > 300, `an export of ${ours.length} bytes`);
-    assert.equal(ours.toString('hex'), sdk.toString('hex'));
+    assert.ok(ours.body.length > 300, `an export of ${ours.body.length} bytes`);
+    assert.equal(ours.body.toString('hex'), sdk.body.toString('hex'));
+    // The same export by the same official HTTP delegate: path, content type, user agent, encoding.
+    const sent = (headers: http.IncomingHttpHeaders) => [headers['content-type'], headers['user-agent'], headers['content-encoding'], headers['content-length']];
+    assert.deepEqual(sent(ours.headers), sent(sdk.headers));
   });
 
   it('decodes at the collector with every field of the span', async () => {

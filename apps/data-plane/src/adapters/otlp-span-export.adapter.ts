@@ -1,12 +1,13 @@
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import type { IExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import type { FieldError, OtlpExportSettings } from '@gateway/route-model';
 import type { BoundCounter, Logger } from '../engine/ports';
 import type { FinishedSpan, SpanExport } from '../policies/tracing/span-export';
 import { ExportBatcher } from './otlp-span-export.batcher';
-import { ExportedSpan, type SpanSource } from './otlp-span-export.span';
+import { OtlpSpanSerializer } from './otlp-span-export.serializer';
 
 export interface OtlpSpanExportOptions {
   readonly settings: OtlpExportSettings & { endpoint: string };
@@ -20,31 +21,36 @@ export interface OtlpSpanExportOptions {
 /** A failed export is worth one warning a minute, not one per batch while a collector is down. */
 const EXPORT_WARNING_INTERVAL_MS = 60_000;
 
+/** The exporter's self-observability names, as `OTLPTraceExporter` gives them (not exported by its package). */
+const SPAN_EXPORTER_COMPONENT = 'otlp_http_span_exporter';
+const SPAN_COUNT: IExporterMetricsHelper<readonly FinishedSpan[]> = { name: 'span', countItems: (spans) => spans.length };
+
 /**
- * SpanExport over OTLP/HTTP protobuf by the official OpenTelemetry exporter
- * (`@opentelemetry/exporter-trace-otlp-proto`: its serializer, HTTP client, retries and timeout).
- * The spans handed to it are ours (`ExportedSpan`, the SDK's `ReadableSpan` type, encoded exactly as
- * the SDK's own) and so is the batching (`ExportBatcher`, the BatchSpanProcessor's settings): the
- * SDK's Tracer, span and processor cost a sampled request about three times what the rest of its
- * export does (docs/tracing.md, "Cost"). A request's span is queued as the policy's `FinishedSpan`
- * and turned into an `ExportedSpan` only when its batch leaves. Every span the gateway does not
- * export is counted: past `maxQueueSize` (queued plus being exported) it is dropped before it is
- * queued, and a batch the collector refuses or does not answer within `timeout` is dropped whole.
+ * SpanExport over OTLP/HTTP protobuf. The export is the official OpenTelemetry exporter's
+ * (`OTLPExporterBase` with the HTTP delegate of `@opentelemetry/otlp-exporter-base`, exactly as
+ * `OTLPTraceExporter` of `@opentelemetry/exporter-trace-otlp-proto` builds it: transport, headers,
+ * timeout, retries, concurrency and response handling); the encoding of the spans is ours
+ * (`OtlpSpanSerializer`, byte for byte the official `ProtobufTraceSerializer`'s for the SDK's
+ * spans of the same requests, at a fraction of its cost: docs/tracing.md, "Cost"), and so is the
+ * batching (`ExportBatcher`, the BatchSpanProcessor's settings). A request's span is queued as the
+ * policy's `FinishedSpan` and encoded straight from it when its batch leaves. Every span the
+ * gateway does not export is counted: past `maxQueueSize` (queued plus being exported) it is
+ * dropped before it is queued, and a batch the collector refuses or does not answer within
+ * `timeout` is dropped whole.
  */
 export class OtlpSpanExport implements SpanExport {
-  private readonly exporter: OTLPTraceExporter;
+  private readonly exporter: OTLPExporterBase<readonly FinishedSpan[]>;
   private readonly batcher: ExportBatcher<FinishedSpan>;
-  private readonly source: SpanSource;
   private failedSinceWarning = 0;
   private lastWarningAt = -Infinity;
 
   constructor(private readonly options: OtlpSpanExportOptions) {
     const { settings } = options;
-    this.exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: { ...options.headers }, timeoutMillis: settings.timeout });
-    this.source = {
-      resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': options.serviceVersion }),
-      scope: { name: 'api-gateway' },
-    };
+    const serializer = new OtlpSpanSerializer({ 'service.name': settings.serviceName, 'service.version': options.serviceVersion }, 'api-gateway');
+    const http = convertLegacyHttpOptions({ url: settings.endpoint, headers: { ...options.headers }, timeoutMillis: settings.timeout }, 'TRACES', 'v1/traces', {
+      'Content-Type': 'application/x-protobuf',
+    });
+    this.exporter = new OTLPExporterBase(createOtlpHttpExportDelegate(http, serializer, SPAN_EXPORTER_COMPONENT, SPAN_COUNT, undefined));
     this.batcher = new ExportBatcher<FinishedSpan>(
       { maxQueueSize: settings.maxQueueSize, maxExportBatchSize: Math.min(settings.maxExportBatchSize, settings.maxQueueSize), scheduledDelay: settings.scheduledDelay, timeout: settings.timeout },
       (batch, done) => this.send(batch, done),
@@ -68,9 +74,8 @@ export class OtlpSpanExport implements SpanExport {
   }
 
   private send(batch: readonly FinishedSpan[], done: (result: ExportResult) => void): void {
-    const spans = batch.map((span) => new ExportedSpan(span, this.source));
     // As the SDK's processor does: an HTTP instrumentation, if one is ever registered, must not trace the export's own request.
-    context.with(suppressTracing(context.active()), () => this.exporter.export(spans, done));
+    context.with(suppressTracing(context.active()), () => this.exporter.export(batch, done));
   }
 
   private settled(count: number, result: ExportResult): void {

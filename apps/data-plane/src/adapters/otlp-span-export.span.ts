@@ -4,7 +4,7 @@ import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { FinishedSpan } from '../policies/tracing/span-export';
 
-/** What every span of one exporter shares: the serializer groups spans by these objects' identity. */
+/** What every span of one exporter shares: the official serializer groups spans by these objects' identity. */
 export interface SpanSource {
   readonly resource: Resource;
   readonly scope: InstrumentationScope;
@@ -15,13 +15,13 @@ const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 const NONE: never[] = [];
 
 /**
- * A finished request as the OpenTelemetry SDK's `ReadableSpan`, the type its OTLP exporter
- * serializes. Built when its batch is exported rather than when the request completes: the queue
- * holds only the policy's `FinishedSpan`, so the young objects made here die before a scavenge
- * copies them. The fields are the ones the SDK's span would have for the same request (a SERVER
- * span started and ended at epoch milliseconds, attributes in the policy's order, sampled, the
- * caller's span as a remote parent with its tracestate); the adapter spec checks that the OTLP
- * protobuf encoding is byte for byte the one of a span built by the SDK's tracer.
+ * A finished request as the OpenTelemetry SDK's `ReadableSpan`, the type the official OTLP
+ * serializer takes: the reference our own `OtlpSpanSerializer` is held to. Not on the export path
+ * any more (the serializer encodes the policy's `FinishedSpan` directly); the specs hand these to
+ * the official `ProtobufTraceSerializer` and require its bytes. The fields are the ones the SDK's
+ * span would have for the same request (a SERVER span started and ended at epoch milliseconds,
+ * attributes in the policy's order, sampled, the caller's span as a remote parent with its
+ * tracestate); the adapter spec checks that against a span built by the SDK's tracer.
  */
 export class ExportedSpan implements ReadableSpan {
   readonly name: string;

@@ -1,0 +1,184 @@
+import { TraceState } from '@opentelemetry/core';
+import { ProtobufTraceSerializer, type IExportTraceServiceResponse, type ISerializer } from '@opentelemetry/otlp-transformer';
+import type { FinishedSpan } from '../policies/tracing/span-export';
+import { ProtobufSpanWriter } from './otlp-span-export.writer';
+
+/** Wire types. */
+const VARINT = 0;
+const FIXED64 = 1;
+const LENGTH_DELIMITED = 2;
+const FIXED32 = 5;
+
+/** `Span.kind`: SpanKind.SERVER (1) plus one, as the OTLP enum counts UNSPECIFIED first. */
+const KIND_SERVER = 2;
+const STATUS_UNSET = 0;
+const STATUS_ERROR = 2;
+/** `Span.flags`: sampled, plus "has is_remote" and, with a caller's parent, "is remote". */
+const FLAGS_ROOT = 0x101;
+const FLAGS_REMOTE_PARENT = 0x301;
+
+/** The length bytes a nested message most likely needs: guesses only, a wrong one costs a move of its bytes. */
+const RESERVE_SPAN = 2;
+const RESERVE_SMALL = 1;
+const RESERVE_BATCH = 3;
+
+type AttributeValue = FinishedSpan['attributes'][string] | boolean;
+
+/**
+ * The gateway's spans as an OTLP `ExportTraceServiceRequest` in protobuf, straight from the
+ * policy's `FinishedSpan`: byte for byte what the official `ProtobufTraceSerializer` writes for the
+ * SDK's `ReadableSpan` of the same request (`ExportedSpan`; the adapter spec checks it on random
+ * spans), at a fraction of its instructions (docs/tracing.md, "Cost"). The resource and the scope
+ * are encoded once, here; every batch is one ResourceSpans with one ScopeSpans. The response is
+ * read by the official deserializer (partial success included).
+ */
+export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], IExportTraceServiceResponse> {
+  private readonly writer = new ProtobufSpanWriter();
+  /** `ResourceSpans.resource` and `ScopeSpans.scope`, tag and length included. */
+  private readonly resourceField: Uint8Array;
+  private readonly scopeField: Uint8Array;
+  /** The last tracestate and its serialization by the SDK's TraceState (a trace's requests share one). */
+  private lastTraceState = '';
+  private lastTraceStateSerialized = '';
+
+  constructor(resourceAttributes: Readonly<Record<string, string>>, scopeName: string) {
+    const w = this.writer;
+    w.tag(1, LENGTH_DELIMITED);
+    const resource = w.startLengthDelimited(RESERVE_SMALL);
+    this.attributes(1, resourceAttributes);
+    // Resource.dropped_attributes_count, written even when 0 as the official writer does.
+    w.tag(2, VARINT);
+    w.varint(0);
+    w.finishLengthDelimited(resource, RESERVE_SMALL);
+    this.resourceField = w.copy();
+    w.reset();
+    w.tag(1, LENGTH_DELIMITED);
+    const scope = w.startLengthDelimited(RESERVE_SMALL);
+    w.tag(1, LENGTH_DELIMITED);
+    w.string(scopeName);
+    w.finishLengthDelimited(scope, RESERVE_SMALL);
+    this.scopeField = w.copy();
+    w.reset();
+  }
+
+  serializeRequest(spans: readonly FinishedSpan[]): Uint8Array {
+    // The official serializer writes nothing for no spans.
+    if (spans.length === 0) return new Uint8Array(0);
+    const w = this.writer;
+    w.reset();
+    w.ensure(2 * RESERVE_BATCH + this.resourceField.length + this.scopeField.length + 2);
+    w.byte(0x0a); // ExportTraceServiceRequest.resource_spans (1)
+    const resourceSpans = w.startLengthDelimited(RESERVE_BATCH);
+    w.raw(this.resourceField);
+    w.byte(0x12); // ResourceSpans.scope_spans (2)
+    const scopeSpans = w.startLengthDelimited(RESERVE_BATCH);
+    w.raw(this.scopeField);
+    for (const span of spans) {
+      w.tag(2, LENGTH_DELIMITED); // ScopeSpans.spans
+      this.span(span);
+    }
+    w.finishLengthDelimited(scopeSpans, RESERVE_BATCH);
+    w.finishLengthDelimited(resourceSpans, RESERVE_BATCH);
+    return w.copy();
+  }
+
+  deserializeResponse(data: Uint8Array): IExportTraceServiceResponse {
+    return ProtobufTraceSerializer.deserializeResponse(data);
+  }
+
+  /** Span fields in the official order: 1 trace_id ... 16 flags. */
+  private span(span: FinishedSpan): void {
+    const w = this.writer;
+    const hop = span.trace;
+    const start = w.startLengthDelimited(RESERVE_SPAN);
+    w.tag(1, LENGTH_DELIMITED);
+    w.hexBytes(hop.traceId);
+    w.tag(2, LENGTH_DELIMITED);
+    w.hexBytes(hop.spanId);
+    const traceState = this.serializedTraceState(hop.traceState);
+    if (traceState !== '') {
+      w.tag(3, LENGTH_DELIMITED);
+      w.string(traceState);
+    }
+    if (hop.parentSpanId !== '') {
+      w.tag(4, LENGTH_DELIMITED);
+      w.hexBytes(hop.parentSpanId);
+    }
+    w.tag(5, LENGTH_DELIMITED);
+    w.string(span.name);
+    w.tag(6, VARINT);
+    w.varint(KIND_SERVER);
+    w.tag(7, FIXED64);
+    w.epochMillisAsNanos(span.startTimeMs);
+    w.tag(8, FIXED64);
+    w.epochMillisAsNanos(span.startTimeMs + span.durationMs);
+    this.attributes(9, span.attributes);
+    // dropped attributes, events and links counts: 0, written as the official writer does; no events or links.
+    w.tag(10, VARINT);
+    w.varint(0);
+    w.tag(12, VARINT);
+    w.varint(0);
+    w.tag(14, VARINT);
+    w.varint(0);
+    w.tag(15, LENGTH_DELIMITED);
+    const status = w.startLengthDelimited(RESERVE_SMALL);
+    // The SDK's status message is written only when not empty; an error is ERROR even without one.
+    if (span.error !== undefined && span.error !== '') {
+      w.tag(2, LENGTH_DELIMITED);
+      w.string(span.error);
+    }
+    w.tag(3, VARINT);
+    w.varint(span.error === undefined ? STATUS_UNSET : STATUS_ERROR);
+    w.finishLengthDelimited(status, RESERVE_SMALL);
+    w.tag(16, FIXED32);
+    w.fixed32(hop.parentSpanId === '' ? FLAGS_ROOT : FLAGS_REMOTE_PARENT);
+    w.finishLengthDelimited(start, RESERVE_SPAN);
+  }
+
+  /** Repeated KeyValue in the object's own order, each value an AnyValue as the official writer encodes it. */
+  private attributes(field: number, attributes: Readonly<Record<string, AttributeValue>>): void {
+    const w = this.writer;
+    for (const key in attributes) {
+      if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
+      w.tag(field, LENGTH_DELIMITED);
+      const keyValue = w.startLengthDelimited(RESERVE_SMALL);
+      w.tag(1, LENGTH_DELIMITED);
+      w.string(key);
+      w.tag(2, LENGTH_DELIMITED);
+      const anyValue = w.startLengthDelimited(RESERVE_SMALL);
+      this.anyValue(attributes[key]);
+      w.finishLengthDelimited(anyValue, RESERVE_SMALL);
+      w.finishLengthDelimited(keyValue, RESERVE_SMALL);
+    }
+  }
+
+  /** Strings, booleans and numbers (integers of 64 bits as int_value, the rest as double); anything else an empty AnyValue, as the official writer leaves undefined. */
+  private anyValue(value: AttributeValue | undefined): void {
+    const w = this.writer;
+    if (typeof value === 'string') {
+      w.tag(1, LENGTH_DELIMITED);
+      w.string(value);
+    } else if (typeof value === 'boolean') {
+      w.tag(2, VARINT);
+      w.varint(value ? 1 : 0);
+    } else if (typeof value === 'number') {
+      if (Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63) {
+        w.tag(3, VARINT);
+        w.varint(value);
+      } else {
+        w.tag(4, FIXED64);
+        w.double(value);
+      }
+    }
+  }
+
+  /** What the SDK's span would carry: the caller's tracestate parsed and bounded by TraceState. */
+  private serializedTraceState(traceState: string): string {
+    if (traceState === '') return '';
+    if (traceState !== this.lastTraceState) {
+      this.lastTraceState = traceState;
+      this.lastTraceStateSerialized = new TraceState(traceState).serialize();
+    }
+    return this.lastTraceStateSerialized;
+  }
+}
