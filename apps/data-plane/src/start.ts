@@ -10,8 +10,7 @@ import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
-import { ClusterMember } from './cluster/cluster-member';
-import { ControlPlaneFollower } from './cluster/control-plane-follower';
+import type { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
 import { ConfigReloader, type ConfigLoad } from './engine/config-reloader';
 import { DeadlineWheel } from './engine/deadline-wheel';
@@ -35,8 +34,8 @@ import { UpstreamPools } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
 import { UpstreamRegistry } from './engine/upstreams/upstream-registry';
-import { loadCertificates, type CertificateSet } from './engine/tls-certificates';
-import { TlsListener } from './engine/tls-listener';
+import type { CertificateSet } from './engine/tls-certificates';
+import type { TlsListener } from './engine/tls-listener';
 import { OpsEndpoints } from './ops/ops-endpoints';
 import { RESILIENCE_EVENTS } from './policies/circuit-breaker/breaker-events';
 import { BREAKERS } from './policies/circuit-breaker/breaker-registry';
@@ -46,9 +45,8 @@ import { POLICY_FACTORIES } from './policies/policy-registry';
 import { MemoryRateLimitStore } from './policies/rate-limit/memory-rate-limit.store';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './policies/rate-limit/rate-limit-store';
 import { RATE_LIMIT_USAGE } from './policies/rate-limit/rate-limit-usage';
-import { ProcessGaugeSampler } from './policies/telemetry/process-gauges';
-import { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
-import { TelemetryRegistry } from './policies/telemetry/telemetry-registry';
+import type { ClusterMember } from './cluster/cluster-member';
+import type { TelemetryPublisher } from './policies/telemetry/telemetry-publisher';
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './policies/tracing/span-export';
 import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings, type KnownRoute } from './proxy-config-source';
@@ -126,7 +124,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   // Set once listening when the data plane follows a control plane (it has a bus).
   const cluster: { member?: ClusterMember; telemetry?: TelemetryPublisher } = {};
-  const telemetry = source.kind === 'control-plane' && options.telemetry !== false ? new TelemetryRegistry() : undefined;
+  // A proxy.yml data plane never follows a control plane: it starts without these modules (docs/data-plane.md).
+  const clusterModules = source.kind === 'control-plane' ? await loadClusterModules() : undefined;
+  const telemetry = clusterModules !== undefined && options.telemetry !== false ? new clusterModules.TelemetryRegistry() : undefined;
   if (telemetry !== undefined) provided.provide(TELEMETRY_TALLIES, telemetry);
   provided.provide(RESILIENCE_EVENTS, {
     breakerOpened: (event) => {
@@ -162,6 +162,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   let initial: ProxyConfig | undefined;
   let fileSettings: ProxySettings;
   let certificates: CertificateSet | undefined;
+  let tlsListenerClass: typeof TlsListener | undefined;
   try {
     // A policy whose declared service is not provided above is a wiring bug: found here, not per request.
     wirePolicies(POLICY_FACTORIES, provided, metrics);
@@ -178,6 +179,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     }
     const tls = fileSettings.tls;
     if (tls?.enabled === true) {
+      // The HTTPS listener's modules load only when it is on (start-up, docs/data-plane.md).
+      const [{ loadCertificates }, { TlsListener: Listener }] = await Promise.all([import('./engine/tls-certificates.js'), import('./engine/tls-listener.js')]);
+      tlsListenerClass = Listener;
       const loaded = await loadCertificates(tls.certificates, tls.minVersion);
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
       certificates = loaded.set;
@@ -227,8 +231,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   let follower: ControlPlaneFollower | undefined;
   if (initial !== undefined) {
     reloader.apply(initial);
-  } else if (source.kind === 'control-plane') {
-    follower = new ControlPlaneFollower({
+  } else if (source.kind === 'control-plane' && clusterModules !== undefined) {
+    follower = new clusterModules.ControlPlaneFollower({
       bus: source.bus,
       fetchSnapshot: () => source.fetchSnapshot(),
       reloader,
@@ -253,7 +257,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const mounted = options.mount === undefined ? undefined : mountPrefixes(options.mount.prefixes);
   const http1Only = mounted === undefined ? undefined : (url: string): boolean => isUnderPrefix(url, mounted);
   const tlsListener =
-    certificates === undefined ? undefined : new TlsListener(settings, tlsSettings as ProxyTlsSettings, certificates, server, handler, logger, http1Only);
+    certificates === undefined || tlsListenerClass === undefined ? undefined : new tlsListenerClass(settings, tlsSettings as ProxyTlsSettings, certificates, server, handler, logger, http1Only);
   const drain = new ServerDrain(server, streams, websockets, tlsListener === undefined ? [] : [tlsListener]);
   tableRef.drain = drain;
   try {
@@ -304,9 +308,9 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     },
   };
   const purgeCache = { purge: (routeId: string) => edge.responseCache.purge(routeId) };
-  if (source.kind === 'control-plane') {
+  if (source.kind === 'control-plane' && clusterModules !== undefined) {
     // Commands, presence and breaker events exist only with a bus: a proxy.yml data plane has none.
-    cluster.member = new ClusterMember({
+    cluster.member = new clusterModules.ClusterMember({
       bus: source.bus,
       instanceId,
       operations: { resilience, cache: purgeCache, ...(ownLogs === undefined ? {} : { logs: ownLogs }) },
@@ -316,11 +320,11 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     });
     cluster.member.start();
     if (telemetry !== undefined) {
-      cluster.telemetry = new TelemetryPublisher({
+      cluster.telemetry = new clusterModules.TelemetryPublisher({
         bus: source.bus,
         registry: telemetry,
         // The drain's own count of open connections (kept per connection, not per request).
-        gauges: new ProcessGaugeSampler(() => drain.openConnections),
+        gauges: new clusterModules.ProcessGaugeSampler(() => drain.openConnections),
         logger,
         sources: {
           instanceId,
@@ -412,6 +416,24 @@ async function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv,
     logger: services.logger,
     dropped: { queueFull: dropped.labels('queue_full'), exportFailed: dropped.labels('export_failed') },
   });
+}
+
+/** What only a data plane following a control plane uses, loaded before it starts following (not after listening: nothing awaits there). */
+async function loadClusterModules() {
+  const [follower, member, registry, publisher, gauges] = await Promise.all([
+    import('./cluster/control-plane-follower.js'),
+    import('./cluster/cluster-member.js'),
+    import('./policies/telemetry/telemetry-registry.js'),
+    import('./policies/telemetry/telemetry-publisher.js'),
+    import('./policies/telemetry/process-gauges.js'),
+  ]);
+  return {
+    ControlPlaneFollower: follower.ControlPlaneFollower,
+    ClusterMember: member.ClusterMember,
+    TelemetryRegistry: registry.TelemetryRegistry,
+    TelemetryPublisher: publisher.TelemetryPublisher,
+    ProcessGaugeSampler: gauges.ProcessGaugeSampler,
+  };
 }
 
 /** With a control-plane source, reload() asks the follower for a snapshot; the file is not read. */

@@ -1,4 +1,4 @@
-import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
 import { coreBool, coreFloat, coreInt, isCoreBool, isCoreFloat, isCoreInt, isCoreNull } from './core-scalars';
 import { readPlainYaml } from './plain-yaml';
 
@@ -14,12 +14,24 @@ import { readPlainYaml } from './plain-yaml';
  * `0b101`, `+0x1F` and `1_000.5` as numbers, which `yaml` keeps as strings.
  */
 
-const NULL = new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: isCoreNull, construct: () => null });
-const BOOL = new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: isCoreBool, construct: coreBool });
-const INT = new Type('tag:yaml.org,2002:int', { kind: 'scalar', resolve: isCoreInt, construct: coreInt });
-const FLOAT = new Type('tag:yaml.org,2002:float', { kind: 'scalar', resolve: isCoreFloat, construct: coreFloat });
-
-const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [NULL, BOOL, INT, FLOAT] });
+/**
+ * js-yaml with the core schema, loaded at the first file the plain reader gives up on: a plain
+ * proxy.yml (the common case) starts without its 25 modules (~35 ms of start-up CPU, issue 19).
+ */
+let coreLoader: ((text: string) => unknown) | undefined;
+function loadCore(text: string): unknown {
+  if (coreLoader === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous lazy load; the caller is synchronous
+    const { FAILSAFE_SCHEMA, load, Type } = require('js-yaml') as typeof JsYaml;
+    const NULL = new Type('tag:yaml.org,2002:null', { kind: 'scalar', resolve: isCoreNull, construct: () => null });
+    const BOOL = new Type('tag:yaml.org,2002:bool', { kind: 'scalar', resolve: isCoreBool, construct: coreBool });
+    const INT = new Type('tag:yaml.org,2002:int', { kind: 'scalar', resolve: isCoreInt, construct: coreInt });
+    const FLOAT = new Type('tag:yaml.org,2002:float', { kind: 'scalar', resolve: isCoreFloat, construct: coreFloat });
+    const schema = FAILSAFE_SCHEMA.extend({ implicit: [NULL, BOOL, INT, FLOAT] });
+    coreLoader = (source) => load(source, { schema });
+  }
+  return coreLoader(text);
+}
 
 /**
  * An anchor or alias indicator where a node may start. Aliases need the `yaml` document's alias
@@ -35,7 +47,7 @@ export function fastYamlValue(text: string): { value: unknown } | undefined {
   if (plain !== undefined) return plain;
   try {
     // js-yaml refuses duplicate keys (as `uniqueKeys` does) and unknown tags: both fall back.
-    return { value: load(text, { schema: CORE_SCHEMA }) };
+    return { value: loadCore(text) };
   } catch {
     return undefined;
   }
