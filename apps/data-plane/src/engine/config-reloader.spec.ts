@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
+import type { ProxyConfig } from '@gateway/route-model';
 import { createPinoLogger } from '../adapters/pino-logger.adapter';
 import { makeTempDir } from '@gateway/testing';
 import { ConfigReloader, type ConfigLoad } from './config-reloader';
@@ -8,6 +8,7 @@ import { RequestDispatcher } from './request-dispatcher';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
 import { createTestServices } from '../testing/engine-services.fixture';
+import { validConfig } from '../testing/spec-helpers.fixture';
 import { UpstreamPools } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
@@ -17,9 +18,11 @@ import { BREAKERS } from '../policies/circuit-breaker/breaker-registry';
 import path from 'node:path';
 
 function config(paths: string[]): ProxyConfig {
-  const result = validateProxyConfig({ version: '1.0.0', routes: paths.map((p) => ({ path: p, upstream: 'http://127.0.0.1:9' })) });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.value;
+  return validated(paths.map((p) => ({ path: p, upstream: 'http://127.0.0.1:9' })));
+}
+
+function validated(routes: object[]): ProxyConfig {
+  return validConfig({ routes });
 }
 
 function setup(load: () => Promise<ConfigLoad>, options: { answersReloads?: boolean; factories?: readonly PolicyFactory[] } = {}) {
@@ -112,11 +115,6 @@ test('the state a route change leaves is released only once a table built meanwh
   };
   const { reloader, services, done } = setup(async () => ({ ok: false, errors: [] }), { factories: [...POLICY_FACTORIES, slowCompile] });
   const breaker = { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 };
-  const validated = (routes: object[]): ProxyConfig => {
-    const result = validateProxyConfig({ version: '1.0.0', routes });
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    return result.value;
-  };
   try {
     const breakers = services.state.get(BREAKERS);
     const first = validated([
@@ -176,11 +174,6 @@ test('a table swapped while a policy releases state stops that pass: state of th
   };
   const { reloader, services, done } = setup(async () => ({ ok: false, errors: [] }), { factories: [swapMidway, ...POLICY_FACTORIES] });
   const breaker = { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 };
-  const validated = (routes: object[]): ProxyConfig => {
-    const result = validateProxyConfig({ version: '1.0.0', routes });
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    return result.value;
-  };
   try {
     const breakers = services.state.get(BREAKERS);
     const first = validated([
@@ -219,18 +212,16 @@ test('a table swapped while a policy releases state stops that pass: state of th
 test('every policy releases state in chunks: no step of a release walks a whole table of 2,000 routes', () => {
   const { reloader, services, dispatcher, done } = setup(async () => ({ ok: false, errors: [] }));
   try {
-    const result = validateProxyConfig({
-      version: '1.0.0',
-      routes: Array.from({ length: 2000 }, (_, i) => ({
+    const loaded = validated(
+      Array.from({ length: 2000 }, (_, i) => ({
         id: `r${i}`,
         path: `/r/${i}/*`,
         upstream: 'http://127.0.0.1:9',
         circuitBreaker: { enabled: true, threshold: 50, timeout: 30_000, volumeThreshold: 20 },
         rateLimit: { enabled: true, max: 100, windowMs: 60_000 },
       })),
-    });
-    if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    reloader.apply(result.value);
+    );
+    reloader.apply(loaded);
     const table = dispatcher.getTable();
     assert.ok(table);
     const env = { settings: table.config.proxy, services, upstreams: new Map(), upstreamTls: undefined as never };

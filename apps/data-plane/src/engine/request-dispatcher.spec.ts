@@ -5,14 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { request } from '@gateway/testing';
 import { correlationIdPolicy } from '../policies/correlation-id/correlation-id.policy';
 import type { Exchange } from './exchange';
-import type { Logger } from './ports';
 import { RequestDispatcher } from './request-dispatcher';
-
-function recordingLogger(): Logger & { lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> } {
-  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
+import { recordingLogger } from '../testing/spec-helpers.fixture';
 
 test('a complete hook that throws is logged with the correlation id of its request, and the gateway goes on', async () => {
   const logger = recordingLogger();

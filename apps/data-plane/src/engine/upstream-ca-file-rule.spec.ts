@@ -2,25 +2,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
 import { makeTempDir, makeTestCa, type TestCa } from '@gateway/testing';
-import type { Logger } from './ports';
+import type { ProxyConfig } from '@gateway/route-model';
+import { recordingLogger, validConfig as config } from '../testing/spec-helpers.fixture';
 import { caDirectoriesRule } from './upstream-ca-file-rule';
 import { UpstreamTlsResolver } from './upstream-tls';
-
-type Line = { level: string; fields: Record<string, unknown>; message: string };
-
-function recordingLogger(): Logger & { lines: Line[] } {
-  const lines: Line[] = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
-function config(input: Record<string, unknown>): ProxyConfig {
-  const result = validateProxyConfig({ version: '1.0.0', ...input });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.value;
-}
 
 describe('the CA file rule on upstreams from a control plane (GATEWAY_CA_DIRS on the data plane)', () => {
   const root = makeTempDir('dp-ca-rule-');

@@ -2,32 +2,19 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { PROXY_DEFAULTS, validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
+import { PROXY_DEFAULTS, type ProxyConfig } from '@gateway/route-model';
 import { makeTempDir, makeTestCa, type TestCa } from '@gateway/testing';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { createTestServices } from '../testing/engine-services.fixture';
+import { recordingLogger, validConfig as config } from '../testing/spec-helpers.fixture';
 import { DeadlineWheel } from './deadline-wheel';
 import type { Exchange } from './exchange';
-import type { Logger } from './ports';
 import { RouteTable, type TableInputs } from './route-table';
 import { runToEnd } from './time-slices';
 import { UpstreamPools } from './upstream-target';
 import { tlsClientOptions, UpstreamTlsResolver, type UpstreamTls } from './upstream-tls';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { UpstreamRegistry } from './upstreams/upstream-registry';
-
-/** A logger that keeps what it is given, to check what a load logs. */
-function recordingLogger(): Logger & { lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> } {
-  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => void lines.push({ level, fields, message });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
-
-function config(input: Record<string, unknown>): ProxyConfig {
-  const result = validateProxyConfig({ version: '1.0.0', ...input });
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.value;
-}
 
 describe('upstream CA files when routes load', () => {
   const logger = recordingLogger();
