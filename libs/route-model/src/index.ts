@@ -22,7 +22,7 @@ export { deepEqual } from './deep-equal';
 export { compilePathPattern, type CompiledPathPattern } from './path-pattern';
 export { createRouteMatcher, routeMatcherSteps, type RouteMatch, type RouteMatcher, type RouteMatcherEntry, type UpdatableRouteMatcher } from './route-matcher';
 export { rewriteUpstreamPath } from './upstream-path';
-export { HEADER_TEMPLATE_VARIABLES, NAME_PATTERN, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
+export { HEADER_TEMPLATE_VARIABLES, NAME_PATTERN, TOKEN_CHARACTERS, isIpOrCidr, type HeaderTemplateVariable } from './field-checks';
 export { parseBasicHash, type BasicHashParts } from './basic-hash';
 export { routeNumberBounds } from './route-field-bounds';
 export { ROUTE_JSON_SCHEMA, ROUTE_INPUT_JSON_SCHEMA, fieldSpecToJsonSchema, type JsonSchema, type JsonSchemaForm } from './route-json-schema';

@@ -6,9 +6,11 @@
  * (tools/bench/README.md, "Instructions per request with the policy set").
  */
 
-/** RFC 9110 5.6.2 tchar, indexed by character code (0-127): 1 for a token character. */
+import { TOKEN_CHARACTERS } from '@gateway/route-model';
+
+/** RFC 9110 5.6.2 tchar (libs/route-model's list), indexed by character code (0-127): 1 for a token character. */
 const TCHAR = new Uint8Array(128);
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[c.charCodeAt(0)] = 1;
+for (const c of TOKEN_CHARACTERS) TCHAR[c.charCodeAt(0)] = 1;
 
 /** RFC 9110 5.6.2 token (method and field names, transfer codings): one or more tchar. */
 export function isToken(value: string): boolean {
