@@ -5,7 +5,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { FinishedSpan } from '../policies/tracing/span-export';
 import { OtlpSpanSerializer } from './otlp-span-export.serializer';
-import { ExportedSpan } from './otlp-span-export.span';
+import { ExportedSpan } from '../testing/exported-span.fixture';
 
 type Attributes = Record<string, string | number | boolean>;
 
