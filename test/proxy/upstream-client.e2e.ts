@@ -38,6 +38,13 @@ function writeWithBackpressure(stream: NodeJS.WritableStream, body: Buffer, prog
   pump();
 }
 
+/** `length` bytes cycling through every byte value 0-255. */
+function bytePattern(length: number): Buffer {
+  const body = Buffer.alloc(length);
+  for (let i = 0; i < length; i += 1) body[i] = i % 256;
+  return body;
+}
+
 /** A raw upstream: `answer` decides what each request (its head, and how many came on that connection before) gets. */
 async function startRawUpstream(answer: (head: string, nth: number, socket: net.Socket) => void): Promise<{ port: number; connections: number; close(): void }> {
   const state = { connections: 0 };
@@ -131,6 +138,17 @@ describe('upstream client in the data plane: backpressure, stale connections, re
         socket.write(`HTTP/1.1 200 OK\r\n${Array.from({ length: 999 }, (_, i) => `X-F${i}: ${i}\r\n`).join('')}Content-Length: 2\r\n\r\nok`);
       } else if (path === '/fields/1001') {
         socket.write(`HTTP/1.1 200 OK\r\n${Array.from({ length: 1000 }, (_, i) => `X-F${i}: ${i}\r\n`).join('')}Content-Length: 2\r\n\r\nok`);
+      } else if (path.startsWith('/bytes/')) {
+        // Every byte value (CR, LF, 0x80-0xff included) in a Content-Length body: `/bytes/<length>[/split]`,
+        // split sending the body's second half in a later write, so the gateway reads it as a slice of its own.
+        const [, , length, split] = path.split('/');
+        const body = bytePattern(Number(length));
+        const head = `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`;
+        if (split !== 'split') socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+        else {
+          socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body.subarray(0, body.length >> 1)]));
+          setTimeout(() => socket.write(body.subarray(body.length >> 1)), 30);
+        }
       } else if (path === '/big-head') {
         socket.write(`HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\nContent-Length: 2\r\n\r\nok`);
       } else socket.write('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
@@ -143,6 +161,10 @@ routes:
   - { path: /download/*, upstream: "${upstream.origin}", timeout: { request: 60000 } }
   - { path: /upload/*, upstream: "http://127.0.0.1:${uploadPort}", timeout: { request: 60000 } }
   - { path: /raw/*, upstream: "http://127.0.0.1:${raw.port}", timeout: { keepAlive: 60000 } }
+  - path: /hooked/*
+    upstream: "http://127.0.0.1:${raw.port}"
+    stripPath: true
+    headers: { response: { set: { X-Served-By: "gateway \${route}" } } }
 `,
     });
   });
@@ -212,6 +234,22 @@ routes:
     const over = await request(`${gateway.url}/raw/fields/1001`);
     assert.equal(over.status, 502);
     assert.equal(over.json<{ message: string }>().message, 'Upstream error');
+  });
+
+  test('bodies of every byte value arrive unchanged, whole or in slices, around the one-write size (4 KiB), with and without response hooks', async () => {
+    for (const prefix of ['/raw', '/hooked']) {
+      for (const length of [1, 256, 4096, 4097, 20_000]) {
+        for (const split of ['', '/split']) {
+          const res = await request(`${gateway.url}${prefix}/bytes/${length}${split}`);
+          const what = `${prefix}/bytes/${length}${split}`;
+          assert.equal(res.status, 200, what);
+          assert.equal(res.headers['content-length'], String(length), what);
+          assert.equal(res.headers['content-type'], 'application/octet-stream', what);
+          assert.ok(res.body.equals(bytePattern(length)), what);
+          if (prefix === '/hooked') assert.match(String(res.headers['x-served-by']), /^gateway /, what);
+        }
+      }
+    }
   });
 
   test('a response head over 16 KiB is refused with 502', async () => {

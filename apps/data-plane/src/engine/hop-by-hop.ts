@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { headersOf } from './raw-headers';
 
 /**
  * Connection-specific headers a proxy must not forward (RFC 9110 7.6.1), plus the legacy
@@ -36,6 +37,27 @@ export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: Outgoin
     const value = source[name];
     if (value !== undefined) target[name] = value;
   }
+}
+
+/** The Connection field of a raw header list, repeated ones joined (only names of its length are compared). */
+export function connectionValue(raw: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 10 && name.toLowerCase() === 'connection') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
+  }
+  return value;
+}
+
+const isHopByHopLower = (name: string): boolean => HOP_BY_HOP.has(name);
+
+/**
+ * The end-to-end fields of a raw header list as node's header map (headersOf), without the
+ * hop-by-hop ones: what copyEndToEndHeaders(headersOf(raw), {}) gives, in one pass and one object.
+ */
+export function endToEndHeadersOf(raw: readonly string[]): IncomingHttpHeaders {
+  const listed = connectionListed(connectionValue(raw));
+  return headersOf(raw, listed === undefined ? isHopByHopLower : (name) => HOP_BY_HOP.has(name) || listed.has(name));
 }
 
 /** Case-insensitive HOP_BY_HOP membership for raw header names; lower-cases only names of a hop-by-hop length. */

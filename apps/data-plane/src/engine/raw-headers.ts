@@ -27,10 +27,12 @@ const FIRST_ONLY = new Set([
  * way so policies see what they saw with http.request: lower-case names, Set-Cookie as an array,
  * Cookie joined with '; ', the FIRST_ONLY fields once, every other repeated field joined with ', '.
  */
-export function headersOf(raw: readonly string[]): IncomingHttpHeaders {
+export function headersOf(raw: readonly string[], dropped?: (lowerName: string) => boolean): IncomingHttpHeaders {
   const out: Record<string, string | string[]> = {};
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
+    // `dropped`: fields left out of the map (hop-by-hop ones) while it is built, not copied out of it after.
+    if (dropped !== undefined && dropped(name)) continue;
     const value = raw[i + 1] as string;
     const seen = out[name];
     if (seen === undefined) out[name] = name === 'set-cookie' ? [value] : value;

@@ -10,7 +10,7 @@ import { readRequestTarget } from './request-target';
 import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead } from './responses';
 import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
-import { copyEndToEndHeaders } from './hop-by-hop';
+import { endToEndHeadersOf } from './hop-by-hop';
 import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
@@ -227,9 +227,9 @@ export class RequestDispatcher {
       this.pipeBody(exchange, upstream, undefined);
       return;
     }
-    const headers = {};
-    copyEndToEndHeaders(upstream.headers, headers);
-    const proxied = new ProxiedUpstreamResponse(status, headers, upstream);
+    // The hooks' own map (they change it in place), built straight from the raw list: the upstream's
+    // lazily built map (upstream.headers) stays unbuilt unless a hook reads it.
+    const proxied = new ProxiedUpstreamResponse(status, endToEndHeadersOf(upstream.rawHeaders), upstream);
     this.afterResponseHooks(
       exchange,
       hooks,

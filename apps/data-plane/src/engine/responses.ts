@@ -6,7 +6,7 @@ import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import type { LocalReply } from './policy';
 import { generateCorrelationId } from './correlation-id';
-import { connectionListed, isHopByHopName } from './hop-by-hop';
+import { connectionListed, connectionValue, isHopByHopName } from './hop-by-hop';
 import { VERSION_HEADERS } from './version-headers';
 
 /*
@@ -49,16 +49,6 @@ export function writeUpstreamResponseHead(exchange: Exchange, status: number, ra
   if (extra !== undefined) for (const name in extra) out.push(name, extra[name] as string);
   exchange.status = status;
   exchange.res.writeHead(status, out);
-}
-
-/** The Connection field of a raw header list, repeated ones joined (only names of its length are compared). */
-function connectionValue(raw: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.length === 10 && name.toLowerCase() === 'connection') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
-  }
-  return value;
 }
 
 /** Writes the status line and headers of a proxied (or replayed) response. */

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { ServerResponse, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { GatewayError, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
@@ -15,6 +15,9 @@ export type UpstreamAttemptCallback = (error: GatewayError | null, response: Ups
 /** Body bytes held while nobody reads them yet (response hooks running) before the upstream is paused. */
 const PENDING_PAUSE_BYTES = 64 * 1024;
 
+/** A whole body up to this size goes to the client in one string write with the head (writeWholeBody). */
+const ONE_WRITE_BODY_MAX = 4 * 1024;
+
 /** The lean client's codes as the gateway's catalogue: the timeouts are 504, everything else 502. */
 export function gatewayErrorOf(error: UpstreamClientError): GatewayError {
   // The node error (ECONNREFUSED, a certificate error) or the refusal's reason (the CA file and why)
@@ -23,6 +26,23 @@ export function gatewayErrorOf(error: UpstreamClientError): GatewayError {
   if (error.code === 'UPSTREAM_CONNECT_TIMEOUT') return new GatewayError('UPSTREAM_CONNECT_TIMEOUT', undefined, { cause });
   if (error.code === 'UPSTREAM_FIRST_BYTE_TIMEOUT' || error.code === 'UPSTREAM_IDLE_TIMEOUT') return new GatewayError('UPSTREAM_TIMEOUT', undefined, { cause });
   return new GatewayError('UPSTREAM_ERROR', undefined, { cause });
+}
+
+/**
+ * The last (usually the only) slice of a small body, written so that node:http sends head and body
+ * in one socket write: a ServerResponse prepends its pending head to a string chunk, but queues a
+ * Buffer as a chunk of its own, and its first write corks the socket until the next tick, so head,
+ * body and end's empty chunk went out as one three-chunk writev, about 12k instructions a request
+ * in node's C++ alone (bench README, "One write for the client's response"). Corked by us, node
+ * does not cork it for a tick and our uncork sends the one chunk at once; end() then has nothing
+ * left to flush. latin1 maps each byte to one character and back: the bytes are the upstream's.
+ * Only for node:http's own response (an HTTP/2 response's socket is the session's).
+ */
+function writeWholeBody(sink: ServerResponse, chunk: Buffer): void {
+  const socket = sink.socket;
+  socket?.cork();
+  sink.write(chunk.toString('latin1'), 'latin1');
+  socket?.uncork();
 }
 
 /** The body as a stream, for response hooks that read or wrap it (transform, cache capture). */
@@ -135,12 +155,13 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.done(null, this);
   }
 
-  onData(chunk: Buffer): void {
+  onData(chunk: Buffer, last: boolean): void {
     this.bytesRead += chunk.length;
     if (this.discarding) return;
     const sink = this.sink;
     if (sink !== undefined) {
-      if (!sink.write(chunk)) this.waitForSink(sink);
+      if (last && chunk.length <= ONE_WRITE_BODY_MAX && sink instanceof ServerResponse) writeWholeBody(sink, chunk);
+      else if (!sink.write(chunk)) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;

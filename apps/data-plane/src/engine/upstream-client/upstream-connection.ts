@@ -21,8 +21,11 @@ export interface UpstreamTimeouts {
 export interface UpstreamResponseHandler {
   /** The final response head (1xx interim responses are skipped). */
   onResponse(head: ResponseHead): void;
-  /** A body slice, straight from the socket's read (not copied): write it to the client. */
-  onData(chunk: Buffer): void;
+  /**
+   * A body slice, straight from the socket's read (not copied): write it to the client. `last`: the
+   * body ends with this slice (a Content-Length body read to its end; the end follows at once).
+   */
+  onData(chunk: Buffer, last: boolean): void;
   /** The response is complete; trailers as a flat list (empty for most responses). */
   onEnd(trailers: string[]): void;
   onError(error: UpstreamClientError): void;
@@ -272,7 +275,8 @@ export class UpstreamConnection implements ResponseSink {
     const exchange = this.exchange;
     if (exchange === undefined) return;
     this.deliverHead(exchange);
-    if (!exchange.ended) exchange.handler.onData(chunk);
+    // The parser marks the response complete before it hands over the slice that completes it.
+    if (!exchange.ended) exchange.handler.onData(chunk, this.parser.complete);
   }
 
   onResponseEnd(trailers: string[]): void {
