@@ -1,5 +1,6 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { countsOf, deferredCounter } from './deferred-counter';
+import { registerProcessMetrics } from './process-metrics';
+import { Counter, Gauge, Registry } from './prom-client-classes';
 import { BUS_DROPS_METRIC } from '@gateway/events';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
@@ -61,7 +62,7 @@ export class PromMetrics implements GatewayMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    registerProcessMetrics(this.registry);
     // Both results exist from the start so a scraper can alert on increase() without a gap.
     this.reloads.labels('success').inc(0);
     this.reloads.labels('failure').inc(0);
