@@ -1,7 +1,7 @@
 import { countsOf, deferredCounter } from './deferred-counter';
 import { registerProcessMetrics } from './process-metrics';
 import { Counter, Gauge, Registry } from './prom-client-classes';
-import { BUS_DROPS_METRIC } from '@gateway/events';
+import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
 import { gaugeExposition } from './gauge-exposition';
