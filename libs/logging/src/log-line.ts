@@ -1,4 +1,5 @@
-import { LOG_LINE_LEVELS, type LogLine, type LogLineLevel, type LogPlane } from '@gateway/events';
+import type { LogLine, LogLineLevel, LogPlane } from '@gateway/events';
+import { LOG_LINE_LEVELS } from '@gateway/events/data-plane';
 
 export { LOG_LINE_LEVELS, type LogLine, type LogLineLevel, type LogPlane };
 

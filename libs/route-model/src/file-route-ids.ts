@@ -10,15 +10,21 @@ const MAX_ID = 64;
  */
 export function fileRouteIds(routes: readonly unknown[]): Array<string | undefined> {
   const taken = new Set<string>();
-  for (const route of routes) if (isPlainObject(route) && typeof route.id === 'string') taken.add(route.id);
-  return routes.map((route) => {
-    if (!isPlainObject(route) || (route.id !== undefined && route.id !== null)) return undefined;
+  for (let i = 0; i < routes.length; i += 1) {
+    const route = routes[i];
+    if (isPlainObject(route) && typeof route.id === 'string') taken.add(route.id);
+  }
+  const ids = new Array<string | undefined>(routes.length).fill(undefined);
+  for (let i = 0; i < routes.length; i += 1) {
+    const route = routes[i];
+    if (!isPlainObject(route) || (route.id !== undefined && route.id !== null)) continue;
     const base = fileRouteIdBase(typeof route.path === 'string' ? route.path : '');
     let id = base;
     for (let n = 2; taken.has(id); n += 1) id = withSuffix(base, `-${n}`);
     taken.add(id);
-    return id;
-  });
+    ids[i] = id;
+  }
+  return ids;
 }
 
 /** `file-` + the path's segments joined by `-` (`*` -> `star`, other characters -> `_`); at most 64 characters. */

@@ -22,12 +22,14 @@ export function readFileRoutes(raw: unknown, rawUpstreams: unknown, errors: Fiel
   const routes: Route[] = [];
   const idAt = new Map<string, number>();
   const pathAt = new Map<string, number>();
-  raw.forEach((input: unknown, i) => {
+  // A plain loop: start-up runs it 10,000 times, mostly before V8 optimizes it (schema-walker.ts).
+  for (let i = 0; i < raw.length; i += 1) {
     const field = appendIndex('routes', i);
-    const result = normalizeRoute(input, { upstreams, fieldPrefix: field, source: 'file', generateId: () => ids[i] ?? generateRouteId() });
+    const id = ids[i];
+    const result = normalizeRoute(raw[i], { upstreams, fieldPrefix: field, source: 'file', generateId: id === undefined ? generateRouteId : () => id });
     if (!result.ok) {
       errors.push(...result.errors);
-      return;
+      continue;
     }
     const route = result.value;
     const sameId = idAt.get(route.id);
@@ -39,7 +41,7 @@ export function readFileRoutes(raw: unknown, rawUpstreams: unknown, errors: Fiel
       else pathAt.set(route.path, i);
     }
     routes.push(route);
-  });
+  }
   return routes;
 }
 

@@ -1,4 +1,4 @@
-import { Counter, type Registry } from 'prom-client';
+import { Counter, type Registry } from './prom-client-classes';
 import type { BoundCounter, CounterDefinition, CounterHandle } from '../engine/ports';
 
 /** One label set's increments since the last scrape. */

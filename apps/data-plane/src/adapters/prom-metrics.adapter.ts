@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { countsOf, deferredCounter } from './deferred-counter';
-import { BUS_DROPS_METRIC } from '@gateway/events';
+import { registerProcessMetrics } from './process-metrics';
+import { Counter, Gauge, Registry } from './prom-client-classes';
+import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
 import { gaugeExposition } from './gauge-exposition';
@@ -61,7 +62,7 @@ export class PromMetrics implements GatewayMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    registerProcessMetrics(this.registry);
     // Both results exist from the start so a scraper can alert on increase() without a gap.
     this.reloads.labels('success').inc(0);
     this.reloads.labels('failure').inc(0);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { apiKeyDigest, apiKeySecretFingerprint, type ApiKeyDigest } from '@gateway/events';
+import type { ApiKeyDigest } from '@gateway/events';
+import { apiKeyDigest, apiKeySecretFingerprint } from '@gateway/events/data-plane';
 
 export type { ApiKeyDigest } from '@gateway/events';
 

@@ -1,4 +1,5 @@
-import { TopKeys, type RateLimitUsage, type TopKeyWire } from '@gateway/events';
+import type { RateLimitUsage, TopKeyWire } from '@gateway/events';
+import { TopKeys } from '@gateway/events/data-plane';
 import type { PolicyStateKey } from '../../engine/ports';
 import { eachInChunks } from '../../engine/time-slices';
 

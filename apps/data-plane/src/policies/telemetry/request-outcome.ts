@@ -1,4 +1,5 @@
-import { REQUEST_OUTCOMES, type RequestOutcome } from '@gateway/events';
+import type { RequestOutcome } from '@gateway/events';
+import { REQUEST_OUTCOMES } from '@gateway/events/data-plane';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
 

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { latencyBucket } from '@gateway/events';
+import { latencyBucket } from '@gateway/events/data-plane';
 import type { PolicyFactory } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
 import { outcomeIndex } from './request-outcome';

@@ -1,4 +1,5 @@
-import { LatencySketch, REQUEST_OUTCOMES, type TrafficCounts } from '@gateway/events';
+import type { TrafficCounts } from '@gateway/events';
+import { LatencySketch, REQUEST_OUTCOMES } from '@gateway/events/data-plane';
 
 /**
  * The counters of one route or upstream for the current telemetry window. Recording is counter
