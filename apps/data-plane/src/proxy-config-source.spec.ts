@@ -31,6 +31,9 @@ test('a proxy.yml large enough for the worker gives the routes the event loop gi
     const expected = offThread.config.routes.map((route) => createHash('sha256').update(JSON.stringify(route)).digest('base64url').slice(0, 22));
     assert.deepEqual(offThread.fingerprints, expected);
     assert.equal(new Set(expected).size, expected.length, 'different routes, different fingerprints');
+    const json = offThread.routeJson;
+    assert.equal(json?.length, offThread.config.routes.length);
+    offThread.config.routes.forEach((route, i) => assert.equal(Buffer.from(json?.element(i) ?? []).toString('utf8'), JSON.stringify(route), `route ${i}: its JSON text`));
   } finally {
     dir.remove();
   }

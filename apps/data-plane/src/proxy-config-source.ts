@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { readCaBundle } from '@gateway/config-file';
 import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
+import { SerializedJsonArray } from './engine/state-files';
 import { runInSlices } from './engine/time-slices';
 import { loadCertificates } from './engine/tls-certificates';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
@@ -81,9 +82,12 @@ function caFileErrors(proxy: ProxySettings, upstreams: readonly UpstreamDefiniti
   return errors;
 }
 
-/** A proxy.yml read for a reload: the configuration, with a fingerprint per route when a worker read it (see TableSource). */
+/**
+ * A proxy.yml read for a reload: the configuration, and when a worker read it a fingerprint per
+ * route (see TableSource) and each route's JSON text (what routes.snapshot.json records).
+ */
 export type ReloadConfigLoad =
-  | { ok: true; config: ProxyConfig; fingerprints?: string[] }
+  | { ok: true; config: ProxyConfig; fingerprints?: string[]; routeJson?: SerializedJsonArray }
   | { ok: false; errors: ConfigFileError[] };
 
 /**
@@ -122,7 +126,9 @@ export async function loadProxyConfigOffThread(filePath: string, known: readonly
   const received = await receiveFromWorker(filePath);
   if (!received.ok) return received;
   const { routes, fingerprints } = await runInSlices(parseRouteRecords(received.records, known));
-  return { ok: true, config: { ...received.config, routes }, fingerprints };
+  const { bytes, jsonStarts, ends } = received.records;
+  const routeJson = new SerializedJsonArray(ends.length, (i) => bytes.subarray(jsonStarts[i], ends[i]));
+  return { ok: true, config: { ...received.config, routes }, fingerprints, routeJson };
 }
 
 type WorkerResult = { ok: true; config: ProxyConfig; records: RouteRecords } | { ok: false; errors: ConfigFileError[] };
