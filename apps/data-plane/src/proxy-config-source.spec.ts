@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, manyRoutesConfig } from '@gateway/testing';
-import { loadProxyConfig, loadProxyConfigForReload } from './proxy-config-source';
+import { loadProxyConfig, loadProxyConfigForReload, type KnownRoute } from './proxy-config-source';
 
 /** A route whose JSON is not ASCII: record boundaries in the worker's buffer are bytes, not characters. */
 const UNICODE_ROUTE = [
@@ -31,6 +31,9 @@ test('a proxy.yml large enough for the worker gives the routes the event loop gi
     const expected = offThread.config.routes.map((route) => createHash('sha256').update(JSON.stringify(route)).digest('base64url').slice(0, 22));
     assert.deepEqual(offThread.fingerprints, expected);
     assert.equal(new Set(expected).size, expected.length, 'different routes, different fingerprints');
+    const json = offThread.routeJson;
+    assert.equal(json?.length, offThread.config.routes.length);
+    offThread.config.routes.forEach((route, i) => assert.equal(Buffer.from(json?.element(i) ?? []).toString('utf8'), JSON.stringify(route), `route ${i}: its JSON text`));
   } finally {
     dir.remove();
   }
@@ -45,6 +48,41 @@ test('an invalid large proxy.yml read by the worker reports the errors, with lin
     const offThread = await loadProxyConfigForReload(file);
     assert.equal(offThread.ok, false);
     assert.deepEqual(offThread, inThread);
+  } finally {
+    dir.remove();
+  }
+});
+
+test('a reload takes the served object of every unchanged route, in place or moved, and parses only what changed', async () => {
+  const dir = makeTempDir();
+  try {
+    const file = path.join(dir.path, 'proxy.yml');
+    const origin = 'http://127.0.0.1:9';
+    writeFileSync(file, manyRoutesConfig({ count: 500, upstreamOrigin: origin }).yaml);
+    const first = await loadProxyConfigForReload(file);
+    assert.equal(first.ok, true);
+    if (!first.ok) return;
+    const known: KnownRoute[] = first.config.routes.map((route, i) => ({ id: route.id, route, fingerprint: first.fingerprints?.[i] }));
+
+    // Route 10 edited in place; a new route inserted before route 200 (every later one moves down a place).
+    const inserted = '  - id: inserted\n    path: /inserted/*\n    upstream: http://127.0.0.1:9/inserted\n';
+    const edited = manyRoutesConfig({ count: 500, upstreamOrigin: origin, changed: new Set([10]) }).yaml;
+    const at = edited.indexOf('  - id: r-200\n');
+    writeFileSync(file, edited.slice(0, at) + inserted + edited.slice(at));
+    const second = await loadProxyConfigForReload(file, known);
+    const expected = await loadProxyConfig(file);
+    assert.equal(second.ok, true);
+    assert.equal(expected.ok, true);
+    if (!second.ok || !expected.ok) return;
+    assert.deepEqual(second.config, expected.config, 'the same configuration as a load without reuse');
+    const served = new Map(known.map((k) => [k.id, k]));
+    second.config.routes.forEach((route, i) => {
+      const before = served.get(route.id);
+      const changed = route.id === 'r-10' || route.id === 'inserted';
+      assert.equal(route === before?.route, !changed, `${route.id}: ${changed ? 'parsed' : 'the served object'}`);
+      const fingerprint = createHash('sha256').update(JSON.stringify(route)).digest('base64url').slice(0, 22);
+      assert.equal(second.fingerprints?.[i], fingerprint, `${route.id}: its fingerprint`);
+    });
   } finally {
     dir.remove();
   }

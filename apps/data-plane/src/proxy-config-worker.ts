@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Route } from '@gateway/route-model';
 import { loadProxyConfig } from './proxy-config-source';
 import { FINGERPRINT_BYTES, type ConfigWorkerMessage, type RouteRecords } from './proxy-config-worker-protocol';
+import { lowerThisThreadPriority } from './thread-priority';
 
 /** A definition's identity: 128 bits of SHA-256 over its canonical JSON (schema key order). */
 function fingerprintOf(json: string): string {
@@ -34,6 +35,8 @@ function routeRecords(routes: readonly Route[]): RouteRecords {
 async function main(filePath: string): Promise<void> {
   const port = parentPort;
   if (port === null) return;
+  // Parsing competes with the thread that serves requests for the same cores: it yields to it.
+  lowerThisThreadPriority();
   const result = await loadProxyConfig(filePath);
   if (!result.ok) {
     port.postMessage({ kind: 'failed', errors: result.errors } satisfies ConfigWorkerMessage);

@@ -12,7 +12,8 @@ import { validConfig } from '../testing/spec-helpers.fixture';
 import { UpstreamPools } from './upstream-target';
 import { UpstreamHealthRegistry } from './upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SerializedJsonArray } from './state-files';
 import type { PolicyFactory } from './policy';
 import { BREAKERS } from '../policies/circuit-breaker/breaker-registry';
 import path from 'node:path';
@@ -239,6 +240,24 @@ test('every policy releases state in chunks: no step of a release walks a whole 
     assert.equal(steps.get('rate-limit'), 5, `steps per policy: ${JSON.stringify([...steps])}`);
     assert.equal(steps.get('health-check'), 5, `steps per policy: ${JSON.stringify([...steps])}`);
     assert.notEqual(services.state.get(BREAKERS).status('r1999'), undefined, 'a release by the live configuration keeps its routes');
+  } finally {
+    done();
+  }
+});
+
+test('a load that brings its routes as JSON text is recorded with that text; one that does not match the routes is not used', async () => {
+  const loaded = config(Array.from({ length: 100 }, (_, i) => `/json-${i}/*`));
+  const encoded = loaded.routes.map((route) => Buffer.from(JSON.stringify(route)));
+  let routeJson = new SerializedJsonArray(encoded.length, (i) => encoded[i] as Buffer);
+  const { reloader, dispatcher, dir, done } = setup(async () => ({ ok: true, config: loaded, routeJson }));
+  try {
+    const read = () => JSON.parse(readFileSync(path.join(dir, 'routes.snapshot.json'), 'utf8')) as { routes: unknown[] };
+    assert.equal((await reloader.reload()).ok, true);
+    assert.deepEqual(read().routes, JSON.parse(JSON.stringify(dispatcher.getTable()?.config.routes)));
+    // One element short: the text cannot be the table's routes, so they are serialized as before.
+    routeJson = new SerializedJsonArray(encoded.length - 1, (i) => encoded[i + 1] as Buffer);
+    assert.equal((await reloader.reload()).ok, true);
+    assert.deepEqual(read().routes, JSON.parse(JSON.stringify(dispatcher.getTable()?.config.routes)));
   } finally {
     done();
   }

@@ -6,7 +6,7 @@ import type { EngineServices } from './ports';
 import type { PolicyFactory } from './policy';
 import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable, upstreamEnvironment, type BuiltTable, type RouteChanges, type TableInputs } from './route-table';
-import { LatestJsonFile } from './state-files';
+import { LatestJsonFile, type SerializedJsonArray } from './state-files';
 import { runInSlices, runToEnd } from './time-slices';
 import type { UpstreamPools } from './upstream-target';
 import type { UpstreamHealthRegistry } from './upstream-health-registry';
@@ -30,6 +30,8 @@ export type ConfigLoad =
       apiKeys?: ApiKeySet;
       /** Per route, a fingerprint of its definition (see TableSource): unchanged routes are found without comparing them. */
       fingerprints?: ReadonlyArray<string | undefined>;
+      /** The routes' JSON as loaded, element i being `config.routes[i]`: routes.snapshot.json takes it as is. */
+      routeJson?: SerializedJsonArray;
     }
   | { ok: false; errors: Array<FieldError & { line?: number }> };
 
@@ -132,7 +134,7 @@ export class ConfigReloader {
     } finally {
       this.building -= 1;
     }
-    return stillWanted() ? this.install(built, loaded.revision, 'slices') : undefined;
+    return stillWanted() ? this.install(built, loaded.revision, 'slices', loaded.routeJson) : undefined;
   }
 
   /**
@@ -261,7 +263,7 @@ export class ConfigReloader {
    * released `now` (start-up: nothing is served yet), in slices right after the swap, or `later`:
    * once per burst of route changes (releaseLater).
    */
-  private install(built: BuiltTable, revision: number | undefined, release: 'now' | 'slices' | 'later'): ReloadOutcome & { ok: true } {
+  private install(built: BuiltTable, revision: number | undefined, release: 'now' | 'slices' | 'later', routeJson?: SerializedJsonArray): ReloadOutcome & { ok: true } {
     const { dispatcher, services, health } = this.deps;
     const { table, diff } = built;
     const config = table.config;
@@ -290,8 +292,10 @@ export class ConfigReloader {
       ...(this.apiKeys === undefined ? {} : { apiKeys: [...this.apiKeys.keys] }),
       ...(this.apiKeys?.secretFingerprint === undefined ? {} : { apiKeySecretFingerprint: this.apiKeys.secretFingerprint }),
     };
+    // The table's routes are the loaded ones, one for one: the loader's JSON text of them is theirs.
+    const written = routeJson !== undefined && routeJson.length === config.routes.length ? { ...persisted, routes: routeJson } : persisted;
     // The table is live now: failing to record it must not turn the reload into a failure.
-    this.snapshotWritten = this.snapshotFile.write(persisted).catch((error: unknown) =>
+    this.snapshotWritten = this.snapshotFile.write(written).catch((error: unknown) =>
       services.logger.warn({ err: String(error), file: path.basename(this.deps.snapshotPath) }, 'could not write the route snapshot'),
     );
     const outcome: ReloadOutcome & { ok: true } = { ok: true, routes: table.routes.length, diff, at };

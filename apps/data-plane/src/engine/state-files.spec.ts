@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir } from '@gateway/testing';
-import { LatestJsonFile, writeJsonAtomic } from './state-files';
+import { LatestJsonFile, SerializedJsonArray, writeJsonAtomic } from './state-files';
 
 test('a state file larger than one write chunk holds the same JSON, a long array one element a line', async () => {
   const dir = makeTempDir();
@@ -20,6 +20,22 @@ test('a state file larger than one write chunk holds the same JSON, a long array
     assert.equal(lines.filter((line) => line.startsWith('    {"id":"r-')).length, routes.length, 'one route a line');
     assert.equal(text.endsWith('}\n'), true);
     assert.equal(statSync(file).mode & 0o777, 0o600);
+  } finally {
+    dir.remove();
+  }
+});
+
+test('an array serialized beforehand is written as its elements\' bytes: the same file as the array itself', async () => {
+  const dir = makeTempDir();
+  try {
+    const routes = Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, path: `/p${i}/*`, note: i % 7 === 0 ? 'é€😀 "quoted"\n' : null }));
+    const encoded = routes.map((r) => Buffer.from(JSON.stringify(r)));
+    const plain = path.join(dir.path, 'plain.json');
+    const serialized = path.join(dir.path, 'serialized.json');
+    await writeJsonAtomic(plain, { version: 7, routes, empty: [] });
+    await writeJsonAtomic(serialized, { version: 7, routes: new SerializedJsonArray(encoded.length, (i) => encoded[i] as Buffer), empty: new SerializedJsonArray(0, () => Buffer.alloc(0)) });
+    assert.ok(statSync(serialized).size > 128 * 1024, 'several chunks were written');
+    assert.equal(readFileSync(serialized, 'utf8'), readFileSync(plain, 'utf8'));
   } finally {
     dir.remove();
   }
