@@ -8,6 +8,19 @@ const NEWLINE = 10;
 const DIGITS = new Uint8Array(NUMBER_ROOM);
 
 /**
+ * An empty list made for buffers from the start. An empty `[]` is a list of small integers to V8:
+ * its first buffer changes its kind, which deoptimizes the compiled code that pushed it in the
+ * middle of the first scrape after a start, and everything that had assumed the old kind after it
+ * (issue 19, docs/data-plane.md "/metrics cardinality").
+ */
+function chunkList(): Buffer[] {
+  const list = [EMPTY_CHUNK];
+  list.pop();
+  return list;
+}
+const EMPTY_CHUNK = Buffer.alloc(0);
+
+/**
  * Builds a Prometheus text exposition straight into byte chunks: label sets are copied as bytes
  * prepared once per series, numbers are written digit by digit, a sample line is one call, and no
  * per-line string is made.
@@ -17,8 +30,8 @@ const DIGITS = new Uint8Array(NUMBER_ROOM);
 export class ExpositionWriter {
   private chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private length = 0;
-  private completed: Buffer[] = [];
-  private readonly spare: Buffer[] = [];
+  private completed: Buffer[] = chunkList();
+  private readonly spare: Buffer[] = chunkList();
 
   /** True when at least one full chunk is waiting. */
   get hasCompleted(): boolean {
@@ -28,7 +41,7 @@ export class ExpositionWriter {
   /** The full chunks written so far (each returned once). */
   takeCompleted(): Buffer[] {
     const taken = this.completed;
-    this.completed = [];
+    this.completed = chunkList();
     return taken;
   }
 

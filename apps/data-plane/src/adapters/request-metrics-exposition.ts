@@ -57,10 +57,11 @@ function* histogram(out: ExpositionWriter, name: string, help: string, family: S
   const buckets = [...DURATION_BUCKETS_MS.map((bound) => `${bound * scale}`), '+Inf'].map((le) => Buffer.from(`${name}_bucket{le="${le}",`));
   // The 13 line openings (`<name>_bucket{le="5",` ... `<name>_sum{`, `<name>_count{`), built once per scrape.
   const opens = [...buckets, Buffer.from(`${name}_sum{`), Buffer.from(`${name}_count{`)];
-  const longest = Math.max(...opens.map((open) => open.length));
+  const openLengths = opens.map((open) => open.length);
+  const longest = Math.max(...openLengths);
   const size = family.size;
   for (let slot = 0; slot < size; ) {
-    slot = histogramSeries(out, family, opens, longest, scale, slot, size);
+    slot = histogramSeries(out, family, opens, openLengths, longest, scale, slot, size);
     yield* out.takeCompleted();
   }
 }
@@ -72,11 +73,11 @@ function* histogram(out: ExpositionWriter, name: string, help: string, family: S
  * `scale` is 1 in one family and 0.001 in the other, and an object whose field changes from an
  * integer to a double deoptimizes the compiled loop in the middle of the first scrape.
  */
-function histogramSeries(out: ExpositionWriter, family: SeriesFamily, opens: readonly Buffer[], longest: number, scale: number, slot: number, size: number): number {
+function histogramSeries(out: ExpositionWriter, family: SeriesFamily, opens: readonly Buffer[], openLengths: readonly number[], longest: number, scale: number, slot: number, size: number): number {
   let next = slot;
   while (next < size && !out.hasCompleted) {
     const chunk = out.claim(family.histogramBytes(next, longest));
-    out.advance(family.histogramLines(chunk, out.position, next, opens, scale));
+    out.advance(family.histogramLines(chunk, out.position, next, opens, openLengths, scale));
     next += 1;
   }
   return next;

@@ -103,25 +103,27 @@ export class SeriesFamily {
 
   /**
    * The 13 lines of a histogram series (`opens`: the 11 `_bucket{le=...,` openings, `_sum{`,
-   * `_count{`) written at `at` into room already made; returns where they end. Buckets are
+   * `_count{`, and their lengths) written at `at` into room already made; returns where they end. Buckets are
    * cumulative; the sum is multiplied by `scale` (1 for ms, 1 / 1000 for seconds).
    * One flat loop, no call per line but two native copies and the rare number of more than a digit:
    * the first scrape after a start runs it in V8's interpreter, and the optimizing compiler's work
    * on its background threads grows with every function it inlines (issue 19, docs/data-plane.md
    * "/metrics cardinality").
    */
-  histogramLines(chunk: Uint8Array, at: number, slot: number, opens: readonly Uint8Array[], scale: number): number {
-    const labels = this.labelView(slot);
+  histogramLines(chunk: Uint8Array, at: number, slot: number, opens: readonly Uint8Array[], openLengths: readonly number[], scale: number): number {
+    const start = this.labelStart(slot);
+    const labelLength = (this.labelEnds[slot] as number) - start;
+    const labels = new Uint8Array(this.labelBytes.buffer, this.labelBytes.byteOffset + start, labelLength);
     const values = this.values;
     const base = slot * SLOT;
     let end = at;
     let cumulative = 0;
     for (let line = 0; line < HISTOGRAM_LINES; line += 1) {
-      const open = opens[line] as Uint8Array;
-      chunk.set(open, end);
-      end += open.length;
+      // Lengths as plain numbers: in the interpreter a typed array's `length` is a property load.
+      chunk.set(opens[line] as Uint8Array, end);
+      end += openLengths[line] as number;
       chunk.set(labels, end);
-      end += labels.length;
+      end += labelLength;
       chunk[end] = CLOSE;
       chunk[end + 1] = SPACE;
       end += 2;
