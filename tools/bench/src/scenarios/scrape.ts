@@ -15,11 +15,11 @@ const CONCURRENCY = 16;
 const SCRAPES = 7;
 /** Requests on random routes between two "after some traffic" scrapes (a tenth of the series change). */
 const TRAFFIC_BETWEEN = 1000;
-const SETTLE_MS = 2000;
+export const SETTLE_MS = 2000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const GOAL_MS = 100;
 
-interface Scrape {
+export interface Scrape {
   readonly wallMs: number;
   /** CPU of every thread of the data plane from request sent to body received. */
   readonly cpuMs: number;
@@ -30,7 +30,7 @@ interface Scrape {
   readonly body: Buffer;
 }
 
-function get(origin: string, path: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
+export function get(origin: string, path: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.get(origin + path, { agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
@@ -43,7 +43,7 @@ function get(origin: string, path: string, agent: http.Agent, headers: http.Outg
   });
 }
 
-async function scrape(origin: string, pid: number, agent: http.Agent, gzip: boolean): Promise<Scrape> {
+export async function scrape(origin: string, pid: number, agent: http.Agent, gzip: boolean): Promise<Scrape> {
   const cpuBefore = threadCpuNanoseconds(pid);
   const started = performance.now();
   const res = await get(origin, '/metrics', agent, gzip ? { 'accept-encoding': 'gzip' } : {});
