@@ -13,10 +13,10 @@ const GZIP_LEVEL = constants.Z_BEST_SPEED;
 
 /**
  * Sends a scrape as it is written: each chunk goes to the socket (through gzip when the scraper
- * accepts it, as Prometheus does) and the next is written only once the socket (or gzip) has
- * taken the last, so a slow scraper holds back the writer instead of the whole text piling up in
- * memory, and a scrape holds two or three chunks whatever its size. Chunked transfer: the length
- * is not known before the end.
+ * accepts it, as Prometheus does) and the next is written only once the socket (or gzip) takes
+ * more, so a slow scraper holds back the writer instead of the whole text piling up in memory,
+ * and proxied requests are served between chunks. Chunked transfer: the length is not known
+ * before the end.
  */
 export function sendExposition(exchange: Exchange, exposition: MetricsExposition, logger: Logger): void {
   const { res } = exchange;
@@ -50,28 +50,20 @@ export function sendExposition(exchange: Exchange, exposition: MetricsExposition
     chunks.return?.();
     if (sink !== res) sink.destroy();
   });
-  // The next chunk is written only once the last one is out of our hands: on its callback (it is
-  // then given back to the writer, whose next chunk reuses its memory) or, when the sink's buffer
-  // is full, on 'drain'. A loop that went on while write() returned true was wrong on loopback
-  // and fast links: the kernel takes every chunk at once, each callback waits for the loop to
-  // end, and no chunk came back until the whole scrape (25 MB at 10,000 routes) had been freshly
-  // allocated: page faults, malloc and the GC's external-memory scavenges were over a third of
-  // the CPU of a scrape (issue 19, docs/data-plane.md "/metrics cardinality").
   const pump = (): void => {
-    if (stopped) return;
     try {
-      const next = chunks.next();
-      if (next.done === true) {
-        sink.end();
-        return;
+      while (!stopped) {
+        const next = chunks.next();
+        if (next.done === true) {
+          sink.end();
+          return;
+        }
+        const chunk = next.value;
+        if (!sink.write(chunk, () => exposition.recycle(chunk))) {
+          sink.once('drain', pump);
+          return;
+        }
       }
-      const chunk = next.value;
-      const more = sink.write(chunk, (error) => {
-        exposition.recycle(chunk);
-        // A failed write is followed by 'close', which stops the scrape.
-        if (more && error == null) pump();
-      });
-      if (!more) sink.once('drain', pump);
     } catch (error) {
       // The head is sent: all that is left is to cut the response, so the scraper sees a failed scrape.
       logger.error({ err: String(error) }, 'metrics rendering failed');

@@ -62,7 +62,7 @@ export const scrapeFirstScenario: Scenario = {
   title: `The first /metrics scrape after a start at ${formatNumber(ROUTES)} called routes: data-plane CPU (this build beside another)`,
   description:
     `Per round and variant a fresh proxy.yml data plane with ${formatNumber(ROUTES)} generated routes, one request on every route, ${SETTLE_MS} ms pause, ` +
-    `the first scrape and ${LATER_SCRAPES} more; data-plane CPU of every thread (schedstat) per scrape; rounds interleaved (--rounds), medians. ` +
+    `the first scrape and ${LATER_SCRAPES} more; data-plane CPU of every thread (schedstat) per scrape and its kernel part (stime, 10 ms ticks); rounds interleaved (--rounds), medians. ` +
     `Variant before: the build whose apps/cli/bin/gateway.js BENCH_SCRAPE_BASELINE_BIN names. Goal: < ${GOAL_MS} ms.`,
   variantNames: ['before', 'build'],
   async run(ctx: HarnessContext): Promise<ScenarioResult> {
@@ -85,6 +85,8 @@ export const scrapeFirstScenario: Scenario = {
           first: median(mine.map((r) => r.first.cpuMs)) ?? Number.NaN,
           later: median(mine.flatMap((r) => r.later.map((s) => s.cpuMs))) ?? Number.NaN,
           firstWall: median(mine.map((r) => r.first.wallMs)) ?? Number.NaN,
+          firstKernel: median(mine.map((r) => r.first.kernelMs)) ?? Number.NaN,
+          laterKernel: median(mine.flatMap((r) => r.later.map((s) => s.kernelMs))) ?? Number.NaN,
           runs: mine,
         };
       });
@@ -95,15 +97,17 @@ export const scrapeFirstScenario: Scenario = {
         s.variant,
         formatNumber(s.first, 1),
         s.runs.map((r) => formatNumber(r.first.cpuMs, 1)).join(', '),
+        formatNumber(s.firstKernel, 0),
         formatNumber(s.later, 1),
+        formatNumber(s.laterKernel, 0),
         formatNumber(s.firstWall, 1),
       ]);
       const ratio = build !== undefined && before !== undefined ? `\n\nFirst scrape's CPU, build / before: ${formatNumber(build.first / before.first, 2)}; later scrapes: ${formatNumber(build.later / before.later, 2)} (medians).` : '';
       const markdown = [
-        markdownTable(['variant', 'first scrape CPU ms (median)', 'first scrape CPU ms per round', `scrapes 2–${LATER_SCRAPES + 1} CPU ms (median)`, 'first scrape wall ms (median)'], rows) + ratio,
+        markdownTable(['variant', 'first scrape CPU ms (median)', 'first scrape CPU ms per round', 'of which kernel ms', `scrapes 2–${LATER_SCRAPES + 1} CPU ms (median)`, 'of which kernel ms', 'first scrape wall ms (median)'], rows) + ratio,
         ...goals.map((g) => `- ${formatGoal(g)}`),
       ].join('\n\n');
-      const data: JsonValue = { rounds: rounds.map((r) => ({ variant: r.variant, first: r.first.cpuMs, later: r.later.map((s) => s.cpuMs) })) };
+      const data: JsonValue = { rounds: rounds.map((r) => ({ variant: r.variant, first: r.first.cpuMs, firstKernel: r.first.kernelMs, later: r.later.map((s) => s.cpuMs) })) };
       return { name: 'scrape-first', title: scrapeFirstScenario.title, markdown, goals, data };
     } finally {
       upstream.close();
