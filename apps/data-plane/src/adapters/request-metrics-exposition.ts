@@ -39,8 +39,8 @@ function* counter(out: ExpositionWriter, name: string, help: string, family: Ser
 /**
  * Counter lines from `slot` on, until a chunk is full or `size` is reached; returns the next slot.
  * The loops are plain functions, the generators only hand out chunks: V8 optimizes a plain loop
- * sooner and compiles it in a fraction of a generator's time, which is most of what the first
- * scrape after a start costs (issue 19, docs/data-plane.md "/metrics cardinality").
+ * sooner and compiles it in a fraction of a generator's time, and compiling is most of what the
+ * first render after a start costs (issue 19, docs/data-plane.md "/metrics cardinality").
  */
 function counterLines(out: ExpositionWriter, family: SeriesFamily, open: Buffer, slot: number, size: number): number {
   let next = slot;

@@ -91,7 +91,7 @@ export class SeriesFamily {
     return this.labelBytes.toString('utf8', this.labelStart(slot), this.labelEnds[slot] as number);
   }
 
-  /** Bytes a histogram series may need with `opens` (the longest opening, as `HistogramOpens.longest`). */
+  /** Bytes a histogram series may need when its longest line opening is `longestOpen` bytes. */
   histogramBytes(slot: number, longestOpen: number): number {
     return HISTOGRAM_LINES * (longestOpen + this.labelLength(slot) + LINE_TAIL);
   }
