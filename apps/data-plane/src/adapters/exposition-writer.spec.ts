@@ -35,18 +35,20 @@ test('lines across many chunks come out whole and in order, a piece larger than 
   const chunks: Uint8Array[] = [];
   const open = Buffer.from('name{');
   for (let i = 0; i < 20_000; i += 1) {
-    // A line written straight into the claimed chunk (as a series' lines are), then advanced over.
-    const chunk = out.claim(open.length + label.length + 3 + NUMBER_ROOM);
+    // Three lines written straight into one claim (as a series' lines are), then advanced over.
+    const chunk = out.claim(3 * (open.length + label.length + 1 + NUMBER_ROOM));
     let at = out.position;
-    chunk.set(open, at);
-    chunk.set(label, (at += open.length));
-    at = writeNumber(chunk, at + label.length, i / 4);
-    chunk[at] = 10;
-    out.advance(at + 1);
+    for (const value of [i, i / 4, i % 10]) {
+      chunk.set(open, at);
+      chunk.set(label, (at += open.length));
+      at = writeNumber(chunk, at + label.length, value);
+      chunk[at++] = 10;
+    }
+    out.advance(at);
     out.ascii(`#${i}#`);
     out.newline();
     const labels = label.toString();
-    expected += `name{${labels}${i / 4}\n#${i}#\n`;
+    expected += `name{${labels}${i}\nname{${labels}${i / 4}\nname{${labels}${i % 10}\n#${i}#\n`;
     if (i === 10_000) {
       out.text(huge);
       expected += huge;
