@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
-import { manyRoutesConfig, parsePrometheusText, shebangNodeFlags } from '@gateway/testing';
+import { manyRoutesConfig, parsePrometheusText } from '@gateway/testing';
+import { baselineCommand } from '../harness/baseline-build';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { median } from '../harness/stats';
@@ -14,13 +14,8 @@ const CONCURRENCY = 16;
 const LATER_SCRAPES = 3;
 const GOAL_MS = 100;
 
-/** `apps/cli/bin/gateway.js` of another build, measured in the same run as the variant `before`. */
-const BASELINE_BIN = process.env['BENCH_SCRAPE_BASELINE_BIN'];
-
-function baselineCommand(): string[] {
-  if (BASELINE_BIN === undefined || !existsSync(BASELINE_BIN)) throw new Error(`BENCH_SCRAPE_BASELINE_BIN must name apps/cli/bin/gateway.js of a build (got ${BASELINE_BIN ?? 'nothing'})`);
-  return [...shebangNodeFlags(readFileSync(BASELINE_BIN, 'utf8')), BASELINE_BIN];
-}
+/** Names `apps/cli/bin/gateway.js` of another build, measured in the same run as the variant `before`. */
+const BASELINE_BIN = 'BENCH_SCRAPE_BASELINE_BIN';
 
 interface Round {
   readonly variant: string;
@@ -31,7 +26,7 @@ interface Round {
 /** One fresh data plane: one request on every route, a pause, then its first scrape and a few more. */
 async function measureProcess(ctx: HarnessContext, variant: string, upstreamOrigin: string): Promise<Round> {
   const generated = manyRoutesConfig({ count: ROUTES, upstreamOrigin });
-  const plane = await startDataPlane(ctx, `scrape-first-${variant}`, generated.yaml, {}, variant === 'before' ? { command: baselineCommand() } : {});
+  const plane = await startDataPlane(ctx, `scrape-first-${variant}`, generated.yaml, {}, variant === 'before' ? { command: baselineCommand(BASELINE_BIN) } : {});
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     const paths = generated.routes.map((r) => r.requestPath);
