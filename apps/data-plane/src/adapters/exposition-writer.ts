@@ -5,8 +5,20 @@ const SPARE_CHUNKS = 16;
 /** Room for the longest number `number()` writes by hand (a safe integer has at most 16 digits). */
 export const NUMBER_ROOM = 32;
 const NEWLINE = 10;
-const CLOSE = 125; // }
-const SPACE = 32;
+const DIGITS = new Uint8Array(NUMBER_ROOM);
+
+/**
+ * An empty list made for buffers from the start. An empty `[]` is a list of small integers to V8:
+ * its first buffer changes its kind, which deoptimizes the compiled code that pushed it in the
+ * middle of the first scrape after a start, and everything that had assumed the old kind after it
+ * (issue 19, docs/data-plane.md "/metrics cardinality").
+ */
+function chunkList(): Buffer[] {
+  const list = [EMPTY_CHUNK];
+  list.pop();
+  return list;
+}
+const EMPTY_CHUNK = Buffer.alloc(0);
 
 /**
  * Builds a Prometheus text exposition straight into byte chunks: label sets are copied as bytes
@@ -18,9 +30,8 @@ const SPACE = 32;
 export class ExpositionWriter {
   private chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private length = 0;
-  private completed: Buffer[] = [];
-  private readonly spare: Buffer[] = [];
-  private readonly digits = new Uint8Array(NUMBER_ROOM);
+  private completed: Buffer[] = chunkList();
+  private readonly spare: Buffer[] = chunkList();
 
   /** True when at least one full chunk is waiting. */
   get hasCompleted(): boolean {
@@ -30,7 +41,7 @@ export class ExpositionWriter {
   /** The full chunks written so far (each returned once). */
   takeCompleted(): Buffer[] {
     const taken = this.completed;
-    this.completed = [];
+    this.completed = chunkList();
     return taken;
   }
 
@@ -68,61 +79,25 @@ export class ExpositionWriter {
     this.length = at;
   }
 
-  /** Where the next byte goes in the current chunk (a line's label set, for `repeatLine`). */
+  /** Where the next byte goes in the current chunk (what `claim` returned). */
   get position(): number {
     return this.length;
   }
 
-  /** Makes sure the next `bytes` bytes go to the current chunk (starting a new one if needed). */
-  reserve(bytes: number): void {
+  /**
+   * The current chunk, with room for `bytes` more from `position` on (a new chunk when this one is
+   * full): a series' lines are written straight into it (series-family.ts), then `advance`d over.
+   * Two calls per series instead of one or more per line: the first scrape after a start runs in
+   * V8's interpreter, where each call costs (issue 19, docs/data-plane.md "/metrics cardinality").
+   */
+  claim(bytes: number): Buffer {
     this.room(bytes);
+    return this.chunk;
   }
 
-  /**
-   * A whole sample line, `<open><labels>} <value>\n`, with the label set copied from `source`
-   * (bytes `start` to `end`, a series' in its family's buffer). One call and one room check per
-   * line instead of six: the first scrape after a start runs in V8's interpreter, where each call
-   * costs (issue 19, docs/data-plane.md "/metrics cardinality").
-   */
-  line(open: Uint8Array, source: Uint8Array, start: number, end: number, value: number): void {
-    this.room(open.length + (end - start) + 3 + NUMBER_ROOM);
-    const chunk = this.chunk;
-    chunk.set(open, this.length);
-    let at = this.length + open.length;
-    for (let i = start; i < end; i += 1) chunk[at++] = source[i] as number;
-    this.length = at;
-    this.closeLine(value);
-  }
-
-  /**
-   * A sample line whose label set is already in the current chunk at `labelsAt` to `labelsEnd`:
-   * `<open>`, those bytes once more (one native copy), `} <value>\n`. Only inside a `reserve` that
-   * covers the line (a histogram series reserves its 13 lines at once).
-   */
-  repeatLine(open: Uint8Array, labelsAt: number, labelsEnd: number, value: number): void {
-    const chunk = this.chunk;
-    chunk.set(open, this.length);
-    const at = this.length + open.length;
-    chunk.copyWithin(at, labelsAt, labelsEnd);
-    this.length = at + (labelsEnd - labelsAt);
-    this.closeLine(value);
-  }
-
-  /** `} <value>\n` into room already made; a single digit (most bucket counts) without a call. */
-  private closeLine(value: number): void {
-    const chunk = this.chunk;
-    let at = this.length;
-    chunk[at++] = CLOSE;
-    chunk[at++] = SPACE;
-    if (value >= 0 && value < 10 && Math.floor(value) === value) {
-      chunk[at++] = 48 + value;
-      chunk[at++] = NEWLINE;
-      this.length = at;
-      return;
-    }
-    this.length = at;
-    this.number(value);
-    this.chunk[this.length++] = NEWLINE;
+  /** Moves the end of the written bytes to `end` (within what `claim` made room for). */
+  advance(end: number): void {
+    this.length = end;
   }
 
   /** One byte (an ASCII character code). */
@@ -133,36 +108,13 @@ export class ExpositionWriter {
 
   /** A sample value in the text format's float syntax (integers without a fraction, +Inf, -Inf, NaN). */
   number(value: number): void {
-    if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) this.wholeNumber(value);
-    else if (value === Infinity) this.ascii('+Inf');
-    else if (value === -Infinity) this.ascii('-Inf');
-    else this.ascii(String(value));
+    this.room(NUMBER_ROOM);
+    this.length = writeNumber(this.chunk, this.length, value);
   }
 
   /** The end of a line. */
   newline(): void {
     this.byte(NEWLINE);
-  }
-
-  /** A non-negative safe integer (counts), digits written by hand: no string per number. */
-  private wholeNumber(value: number): void {
-    this.room(NUMBER_ROOM);
-    const chunk = this.chunk;
-    if (value < 10) {
-      chunk[this.length++] = 48 + value;
-      return;
-    }
-    const digits = this.digits;
-    let count = 0;
-    let rest = value;
-    while (rest > 0) {
-      const next = Math.floor(rest / 10);
-      digits[count++] = 48 + (rest - next * 10);
-      rest = next;
-    }
-    let at = this.length;
-    while (count > 0) chunk[at++] = digits[--count] as number;
-    this.length = at;
   }
 
   /** Makes room for `bytes` more, starting a new chunk (larger for one huge piece) when this one is full. */
@@ -173,3 +125,44 @@ export class ExpositionWriter {
     this.length = 0;
   }
 }
+
+/**
+ * Writes `value` at `at` in the text format's float syntax (integers without a fraction, +Inf,
+ * -Inf, NaN; anything else as JavaScript prints it) and returns where it ends; `NUMBER_ROOM` bytes
+ * must be free. Whole numbers (counts) are written digit by digit: no string per number.
+ */
+export function writeNumber(chunk: Uint8Array, at: number, value: number): number {
+  let end = at;
+  if (value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value) {
+    if (value < 10) {
+      chunk[end] = 48 + value;
+      return end + 1;
+    }
+    let count = 0;
+    let rest = value;
+    while (rest > 0) {
+      const next = Math.floor(rest / 10);
+      DIGITS[count++] = 48 + (rest - next * 10);
+      rest = next;
+    }
+    while (count > 0) chunk[end++] = DIGITS[--count] as number;
+    return end;
+  }
+  const text = value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : String(value);
+  for (let i = 0; i < text.length; i += 1) chunk[end++] = text.charCodeAt(i);
+  return end;
+}
+
+/**
+ * Every branch of `writeNumber` taken once at load (one of each kind of value, past V8's
+ * invocation count for collecting feedback): the optimizing compiler drops branches it has seen no
+ * feedback for, so the first fractional sum of the first scrape after a start would deoptimize the
+ * loops `writeNumber` is inlined into and have them compiled again (issue 19, docs/data-plane.md
+ * "/metrics cardinality"). A few microseconds at start.
+ */
+function collectNumberFeedback(): void {
+  const scratch = Buffer.alloc(NUMBER_ROOM);
+  const kinds = [0, 7, 12, 123_456, 0.5, 1 / 3, Infinity, -Infinity, NaN, -1];
+  for (let round = 0; round < 4; round += 1) for (const value of kinds) writeNumber(scratch, 0, value);
+}
+collectNumberFeedback();

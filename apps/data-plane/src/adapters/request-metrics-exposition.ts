@@ -1,6 +1,6 @@
-import { NUMBER_ROOM, type ExpositionWriter } from './exposition-writer';
+import type { ExpositionWriter } from './exposition-writer';
 import type { RequestSeriesStore } from './request-series';
-import { BUCKET_COUNT, DURATION_BUCKETS_MS, type SeriesFamily } from './series-family';
+import { DURATION_BUCKETS_MS, type SeriesFamily } from './series-family';
 
 /**
  * The four request metrics of spec 4.2 (decision 18: path patterns on http_*, route ids on
@@ -39,64 +39,45 @@ function* counter(out: ExpositionWriter, name: string, help: string, family: Ser
 /**
  * Counter lines from `slot` on, until a chunk is full or `size` is reached; returns the next slot.
  * The loops are plain functions, the generators only hand out chunks: V8 optimizes a plain loop
- * sooner and compiles it in a fraction of a generator's time, which is most of what the first
- * scrape after a start costs (issue 19, docs/data-plane.md "/metrics cardinality").
+ * sooner and compiles it in a fraction of a generator's time, and compiling is most of what the
+ * first render after a start costs (issue 19, docs/data-plane.md "/metrics cardinality").
  */
 function counterLines(out: ExpositionWriter, family: SeriesFamily, open: Buffer, slot: number, size: number): number {
   let next = slot;
   while (next < size && !out.hasCompleted) {
-    family.writeLine(out, open, next, family.count(next));
+    const chunk = out.claim(family.counterBytes(next, open));
+    out.advance(family.counterLine(chunk, out.position, next, open));
     next += 1;
   }
   return next;
 }
 
-/** A histogram's line openings (`<name>_bucket{le="5",` ... `<name>_count{`), built once per scrape. */
-interface HistogramOpens {
-  readonly buckets: readonly Buffer[];
-  readonly sum: Buffer;
-  readonly count: Buffer;
-  /** The longest of them: with the labels, what one line may need. */
-  readonly longest: number;
-  /** Multiplies the sum (1 for ms, 1 / 1000 for seconds). */
-  readonly scale: number;
-}
-
 function* histogram(out: ExpositionWriter, name: string, help: string, family: SeriesFamily, scale: number): Generator<Buffer, void, undefined> {
   header(out, name, help, 'histogram');
   const buckets = [...DURATION_BUCKETS_MS.map((bound) => `${bound * scale}`), '+Inf'].map((le) => Buffer.from(`${name}_bucket{le="${le}",`));
-  const sum = Buffer.from(`${name}_sum{`);
-  const count = Buffer.from(`${name}_count{`);
-  const opens: HistogramOpens = { buckets, sum, count, longest: Math.max(sum.length, count.length, ...buckets.map((b) => b.length)), scale };
+  // The 13 line openings (`<name>_bucket{le="5",` ... `<name>_sum{`, `<name>_count{`), built once per scrape.
+  const opens = [...buckets, Buffer.from(`${name}_sum{`), Buffer.from(`${name}_count{`)];
+  const openLengths = opens.map((open) => open.length);
+  const longest = Math.max(...openLengths);
   const size = family.size;
   for (let slot = 0; slot < size; ) {
-    slot = histogramSeries(out, family, opens, slot, size);
+    slot = histogramSeries(out, family, opens, openLengths, longest, scale, slot, size);
     yield* out.takeCompleted();
   }
 }
 
-/** Histogram series from `slot` on, until a chunk is full or `size` is reached; returns the next slot (see counterLines). */
-function histogramSeries(out: ExpositionWriter, family: SeriesFamily, opens: HistogramOpens, slot: number, size: number): number {
-  const lines = BUCKET_COUNT + 2;
-  const buckets = opens.buckets;
-  const first = buckets[0] as Buffer;
+/**
+ * Histogram series from `slot` on, until a chunk is full or `size` is reached; returns the next slot
+ * (see counterLines). A whole series goes into one chunk and is written within one turn of the
+ * event loop, so its buckets, sum and count agree. Plain arguments rather than an object of them:
+ * `scale` is 1 in one family and 0.001 in the other, and an object whose field changes from an
+ * integer to a double deoptimizes the compiled loop in the middle of the first scrape.
+ */
+function histogramSeries(out: ExpositionWriter, family: SeriesFamily, opens: readonly Buffer[], openLengths: readonly number[], longest: number, scale: number, slot: number, size: number): number {
   let next = slot;
   while (next < size && !out.hasCompleted) {
-    // The whole series goes into one chunk: its label set is written once and copied within the
-    // chunk to its other 12 lines. One series is written within one turn of the event loop, so its
-    // buckets, sum and count agree.
-    const labelLength = family.labelLength(next);
-    out.reserve(lines * (opens.longest + labelLength + 3 + NUMBER_ROOM));
-    const labelsAt = out.position + first.length;
-    const labelsEnd = labelsAt + labelLength;
-    let cumulative = family.bucket(next, 0);
-    family.writeLine(out, first, next, cumulative);
-    for (let b = 1; b < BUCKET_COUNT; b += 1) {
-      cumulative += family.bucket(next, b);
-      out.repeatLine(buckets[b] as Buffer, labelsAt, labelsEnd, cumulative);
-    }
-    out.repeatLine(opens.sum, labelsAt, labelsEnd, family.sumMs(next) * opens.scale);
-    out.repeatLine(opens.count, labelsAt, labelsEnd, family.count(next));
+    const chunk = out.claim(family.histogramBytes(next, longest));
+    out.advance(family.histogramLines(chunk, out.position, next, opens, openLengths, scale));
     next += 1;
   }
   return next;

@@ -25,6 +25,13 @@ function ownTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** Milliseconds one process (all its threads) spent in the kernel (stime), at the 10 ms resolution of /proc/<pid>/stat. */
+export function kernelMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[12]) * 1000) / clockTicksPerSecond();
+}
+
 function childrenOf(pid: number): number[] {
   const children: number[] = [];
   try {

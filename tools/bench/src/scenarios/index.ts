@@ -10,6 +10,7 @@ import { refusalsScenario } from './refusals';
 import { reloadScenario } from './reload';
 import { scaleScenario } from './scale';
 import { scrapeScenario } from './scrape';
+import { scrapeFirstScenario } from './scrape-first';
 import { startScenario } from './start';
 import { telemetryScenario } from './telemetry';
 import { upstreamClientScenario } from './upstream-client';
@@ -22,4 +23,4 @@ import { tracingCostInstructionsScenario, tracingInstructionsScenario, tracingOf
  * harness/comparison.ts) plus one line here.
  */
 
-export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, startScenario, scrapeScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];
+export const SCENARIOS: readonly Scenario[] = [proxyScenario, proxyPoliciesScenario, proxyPoliciesInstructionsScenario, upstreamClientScenario, policiesScenario, edgeCacheScenario, edgeJwtScenario, refusalsScenario, telemetryScenario, telemetryInstructionsScenario, propagationScenario, apiThroughputScenario, reloadScenario, scaleScenario, startScenario, scrapeScenario, scrapeFirstScenario, tracingScenario, tracingInstructionsScenario, tracingOffInstructionsScenario, tracingCostInstructionsScenario];

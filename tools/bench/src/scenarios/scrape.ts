@@ -6,6 +6,7 @@ import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { rssMb } from '../harness/rss';
 import { pause, startTwoByteUpstream } from '../harness/two-byte-upstream';
 import { median } from '../harness/stats';
+import { kernelMs } from '../harness/cpu';
 import { threadCpuNanoseconds } from '../harness/thread-cpu';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from '../harness/types';
 
@@ -15,14 +16,16 @@ const CONCURRENCY = 16;
 const SCRAPES = 7;
 /** Requests on random routes between two "after some traffic" scrapes (a tenth of the series change). */
 const TRAFFIC_BETWEEN = 1000;
-const SETTLE_MS = 2000;
+export const SETTLE_MS = 2000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const GOAL_MS = 100;
 
-interface Scrape {
+export interface Scrape {
   readonly wallMs: number;
   /** CPU of every thread of the data plane from request sent to body received. */
   readonly cpuMs: number;
+  /** Of which in the kernel (stime; 10 ms resolution): socket writes, page faults. */
+  readonly kernelMs: number;
   readonly bytes: number;
   readonly gzip: boolean;
   /** CPU of this (the scraper's) process to decompress, when gzip. */
@@ -30,7 +33,7 @@ interface Scrape {
   readonly body: Buffer;
 }
 
-function get(origin: string, path: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
+export function get(origin: string, path: string, agent: http.Agent, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = http.get(origin + path, { agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
@@ -43,18 +46,20 @@ function get(origin: string, path: string, agent: http.Agent, headers: http.Outg
   });
 }
 
-async function scrape(origin: string, pid: number, agent: http.Agent, gzip: boolean): Promise<Scrape> {
+export async function scrape(origin: string, pid: number, agent: http.Agent, gzip: boolean): Promise<Scrape> {
   const cpuBefore = threadCpuNanoseconds(pid);
+  const kernelBefore = kernelMs(pid);
   const started = performance.now();
   const res = await get(origin, '/metrics', agent, gzip ? { 'accept-encoding': 'gzip' } : {});
   const wallMs = performance.now() - started;
   const cpuMs = (threadCpuNanoseconds(pid) - cpuBefore) / 1e6;
+  const kernel = kernelMs(pid) - kernelBefore;
   if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
   const compressed = res.encoding === 'gzip';
   const own = process.cpuUsage();
   const body = compressed ? gunzipSync(res.body) : res.body;
   const spent = process.cpuUsage(own);
-  return { wallMs, cpuMs, bytes: res.body.length, gzip: compressed, gunzipMs: compressed ? (spent.user + spent.system) / 1000 : 0, body };
+  return { wallMs, cpuMs, kernelMs: kernel, bytes: res.body.length, gzip: compressed, gunzipMs: compressed ? (spent.user + spent.system) / 1000 : 0, body };
 }
 
 interface Row {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { manyRoutesConfig, shebangNodeFlags } from '@gateway/testing';
+import { manyRoutesConfig } from '@gateway/testing';
+import { baselineCommand } from '../harness/baseline-build';
 import { startDataPlane } from '../harness/gateway';
 import { formatGoal, formatNumber, markdownTable } from '../harness/report';
 import { median } from '../harness/stats';
@@ -11,16 +11,8 @@ import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } f
 const ROUTES = 10_000;
 const GOAL_MS = 1000;
 
-/**
- * `apps/cli/bin/gateway.js` of another build (a checkout before a change): its start-up is
- * measured in the same run, rounds interleaved, as the variant `before`.
- */
-const BASELINE_BIN = process.env['BENCH_START_BASELINE_BIN'];
-
-function baselineCommand(): string[] {
-  if (BASELINE_BIN === undefined || !existsSync(BASELINE_BIN)) throw new Error(`BENCH_START_BASELINE_BIN must name apps/cli/bin/gateway.js of a build (got ${BASELINE_BIN ?? 'nothing'})`);
-  return [...shebangNodeFlags(readFileSync(BASELINE_BIN, 'utf8')), BASELINE_BIN];
-}
+/** Names `apps/cli/bin/gateway.js` of another build (a checkout before a change), measured as the variant `before`. */
+const BASELINE_BIN = 'BENCH_START_BASELINE_BIN';
 
 interface StartFigure {
   readonly variant: string;
@@ -32,7 +24,7 @@ interface StartFigure {
 /** One start: spawn to answering GET /health/live (a proxy.yml data plane compiles its table before it listens). */
 async function measureStart(ctx: HarnessContext, variant: string, yaml: string): Promise<StartFigure> {
   const started = performance.now();
-  const plane = await startDataPlane(ctx, `start-${variant}`, yaml, {}, variant === 'before' ? { command: baselineCommand() } : {});
+  const plane = await startDataPlane(ctx, `start-${variant}`, yaml, {}, variant === 'before' ? { command: baselineCommand(BASELINE_BIN) } : {});
   try {
     const wallMs = performance.now() - started;
     return { variant, wallMs, cpuMs: threadCpuNanoseconds(plane.pid) / 1e6 };
