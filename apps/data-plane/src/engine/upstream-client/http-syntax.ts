@@ -8,9 +8,16 @@
 
 import { TOKEN_CHARACTERS } from '@gateway/route-model';
 
-/** RFC 9110 5.6.2 tchar (libs/route-model's list), indexed by character code (0-127): 1 for a token character. */
-const TCHAR = new Uint8Array(128);
+/**
+ * RFC 9110 5.6.2 tchar (libs/route-model's list), indexed by character code (0-255, so a latin1
+ * string's code needs no range check): 1 for a token character.
+ */
+export const TCHAR = new Uint8Array(256);
 for (const c of TOKEN_CHARACTERS) TCHAR[c.charCodeAt(0)] = 1;
+
+/** RFC 9110 5.5 field-vchar or OWS (HTAB, SP, VCHAR, obs-text), indexed by character code (0-255): 1 when allowed in a value. */
+export const FIELD_VALUE_CHAR = new Uint8Array(256);
+for (let code = 0; code < 256; code += 1) FIELD_VALUE_CHAR[code] = code === 9 || (code >= 32 && code !== 127) ? 1 : 0;
 
 /** RFC 9110 5.6.2 token (method and field names, transfer codings): one or more tchar. */
 export function isToken(value: string): boolean {
@@ -29,6 +36,17 @@ export function isFieldValue(value: string): boolean {
     const code = value.charCodeAt(i);
     if (code < 32 ? code !== 9 : code === 127 || code > 255) return false;
   }
+  return true;
+}
+
+/**
+ * `name` equals `lower` (a lower-case field name) whatever its case: ASCII letters only differ by
+ * bit 0x20, and a token has no character that bit turns into a letter or '-' (CR, the only one
+ * turned into '-', is not a tchar), so no toLowerCase copy is made for the framing fields.
+ */
+export function isNamed(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i += 1) if ((name.charCodeAt(i) | 0x20) !== lower.charCodeAt(i)) return false;
   return true;
 }
 

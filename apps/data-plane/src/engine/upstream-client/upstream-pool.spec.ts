@@ -255,6 +255,20 @@ describe('UpstreamPool: reuse and bounds', () => {
     assert.equal(upstream.connections - before, 1);
     pool.close();
   });
+
+  test('field names in any case: Host kept, framing fields replaced; a bad name is refused every time, a checked one reused', async () => {
+    const pool = poolFor(upstream);
+    const headers = ['HOST', 'named.example', 'CONTENT-length', '99', 'Transfer-ENCODING', 'gzip', 'X-Seen', 'one'];
+    for (let round = 0; round < 2; round += 1) {
+      const sent = await get(pool, '/case', { method: 'POST', headers, body: Buffer.from('hi') });
+      assert.equal(sent.body, 'POST /case host=named.example body=hi', `round ${round}`);
+      assert.equal(header(sent.head, 'x-request-framing'), 'length 2', `round ${round}: the caller's framing fields are dropped`);
+      const refused = await get(pool, '/', { headers: ['X-Seen', 'two', 'Bad Name', 'x'] });
+      assert.equal(refused.error?.code, 'UPSTREAM_INVALID_REQUEST', `round ${round}`);
+      assert.match(refused.error?.message ?? '', /invalid header name/);
+    }
+    pool.close();
+  });
 });
 
 describe('UpstreamPool: keep-alive decisions and poisoned connections', () => {
