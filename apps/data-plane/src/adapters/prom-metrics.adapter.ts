@@ -4,7 +4,7 @@ import { Counter, Gauge, Registry } from './prom-client-classes';
 import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
-import { gaugeExposition } from './gauge-exposition';
+import { gaugeExposition, type GaugeLinePrefixes } from './gauge-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
 
@@ -20,7 +20,7 @@ export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeriesStore();
   private readonly counters = new Map<string, Counter>();
-  private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading> }>();
+  private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading>; readonly prefixes: GaugeLinePrefixes }>();
   private readonly configRevision = new Gauge({
     name: 'gateway_config_revision',
     help: "The control plane's configuration revision of the live route table (absent in proxy.yml-only mode)",
@@ -84,7 +84,7 @@ export class PromMetrics implements GatewayMetrics {
   gauge(definition: GaugeDefinition, read: () => Iterable<GaugeReading>): void {
     const known = this.gauges.get(definition.name);
     // A later call replaces the reader; the family keeps its place in the output.
-    this.gauges.set(definition.name, { definition: known?.definition ?? definition, read });
+    this.gauges.set(definition.name, { definition: known?.definition ?? definition, read, prefixes: known?.prefixes ?? new WeakMap() });
   }
 
   /** Where gateway_bus_messages_dropped_total is read from (the control-plane route source's bus). */
@@ -121,9 +121,9 @@ export class PromMetrics implements GatewayMetrics {
    */
   private *chunks(out: ExpositionWriter, registered: string): Generator<Uint8Array, void, undefined> {
     out.text(registered);
-    for (const { definition, read } of this.gauges.values()) {
+    for (const { definition, read, prefixes } of this.gauges.values()) {
       out.newline();
-      yield* gaugeExposition(out, definition, read());
+      yield* gaugeExposition(out, definition, read(), prefixes);
     }
     out.newline();
     yield* requestMetricsExposition(this.requests, out);

@@ -16,6 +16,8 @@ export function routeBreakerName(routeId: string): string {
  */
 export class BreakerRegistry implements BreakerListener {
   private readonly breakers = new Map<string, CircuitBreaker>();
+  /** Each breaker's gauge labels, made once (see gaugeValues). */
+  private readonly gaugeLabels = new WeakMap<CircuitBreaker, readonly string[]>();
   /** Route id -> the breakers its traffic passes, its own first. */
   private readonly routes = new Map<string, string[]>();
 
@@ -93,8 +95,17 @@ export class BreakerRegistry implements BreakerListener {
     }
   }
 
+  /** The same labels array for a breaker on every scrape: the metrics adapter writes its line prefix once by it. */
   private *gaugeValues(): Iterable<GaugeReading> {
-    for (const b of this.breakers.values()) yield { labels: [b.name, b.settings.kind], value: BREAKER_STATE_VALUES[b.observedState()] };
+    for (const b of this.breakers.values()) {
+      let labels = this.gaugeLabels.get(b);
+      // A reload may change a breaker's kind in place (ensure): then its labels are made again.
+      if (labels === undefined || labels[1] !== b.settings.kind) {
+        labels = [b.name, b.settings.kind];
+        this.gaugeLabels.set(b, labels);
+      }
+      yield { labels, value: BREAKER_STATE_VALUES[b.observedState()] };
+    }
   }
 
   private primary(routeId: string): CircuitBreaker | undefined {
