@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzip } from 'node:zlib';
 import type { ExportResponse, IExporterTransport } from '@opentelemetry/otlp-exporter-base';
@@ -43,10 +44,13 @@ interface SdkInternals {
 
 export function loadSdkInternals(): SdkInternals | undefined {
   try {
-    const dir = dirname(require.resolve('@opentelemetry/otlp-exporter-base'));
-    const retrying = require(join(dir, 'retrying-transport.js')) as Partial<SdkInternals>;
-    const retryable = require(join(dir, 'is-export-retryable.js')) as Partial<SdkInternals>;
-    const version = (require(join(dir, 'version.js')) as { VERSION?: unknown }).VERSION;
+    // A require from the package's own folder: its `exports` map only governs imports by package name.
+    const main = require.resolve('@opentelemetry/otlp-exporter-base');
+    const load = createRequire(main);
+    const dir = dirname(main);
+    const retrying = load(join(dir, 'retrying-transport.js')) as Partial<SdkInternals>;
+    const retryable = load(join(dir, 'is-export-retryable.js')) as Partial<SdkInternals>;
+    const version = (load(join(dir, 'version.js')) as { VERSION?: unknown }).VERSION;
     const { createRetryingTransport } = retrying;
     const { isExportHTTPErrorRetryable, parseRetryAfterToMills } = retryable;
     if (typeof createRetryingTransport !== 'function' || typeof isExportHTTPErrorRetryable !== 'function' || typeof parseRetryAfterToMills !== 'function' || typeof version !== 'string') return undefined;
