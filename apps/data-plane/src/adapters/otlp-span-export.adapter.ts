@@ -1,13 +1,14 @@
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { OTLPExporterBase, createOtlpNetworkExportDelegate, type IOtlpExportDelegate } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate, createOtlpHttpExporterMetrics } from '@opentelemetry/otlp-exporter-base/node-http';
 import type { IExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import type { FieldError, OtlpExportSettings } from '@gateway/route-model';
 import type { BoundCounter, Logger } from '../engine/ports';
 import type { FinishedSpan, SpanExport } from '../policies/tracing/span-export';
 import { ExportBatcher } from './otlp-span-export.batcher';
 import { OtlpSpanSerializer } from './otlp-span-export.serializer';
+import { LeanOtlpTransport, loadSdkInternals } from './otlp-span-export.transport';
 
 export interface OtlpSpanExportOptions {
   readonly settings: OtlpExportSettings & { endpoint: string };
@@ -50,7 +51,7 @@ export class OtlpSpanExport implements SpanExport {
     const http = convertLegacyHttpOptions({ url: settings.endpoint, headers: { ...options.headers }, timeoutMillis: settings.timeout }, 'TRACES', 'v1/traces', {
       'Content-Type': 'application/x-protobuf',
     });
-    this.exporter = new OTLPExporterBase(createOtlpHttpExportDelegate(http, serializer, SPAN_EXPORTER_COMPONENT, SPAN_COUNT, undefined));
+    this.exporter = new OTLPExporterBase(exportDelegate(http, serializer));
     this.batcher = new ExportBatcher<FinishedSpan>(
       { maxQueueSize: settings.maxQueueSize, maxExportBatchSize: Math.min(settings.maxExportBatchSize, settings.maxQueueSize), scheduledDelay: settings.scheduledDelay, timeout: settings.timeout },
       (batch, done) => this.send(batch, done),
@@ -89,6 +90,18 @@ export class OtlpSpanExport implements SpanExport {
     this.options.logger.warn({ spans: this.failedSinceWarning, error: result.error?.message ?? 'export failed' }, 'span export to the OTLP collector failed; spans dropped');
     this.failedSinceWarning = 0;
   }
+}
+
+/**
+ * The SDK's HTTP export delegate with its transport swapped for one over the gateway's lean client
+ * (the SDK's retries, bounded concurrency, timeout and metrics kept: otlp-span-export.transport.ts);
+ * the SDK's own node:http transport if its internals cannot be loaded.
+ */
+function exportDelegate(http: ReturnType<typeof convertLegacyHttpOptions>, serializer: OtlpSpanSerializer): IOtlpExportDelegate<readonly FinishedSpan[]> {
+  const sdk = loadSdkInternals();
+  if (sdk === undefined) return createOtlpHttpExportDelegate(http, serializer, SPAN_EXPORTER_COMPONENT, SPAN_COUNT, undefined);
+  const metrics = createOtlpHttpExporterMetrics(SPAN_EXPORTER_COMPONENT, SPAN_COUNT, http.url, undefined);
+  return createOtlpNetworkExportDelegate(http, serializer, metrics, sdk.createRetryingTransport({ transport: new LeanOtlpTransport(http, sdk) }));
 }
 
 /**

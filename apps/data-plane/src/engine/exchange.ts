@@ -88,6 +88,11 @@ export class Exchange {
   cacheHit = false;
   /** Set by the tracing policy when tracing is on. */
   trace: TraceContext | undefined = undefined;
+  /**
+   * An upstream header value the gateway built from checked characters (the traceparent the
+   * tracing policy formats): the upstream client does not scan a value equal to it again.
+   */
+  trustedUpstreamValue: string | undefined = undefined;
 
   constructor(
     readonly req: IncomingMessage,

@@ -46,15 +46,16 @@ function upstreamRequestOf(exchange: Exchange): UpstreamRequest {
   const path = exchange.upstreamPath;
   const headers = flatHeaders(exchange.upstreamHeaders);
   const body = exchange.bufferedBody;
-  if (body !== undefined) return { method, path, headers, body };
+  const trustedValue = exchange.trustedUpstreamValue;
+  if (body !== undefined) return { method, path, headers, body, trustedValue };
   const requestHeaders = exchange.req.headers;
   // A body with Transfer-Encoding (node only accepts one that ends in chunked) goes out chunked on
   // this hop too; a Content-Length one with its length. A GET with a body keeps its framing: an
   // unframed body would be read by the upstream as a second request (request smuggling).
-  if (requestHeaders['transfer-encoding'] !== undefined) return { method, path, headers, streamedBody: 'chunked' };
+  if (requestHeaders['transfer-encoding'] !== undefined) return { method, path, headers, streamedBody: 'chunked', trustedValue };
   const length = requestHeaders['content-length'];
-  if (length === undefined || length === '0') return { method, path, headers };
-  return { method, path, headers, streamedBody: Number(length) };
+  if (length === undefined || length === '0') return { method, path, headers, trustedValue };
+  return { method, path, headers, streamedBody: Number(length), trustedValue };
 }
 
 /** A request with nothing left to stream may be sent again when a reused connection failed before any byte. */

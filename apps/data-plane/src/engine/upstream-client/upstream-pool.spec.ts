@@ -256,6 +256,30 @@ describe('UpstreamPool: reuse and bounds', () => {
     pool.close();
   });
 
+  test('a trusted value goes out byte for byte; any other value, even beside it, is still checked', async () => {
+    // The raw head the upstream received, echoed as the body: the wire bytes themselves.
+    const raw = await startRawServer((socket, head) => socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${Buffer.byteLength(head, 'latin1')}\r\n\r\n${head}`));
+    try {
+      const pool = poolFor(raw);
+      // Built as the tracing policy builds it: a cons string of checked hex pieces.
+      const traceparent = `00-${'4bf92f3577b34da6a3ce929d0e0e4736'}-${'00f067aa0ba902b7'}${'-01'}`;
+      const trustedValue = traceparent;
+      const sent = await get(pool, '/t', { headers: ['traceparent', traceparent, 'x-other', 'v'], trustedValue });
+      assert.equal(sent.body, `GET /t HTTP/1.1\r\ntraceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\nx-other: v\r\nhost: 127.0.0.1:${raw.port}\r\n\r\n`);
+      // A value put in the trusted one's place (by a policy, from a client) is scanned as always.
+      for (const value of [`${traceparent}\r\nX-Injected: 1`, 'a\nb', `00-${'0'.repeat(32)}\r-${'0'.repeat(16)}-01`]) {
+        const refused = await get(pool, '/', { headers: ['traceparent', value], trustedValue });
+        assert.equal(refused.error?.code, 'UPSTREAM_INVALID_REQUEST', JSON.stringify(value));
+        assert.match(refused.error?.message ?? '', /invalid character in header traceparent/);
+      }
+      const beside = await get(pool, '/', { headers: ['traceparent', traceparent, 'x-evil', 'a\r\nX-Injected: 1'], trustedValue });
+      assert.equal(beside.error?.code, 'UPSTREAM_INVALID_REQUEST');
+      pool.close();
+    } finally {
+      await raw.close();
+    }
+  });
+
   test('field names in any case: Host kept, framing fields replaced; a bad name is refused every time, a checked one reused', async () => {
     const pool = poolFor(upstream);
     const headers = ['HOST', 'named.example', 'CONTENT-length', '99', 'Transfer-ENCODING', 'gzip', 'X-Seen', 'one'];

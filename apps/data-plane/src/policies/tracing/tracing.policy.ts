@@ -35,7 +35,10 @@ export const tracingPolicy: PolicyFactory = {
         const hop = gatewayHop(headers.traceparent, headers.tracestate, sampleRoot);
         exchange.trace = hop;
         const upstream = exchange.upstreamHeaders;
-        upstream.traceparent = formatTraceparent(hop);
+        const traceparent = formatTraceparent(hop);
+        upstream.traceparent = traceparent;
+        // Built here from validated lowercase hex: the upstream client need not scan it again.
+        exchange.trustedUpstreamValue = traceparent;
         if (hop.traceState !== '') upstream.tracestate = hop.traceState;
         // `delete` only when the client sent one: it turns the header object into a slow dictionary.
         else if (upstream.tracestate !== undefined) delete upstream.tracestate;
