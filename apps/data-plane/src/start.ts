@@ -9,6 +9,7 @@ import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
+import { scheduleExpositionWarmUp } from './adapters/exposition-warm-up';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import type { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
@@ -289,6 +290,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     },
     'gateway listening',
   );
+  // The /metrics render optimized before the first scrape, once idle (docs/data-plane.md "/metrics cardinality").
+  const cancelWarmUp = scheduleExpositionWarmUp(() => metrics.expositionWarmUp());
 
   let closing: Promise<void> | undefined;
   const breakers = state.get(BREAKERS);
@@ -364,6 +367,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         const outcome = await drain.drain(timings);
         if (outcome.connectionsCut > 0) logger.warn({ connections: outcome.connectionsCut, drainTimeoutMs: timings.timeoutMs }, 'drain timeout reached; in-flight requests cut');
         logger.info({ streamsEnded: outcome.streamsEnded, webSocketsClosed: outcome.webSocketsClosed }, 'drained');
+        cancelWarmUp();
         cluster.member?.close();
         cluster.telemetry?.close();
         await follower?.close();

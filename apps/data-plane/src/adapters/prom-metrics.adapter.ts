@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry } from './prom-client-classes';
 import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
+import { ExpositionWarmUp } from './exposition-warm-up';
 import { gaugeExposition, type GaugeLinePrefixes } from './gauge-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
@@ -20,6 +21,8 @@ export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeriesStore();
   private readonly counters = new Map<string, Counter>();
+  /** The definitions of `counters`, by name (the warm-up's scratch counters take their label names). */
+  private readonly definitions = new Map<string, CounterDefinition>();
   private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading>; readonly prefixes: GaugeLinePrefixes }>();
   private readonly configRevision = new Gauge({
     name: 'gateway_config_revision',
@@ -77,6 +80,7 @@ export class PromMetrics implements GatewayMetrics {
     if (counter === undefined) {
       counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
+      this.definitions.set(definition.name, definition);
     }
     return countsOf(counter);
   }
@@ -107,6 +111,11 @@ export class PromMetrics implements GatewayMetrics {
 
   setConfigRevision(revision: number): void {
     this.configRevision.set(revision);
+  }
+
+  /** A warm-up of the scrape's code on scratch series with the shapes of this registry's counters (exposition-warm-up.ts). */
+  expositionWarmUp(): ExpositionWarmUp {
+    return new ExpositionWarmUp([...this.definitions.values()]);
   }
 
   async exposition(): Promise<MetricsExposition> {
