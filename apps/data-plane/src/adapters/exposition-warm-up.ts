@@ -1,8 +1,10 @@
 import type { CounterDefinition, CounterHandle, GaugeDefinition, GaugeReading } from '../engine/ports';
 import { deferredCounter, countsOf } from './deferred-counter';
+import type { Counter } from './prom-client-classes';
 import { ExpositionWriter } from './exposition-writer';
 import { gaugeExposition } from './gauge-exposition';
 import { Registry } from './prom-client-classes';
+import { registryLines, registryParts, type CounterLinePrefixes } from './registry-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
 
@@ -15,9 +17,8 @@ const ROUTES = 400;
 /** Rounds, each its own task: V8 compiles on a background thread, and installs the code at a later call. */
 export const WARM_UP_ROUNDS = 6;
 /**
- * Synthetic series of the scratch counters and of the gauge: as many as a scrape has of a policy
- * counter or of breakers at a few thousand routes, so that prom-client's text of them is longer than
- * a chunk (the writer's path for one long piece) and its loops are optimized too.
+ * Synthetic series of the scratch counters and of the gauge: about as many as a scrape has of a
+ * policy counter or of breakers at a few thousand routes, so that their loops are optimized too.
  */
 const POLICY_SERIES = 1200;
 const METHODS = ['GET', 'POST'];
@@ -42,32 +43,42 @@ function syntheticStore(): RequestSeriesStore {
   return store;
 }
 
-/** One reading array per series, kept across rounds, as the breaker registry keeps them. */
-function syntheticGauge(): GaugeReading[] {
-  const readings: GaugeReading[] = [];
-  for (let i = 0; i < POLICY_SERIES; i += 1) readings.push({ labels: [`warm-up-${i}`, i % 2 === 0 ? 'route' : 'upstream'], value: i % 3 });
-  return readings;
+/** One labels array per series, kept across rounds, as the breaker registry keeps them. */
+function syntheticGaugeLabels(): (readonly string[])[] {
+  const labels: (readonly string[])[] = [];
+  for (let i = 0; i < POLICY_SERIES; i += 1) labels.push([`warm-up-${i}`, i % 2 === 0 ? 'route' : 'upstream']);
+  return labels;
+}
+
+/** Readings made as a reader makes them (a generator of fresh objects), so the compiled loop sees the same shapes as on a scrape. */
+function* syntheticReadings(labels: readonly (readonly string[])[]): Iterable<GaugeReading> {
+  for (let i = 0; i < labels.length; i += 1) yield { labels: labels[i] as readonly string[], value: i % 3 };
 }
 
 /**
  * What a scrape runs, on synthetic series and into a writer whose chunks are dropped: the request
- * metrics render, a scrape-time gauge, and prom-client's text of a deferred counter in a registry
- * of its own. The first scrape after a start otherwise runs all of it in V8's interpreter and
+ * metrics render, a scrape-time gauge, and a registry of its own with counters shaped as the
+ * served ones (registry-exposition.ts). The first scrape after a start otherwise runs all of it in V8's interpreter and
  * pays for its compilation (issue 19, docs/data-plane.md "/metrics cardinality": the warm-up).
  * Nothing here touches the served metrics: the store, counter, gauge and registry are scratch.
  */
 export class ExpositionWarmUp {
   private readonly store = syntheticStore();
-  private readonly gauge = syntheticGauge();
+  private readonly gaugeLabels = syntheticGaugeLabels();
   private readonly registry = new Registry();
   /** Scratch counters with the served counters' label names (prom-client's label objects get the same shapes), in a registry of their own. */
   private readonly counters: { readonly handle: CounterHandle; readonly labelCount: number }[];
 
+  private readonly ownCounters = new Set<Counter>();
+  private readonly prefixes: CounterLinePrefixes = new WeakMap();
+  private readonly gaugePrefixes = new WeakMap<readonly string[], string>();
+
   constructor(definitions: readonly CounterDefinition[]) {
-    this.counters = definitions.map((definition) => ({
-      handle: countsOf(deferredCounter({ ...definition, name: `warm_up_${definition.name}` }, this.registry)),
-      labelCount: definition.labelNames.length,
-    }));
+    this.counters = definitions.map((definition) => {
+      const counter = deferredCounter({ ...definition, name: `warm_up_${definition.name}` }, this.registry);
+      this.ownCounters.add(counter);
+      return { handle: countsOf(counter), labelCount: definition.labelNames.length };
+    });
   }
 
   /** One round; resolves with the bytes rendered (all dropped). */
@@ -78,8 +89,8 @@ export class ExpositionWarmUp {
     }
     const out = new ExpositionWriter();
     let bytes = 0;
-    out.text(await this.registry.metrics());
-    for (const chunk of gaugeExposition(out, WARM_UP_GAUGE, this.gauge)) bytes += this.drop(out, chunk);
+    for (const chunk of registryLines(out, await registryParts(this.registry, this.ownCounters), this.prefixes)) bytes += this.drop(out, chunk);
+    for (const chunk of gaugeExposition(out, WARM_UP_GAUGE, syntheticReadings(this.gaugeLabels), this.gaugePrefixes)) bytes += this.drop(out, chunk);
     out.newline();
     for (const chunk of requestMetricsExposition(this.store, out)) bytes += this.drop(out, chunk);
     for (const chunk of out.finish()) bytes += chunk.length;

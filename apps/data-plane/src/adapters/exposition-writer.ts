@@ -79,6 +79,13 @@ export class ExpositionWriter {
     this.length = at;
   }
 
+  /** Bytes prepared once (a series' line prefix), copied as they are. */
+  bytes(value: Uint8Array): void {
+    this.room(value.length);
+    this.chunk.set(value, this.length);
+    this.length += value.length;
+  }
+
   /** Where the next byte goes in the current chunk (what `claim` returned). */
   get position(): number {
     return this.length;

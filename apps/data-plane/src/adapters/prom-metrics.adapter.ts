@@ -6,6 +6,7 @@ import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition,
 import { ExpositionWriter } from './exposition-writer';
 import { ExpositionWarmUp } from './exposition-warm-up';
 import { gaugeExposition, type GaugeLinePrefixes } from './gauge-exposition';
+import { registryLines, registryParts, type CounterLinePrefixes, type RegistryParts } from './registry-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
 
@@ -21,6 +22,9 @@ export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
   private readonly requests = new RequestSeriesStore();
   private readonly counters = new Map<string, Counter>();
+  /** The same counters, which a scrape writes itself (registry-exposition.ts), and their series' line prefixes. */
+  private readonly ownCounters = new Set<object>();
+  private readonly counterPrefixes: CounterLinePrefixes = new WeakMap();
   /** The definitions of `counters`, by name (the warm-up's scratch counters take their label names). */
   private readonly definitions = new Map<string, CounterDefinition>();
   private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading>; readonly prefixes: GaugeLinePrefixes }>();
@@ -80,6 +84,7 @@ export class PromMetrics implements GatewayMetrics {
     if (counter === undefined) {
       counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
+      this.ownCounters.add(counter);
       this.definitions.set(definition.name, definition);
     }
     return countsOf(counter);
@@ -119,7 +124,7 @@ export class PromMetrics implements GatewayMetrics {
   }
 
   async exposition(): Promise<MetricsExposition> {
-    const registered = await this.registry.metrics();
+    const registered = await registryParts(this.registry, this.ownCounters);
     const out = new ExpositionWriter();
     return { contentType: this.registry.contentType, chunks: this.chunks(out, registered), recycle: (sent) => out.recycle(sent) };
   }
@@ -128,8 +133,8 @@ export class PromMetrics implements GatewayMetrics {
    * prom-client's part (it ends with one newline; families are separated by a blank line), then
    * the gauges and request metrics in the same layout, written as the response asks for more.
    */
-  private *chunks(out: ExpositionWriter, registered: string): Generator<Uint8Array, void, undefined> {
-    out.text(registered);
+  private *chunks(out: ExpositionWriter, registered: RegistryParts): Generator<Uint8Array, void, undefined> {
+    yield* registryLines(out, registered, this.counterPrefixes);
     for (const { definition, read, prefixes } of this.gauges.values()) {
       out.newline();
       yield* gaugeExposition(out, definition, read(), prefixes);
