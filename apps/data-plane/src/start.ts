@@ -291,7 +291,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     'gateway listening',
   );
   // The /metrics render optimized before the first scrape, once idle (docs/data-plane.md "/metrics cardinality").
-  const cancelWarmUp = scheduleExpositionWarmUp(() => metrics.expositionWarmUp());
+  const cancelWarmUp = scheduleExpositionWarmUp(() => metrics.expositionWarmUp(), undefined, (bytes) => logger.debug({ bytes }, 'metrics render warmed up'));
 
   let closing: Promise<void> | undefined;
   const breakers = state.get(BREAKERS);
