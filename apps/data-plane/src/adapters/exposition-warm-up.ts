@@ -1,9 +1,8 @@
 import type { CounterDefinition, CounterHandle, GaugeDefinition, GaugeReading } from '../engine/ports';
 import { deferredCounter, countsOf } from './deferred-counter';
-import type { Counter } from './prom-client-classes';
 import { ExpositionWriter } from './exposition-writer';
 import { gaugeExposition } from './gauge-exposition';
-import { Registry } from './prom-client-classes';
+import { Registry, type Counter } from './prom-client-classes';
 import { registryLines, registryParts, type CounterLinePrefixes } from './registry-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
@@ -111,9 +110,10 @@ export interface WarmUpSchedule {
 }
 
 /**
- * After listening: a second later, so it counts neither into start-up nor into the first requests'
- * latency of a plane that is polled for readiness, then a round every 50 ms (a few ms each), each
- * its own task so requests are served between them.
+ * After listening: a second later, so it counts neither into start-up nor into the answer to a
+ * readiness poll, then a round every 50 ms, each its own task so requests are served between them
+ * (the first round, interpreted, ~100 ms of CPU at a load of 16; the later ones a few ms to ~25 ms:
+ * tools/bench/README.md "The first /metrics scrape at 10,000 routes, warmed up").
  */
 export const WARM_UP_SCHEDULE: WarmUpSchedule = { delayMs: 1000, gapMs: 50 };
 
