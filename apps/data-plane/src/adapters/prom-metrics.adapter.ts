@@ -15,8 +15,9 @@ import { RequestSeriesStore } from './request-series';
  * created at a route's first request and written as bytes when /metrics is scraped
  * (request-metrics-exposition.ts); scrape-time gauges (breaker states) are written from their
  * readers the same way (gauge-exposition.ts); the counters policies declare (rate-limit hits, cache
- * lookups; counted in plain numbers and handed to prom-client when it collects, deferred-counter.ts),
- * the rarer events (reloads) and the process metrics use prom-client.
+ * lookups; counted in plain numbers and handed to prom-client when it collects, deferred-counter.ts;
+ * their lines written from prefixes kept per series, registry-exposition.ts), the rarer events
+ * (reloads) and the process metrics use prom-client.
  */
 export class PromMetrics implements GatewayMetrics {
   readonly registry = new Registry();
