@@ -159,7 +159,7 @@ export class RouteTable {
     // The previous index, updated rather than rebuilt, while the list keeps its routes in their order.
     const baseIndex = reusable ? previous.index : undefined;
     let plan: PendingIndex | undefined = previous !== undefined && baseIndex !== undefined ? { base: previous, matcher: baseIndex, byId: previous.routesById(), removed: [], added: [] } : undefined;
-    let lastPosition = -1;
+    let nextPrevious = 0;
     let appending = false;
     for (let i = 0; i < config.routes.length; i += 1) {
       const route = config.routes[i] as Route;
@@ -188,16 +188,20 @@ export class RouteTable {
           fresh += 1;
         }
         compiled.push(value);
-        if (plan !== undefined) {
-          // Indexed routes must keep their order (their positions break ties) and new ones come after them.
-          const indexed = oldCompiled === undefined ? undefined : plan.matcher.positionOf(oldCompiled.pattern, oldCompiled);
+        if (plan !== undefined && previous !== undefined) {
+          // Indexed routes must keep their order (their positions break ties) and new ones come after
+          // them. The previous table's routes are in the order of their index positions (a fresh
+          // build numbers them in list order, an update keeps that order or builds afresh, a change
+          // message replaces in place and appends), so the order is checked on that list, found
+          // moving forward only: no lookup in the index per route.
+          const indexed = oldCompiled === undefined || appending ? -1 : indexOfFrom(previous.routes, oldCompiled, nextPrevious);
           if (oldCompiled === undefined) {
             appending = true;
             plan.added.push({ route: kept, value, pattern: value.pattern });
-          } else if (indexed === undefined || indexed <= lastPosition || appending) {
+          } else if (indexed === -1) {
             plan = undefined;
           } else {
-            lastPosition = indexed;
+            nextPrevious = indexed + 1;
             if (value !== oldCompiled) {
               plan.removed.push({ route: oldCompiled.route, value: oldCompiled });
               plan.added.push({ route: kept, value, pattern: value.pattern, replaces: oldCompiled });
@@ -374,6 +378,12 @@ function routeCompiler(config: ProxyConfig, inputs: TableInputs, tls: UpstreamTl
     const balanced = route.upstreamName === undefined || registry === undefined ? undefined : { name: route.upstreamName, registry, pools };
     return new TableRoute(route, compilePathPattern(route.path), tls.forRoute(route), balanced, fingerprint, build);
   };
+}
+
+/** Where `value` is in `list` at or after `from` (compared by identity), or -1. */
+function indexOfFrom<T>(list: readonly T[], value: T, from: number): number {
+  for (let i = from; i < list.length; i += 1) if (list[i] === value) return i;
+  return -1;
 }
 
 function compiledAgainst(config: ProxyConfig, inputs: TableInputs): CompiledAgainst {
