@@ -176,7 +176,8 @@ export class RouteTable {
         // The identity check: a change applied in place while this build ran replaces entries of
         // the previous index, and such an entry is not the compiled form of `old`.
         if (reusable && same && oldCompiled !== undefined && oldCompiled.route === old) {
-          value = oldCompiled.fingerprint === fingerprint ? oldCompiled : oldCompiled.withFingerprint(fingerprint);
+          // A loader that makes no fingerprints (a small file read in this thread) leaves the route's own: it still names the same definition.
+          value = fingerprint === undefined || oldCompiled.fingerprint === fingerprint ? oldCompiled : oldCompiled.withFingerprint(fingerprint);
           // CA files are read at every load: a rotated one reaches routes whose definition did not change.
           const current = tls.forRoute(kept);
           if (current !== value.upstreamTls && upstreamTlsKey(current) !== upstreamTlsKey(value.upstreamTls)) {

@@ -76,16 +76,19 @@ export class TableRoute implements CompiledRoute {
   }
 
   /**
-   * The same route under another fingerprint (a reload that found it unchanged), with what it
-   * compiled so far. A route that had none yet (loaded at start-up, which makes no fingerprints)
-   * takes it in place and stays the same object: the fingerprint only says what the definition
-   * is, and the definition did not change. Otherwise the first reload after start made a new
-   * object of every route, which is an index change each, so it rebuilt the whole route index
-   * (10,000 new TableRoutes and ~7 MB of index kept, the longest GC steps of that reload).
+   * Takes the fingerprint of its definition when it has none yet (loaded at start-up, which makes
+   * none): the route stays the same object, as its definition did not change. Otherwise the first
+   * reload after start made a new object of every route, which is an index change each, so it
+   * rebuilt the whole route index (10,000 new TableRoutes and ~7 MB of index kept).
    */
+  takeFirstFingerprint(fingerprint: string): void {
+    this.fingerprintOf ??= fingerprint;
+  }
+
+  /** The same route under another fingerprint (a reload that found it unchanged), with what it compiled so far; itself when it had none (takeFirstFingerprint). */
   withFingerprint(fingerprint: string | undefined): TableRoute {
     if (this.fingerprintOf === undefined && fingerprint !== undefined) {
-      this.fingerprintOf = fingerprint;
+      this.takeFirstFingerprint(fingerprint);
       return this;
     }
     const copy = new TableRoute(this.route, this.pattern, this.upstreamTls, this.balanced, fingerprint, this.build);
