@@ -1,17 +1,12 @@
 // Worker thread of loadProxyConfigOffThread (proxy-config-source.ts): reads, parses and validates
 // proxy.yml away from the event loop that serves requests. YAML parsing of a 10,000-route file
 // takes the better part of a second; here it costs the server nothing but CPU.
-import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Route } from '@gateway/route-model';
 import { loadProxyConfig } from './proxy-config-source';
-import { FINGERPRINT_BYTES, type ConfigWorkerMessage, type RouteRecords } from './proxy-config-worker-protocol';
+import type { ConfigWorkerMessage, RouteRecords } from './proxy-config-worker-protocol';
+import { routeFingerprint } from './route-fingerprint';
 import { lowerThisThreadPriority } from './thread-priority';
-
-/** A definition's identity: 128 bits of SHA-256 over its canonical JSON (schema key order). */
-function fingerprintOf(json: string): string {
-  return createHash('sha256').update(json).digest('base64url').slice(0, FINGERPRINT_BYTES);
-}
 
 /** The routes as one buffer of fingerprinted, id-prefixed JSON records (see RouteRecords). */
 function routeRecords(routes: readonly Route[]): RouteRecords {
@@ -21,7 +16,7 @@ function routeRecords(routes: readonly Route[]): RouteRecords {
   let end = 0;
   routes.forEach((route, i) => {
     const json = JSON.stringify(route);
-    const head = `${fingerprintOf(json)}${route.id}`;
+    const head = `${routeFingerprint(json)}${route.id}`;
     texts.push(head, json);
     end += Buffer.byteLength(head);
     jsonStarts[i] = end;

@@ -31,6 +31,7 @@ import { wirePolicies } from './engine/policy-wiring';
 import { ServiceRegistry } from './engine/service-registry';
 import { RequestDispatcher } from './engine/request-dispatcher';
 import { upstreamEnvironment } from './engine/route-table';
+import { runInSlices } from './engine/time-slices';
 import { UpstreamPools } from './engine/upstream-target';
 import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { parseDnsServers } from './engine/upstreams/host-resolver';
@@ -51,6 +52,7 @@ import type { TelemetryPublisher } from './policies/telemetry/telemetry-publishe
 import { TELEMETRY_TALLIES } from './policies/telemetry/telemetry-services';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './policies/tracing/span-export';
 import { loadProxyConfig, loadProxyConfigForReload, loadProxySettings, type KnownRoute } from './proxy-config-source';
+import { fingerprintSteps } from './route-fingerprint';
 
 /** Thrown by start() when the configuration file is invalid; carries every error. */
 export class InvalidConfigError extends Error {
@@ -292,6 +294,10 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   );
   // The /metrics render optimized before the first scrape, once idle (docs/data-plane.md "/metrics cardinality").
   const cancelWarmUp = scheduleExpositionWarmUp(() => metrics.expositionWarmUp(), undefined, (bytes) => logger.debug({ bytes }, 'metrics render warmed up'));
+  // The routes read at start-up get the fingerprints a reload's worker gives, in slices, now that requests are served (route-fingerprint.ts).
+  if (initial !== undefined) {
+    void runInSlices(fingerprintSteps(dispatcher.getTable()?.routes ?? [])).catch((error: unknown) => logger.warn({ err: String(error) }, 'fingerprinting the loaded routes failed'));
+  }
 
   let closing: Promise<void> | undefined;
   const breakers = state.get(BREAKERS);

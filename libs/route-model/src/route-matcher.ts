@@ -61,12 +61,6 @@ export interface UpdatableRouteMatcher<T> extends RouteMatcher<T> {
    * sees a half-applied update).
    */
   update(removed: ReadonlyArray<{ route: Route; value: T }>, added: ReadonlyArray<RouteMatcherEntry<T> & { replaces?: T }>): void;
-  /**
-   * The list position `value` (indexed under `pattern`) was given, or undefined when it is not
-   * indexed: what a full reload reads to tell whether its list keeps the indexed routes in their
-   * order (then the reload can update this matcher instead of building a new one). Allocates nothing.
-   */
-  positionOf(pattern: CompiledPathPattern, value: T): number | undefined;
 }
 
 /** Ranks are spaced this far apart, so about 16 routes can be slotted between two before a renumbering. */
@@ -162,22 +156,6 @@ class TrieMatcher<T> implements UpdatableRouteMatcher<T> {
       }
       insert(this.root, candidate);
     }
-  }
-
-  positionOf(pattern: CompiledPathPattern, value: T): number | undefined {
-    const walked = pattern.matchesBelow ? pattern.segments.length - 1 : pattern.segments.length;
-    let node: TrieNode<T> | null | undefined = this.root;
-    for (let i = 0; i < walked && node; i += 1) {
-      const segment = pattern.segments[i] as string;
-      node = segment === '*' ? node.star : node.literal?.get(segment);
-    }
-    const list = node ? (pattern.matchesBelow ? node.below : node.exact) : null;
-    if (list === null) return undefined;
-    for (let i = 0; i < list.length; i += 1) {
-      const candidate = list[i] as Candidate<T>;
-      if (candidate.result.value === value) return candidate.key.position;
-    }
-    return undefined;
   }
 
   /** First index whose candidate loses to `key` (binary search over decision 14's total order). */

@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateProxyConfig, type ProxyConfig } from '@gateway/route-model';
+import { diffRoutes, validateProxyConfig, type ProxyConfig, type Route, type RouteDiff } from '@gateway/route-model';
 import { createPinoLogger } from '../adapters/pino-logger.adapter';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { createTestServices } from '../testing/engine-services.fixture';
@@ -103,6 +103,22 @@ const PROBES: Array<[string, string]> = (() => {
   ]);
 })();
 
+const diffIds = (diff: RouteDiff): Record<string, string[]> => ({
+  added: diff.added.map((r) => r.id),
+  changed: diff.changed.map((c) => c.after.id),
+  removed: diff.removed.map((r) => r.id),
+});
+
+/** Alternately removes a route and moves another to the other upstream, as the control plane's messages would. */
+function changeMessage(served: ProxyConfig, turn: number): { config: ProxyConfig; upserted: Route[]; removedIds: string[] } | undefined {
+  const routes = served.routes;
+  if (routes.length === 0) return undefined;
+  const target = routes[turn % routes.length] as Route;
+  if (turn % 2 === 0) return { config: { ...served, routes: routes.filter((r) => r !== target) }, upserted: [], removedIds: [target.id] };
+  const moved: Route = { ...target, upstream: target.upstream.endsWith('/x') ? 'http://127.0.0.1:9/y' : 'http://127.0.0.1:9/x' };
+  return { config: { ...served, routes: routes.map((r) => (r === target ? moved : r)) }, upserted: [moved], removedIds: [] };
+}
+
 describe('RouteTable: a full reload that updates the previous index matches like a fresh build', () => {
   const logger = createPinoLogger('silent');
   const { services, close } = createTestServices({ logger, health: new UpstreamHealthRegistry(), deadlines: new DeadlineWheel<Exchange>() });
@@ -135,7 +151,17 @@ describe('RouteTable: a full reload that updates the previous index matches like
           assert.deepEqual(answers(built.table), fresh(next));
           // The previous table gave its index away: matched again, it answers as itself.
           assert.deepEqual(answers(before), beforeAnswers);
+          // Routes are found in place or by id: the diff is the one of the two lists.
+          assert.deepEqual(diffIds(built.diff), diffIds(diffRoutes(before.config.routes, next.routes)));
           table = built.table;
+          // A change message right after (it finds the routes it replaces by id, in the map the table took over).
+          const message = changeMessage(table.config, counter);
+          if (message === undefined) continue;
+          const changed = table.withChanges(message, inputs);
+          assert.ok(changed !== undefined);
+          assert.deepEqual(answers(changed.table), fresh(message.config));
+          list = message.config.routes.map((r) => ({ id: r.id, path: r.path, priority: r.priority, methods: r.methods, enabled: r.enabled, upstream: r.upstream }));
+          table = changed.table;
         }
       }),
       { numRuns: 150 },

@@ -74,6 +74,24 @@ describe('RouteTable: reuse and incremental changes', () => {
     assert.equal(third.table.routes[2]?.route.description, 'edited');
   });
 
+  test('the first reload with fingerprints (after a start-up without) keeps every route object and updates the index', () => {
+    const first = build(config(ROUTES));
+    assert.ok(first.table.routes.every((route) => route.fingerprint === undefined));
+    const second = build(config(ROUTES), first.table, ['f0', 'f1', 'f2', 'f3']);
+    assert.equal(second.compiled, 0);
+    assert.equal(second.indexUpdated, true);
+    second.table.routes.forEach((route, i) => assert.equal(route, first.table.routes[i]));
+    assert.deepEqual(
+      second.table.routes.map((route) => route.fingerprint),
+      ['f0', 'f1', 'f2', 'f3'],
+    );
+    // A fingerprint it already has is not overwritten in place: another one makes a new object.
+    const third = build(config(ROUTES), second.table, ['f0', 'g1', 'f2', 'f3']);
+    assert.notEqual(third.table.routes[1], second.table.routes[1]);
+    assert.equal(third.table.routes[1]?.fingerprint, 'g1');
+    assert.equal(second.table.routes[1]?.fingerprint, 'f1');
+  });
+
   test('a full reload that keeps the routes in their order updates the previous index; a reorder builds one afresh', () => {
     const probes = ['/a/x', '/b/status', '/c/x/items', '/e', '/zzz'];
     const first = build(config(ROUTES));
