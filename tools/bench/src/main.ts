@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkCounterSupport, describeCounterSupport } from './harness/counters';
+import { planCpuPinning, unpinBenchProcess, type CpuPinning } from './harness/cpu-pinning';
 import { checkPlatform, machineInfo } from './harness/environment';
 import { ProcessRegistry } from './harness/processes';
 import { formatGoal } from './harness/report';
@@ -34,7 +35,8 @@ function settingsLine(options: BenchOptions): string {
     `${options.initialWarmupSeconds} s initial warm-up per scenario and body; ` +
     (options.otherCpuLimit > 0 && options.retries > 0
       ? `a measurement is retaken (up to ${options.retries} times) when other processes used more than ${Math.round(options.otherCpuLimit * 100)} % of a core meanwhile`
-      : 'no retakes when the machine is busy');
+      : 'no retakes when the machine is busy') +
+    (options.pin ? '; the proxy pinned to one core, the load generator and the upstream to another (--pin)' : '');
 }
 
 async function main(): Promise<number> {
@@ -50,6 +52,15 @@ async function main(): Promise<number> {
     return 0;
   }
   checkPlatform();
+  let pinning: CpuPinning | undefined;
+  if (options.pin) {
+    const plan = planCpuPinning();
+    if (typeof plan === 'string') {
+      process.stderr.write(`bench: --pin: ${plan}\n`);
+      return 2;
+    }
+    pinning = plan;
+  }
   const selectedOptions = options;
   const machine = machineInfo();
   const started = new Date();
@@ -73,6 +84,7 @@ async function main(): Promise<number> {
       options,
       processes: registry,
       counters,
+      pinning,
       log: (message) => log(`${scenario.name}: ${message}`),
       variantSelected: (s, v) => isSelected(selectedOptions.only, s, v),
     };
@@ -86,6 +98,7 @@ async function main(): Promise<number> {
     } finally {
       await registry.stopAll();
       registries.delete(registry);
+      if (pinning !== undefined) unpinBenchProcess();
     }
   }
 
@@ -124,6 +137,7 @@ async function main(): Promise<number> {
       retries: options.retries,
       only: [...options.only],
       profiling: options.profileDir !== undefined,
+      pinning: pinning === undefined ? null : { proxyCpu: pinning.proxyCpu, restCpu: pinning.restCpu },
     },
     hardwareCounters: counters.available
       ? { available: true, perf: counters.perf, events: [...counters.events], userOnly: counters.userOnly }

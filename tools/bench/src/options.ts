@@ -30,6 +30,8 @@ export function usage(scenarios: readonly Scenario[]): string {
   --only <list>           comma-separated scenario or scenario/variant names (default: everything)
   --profile <dir>         run the servers under test with --cpu-prof, profiles written to <dir> on exit
   --json <file>           where to write the results                      (default tools/bench/results/latest.json)
+  --pin                   load comparisons: the proxy on one core, the load generator and the
+                          upstream on another (taskset), the same for every variant
   --help
 
 scenarios:
@@ -57,6 +59,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
   let only: string[] = [];
   let profileDir: string | undefined;
   let resultsPath = RESULTS_PATH;
+  let pin = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -75,6 +78,10 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       case '--only': only = (value() ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''); break;
       case '--profile': profileDir = path.resolve(value() ?? 'profiles'); break;
       case '--json': resultsPath = path.resolve(value() ?? RESULTS_PATH); break;
+      case '--pin':
+        if (inline !== undefined) throw new Error('--pin takes no value');
+        pin = true;
+        break;
       default:
         throw new Error(`unknown argument ${arg} (try --help)`);
     }
@@ -87,7 +94,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       throw new Error(`--only ${filter}: scenario ${scenarioName} has no variant "${variantName}" (have: ${scenario.variantNames.join(', ')})`);
     }
   }
-  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, otherCpuLimit, retries, only, profileDir, resultsPath };
+  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, otherCpuLimit, retries, only, profileDir, resultsPath, pin };
 }
 
 /** Whether `--only` keeps this scenario/variant. */

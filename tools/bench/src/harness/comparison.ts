@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { CounterSession, type CounterReading } from './counters';
 import { processTree, waitForQuiet } from './cpu';
+import { cpuListOf, pinProcessTree } from './cpu-pinning';
 import { expectedStatus, runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
 import { median, ratio } from './stats';
@@ -342,10 +343,21 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       const prepared = await definition.prepare(ctx);
       const observed = Object.keys(prepared.observe);
 
+      const { pinning } = ctx;
+      if (pinning !== undefined) {
+        // The bench process is the load generator; proxies it starts inherit this core until pinned below.
+        pinProcessTree(process.pid, pinning.restCpu);
+        for (const pid of Object.values(prepared.observe)) pinProcessTree(pid, pinning.restCpu);
+      }
       const running = new Map<string, RunningVariant>();
       for (const variant of selected) {
         ctx.log(`starting ${variant.label}`);
-        running.set(variant.name, await variant.start(prepared.env, ctx));
+        const started = await variant.start(prepared.env, ctx);
+        running.set(variant.name, started);
+        if (pinning !== undefined && started.proxyPid !== undefined) {
+          pinProcessTree(started.proxyPid, pinning.proxyCpu);
+          ctx.log(`${variant.label}: proxy on core ${cpuListOf(started.proxyPid)}, load generator on core ${cpuListOf(process.pid)}`);
+        }
       }
       for (const variant of selected) {
         const target = running.get(variant.name) as RunningVariant;

@@ -1,4 +1,5 @@
 import type { CounterSupport } from './counters';
+import type { CpuPinning } from './cpu-pinning';
 import type { ProcessRegistry } from './processes';
 
 /** Command-line settings shared by every scenario. */
@@ -22,6 +23,8 @@ export interface BenchOptions {
   /** When set, proxies run with `--cpu-prof` and write their profiles here. */
   readonly profileDir?: string;
   readonly resultsPath: string;
+  /** `--pin`: load comparisons pin the proxy to one core and the load generator and upstream to another. */
+  readonly pin: boolean;
 }
 
 /** What a scenario gets from the harness. */
@@ -31,6 +34,8 @@ export interface HarnessContext {
   readonly processes: ProcessRegistry;
   /** Whether `perf stat` can count cycles and instructions here (checked once at startup). */
   readonly counters: CounterSupport;
+  /** The cores of `--pin` (checked once at startup), undefined without it. */
+  readonly pinning: CpuPinning | undefined;
   /** Progress on stderr (stdout carries the report). */
   log(message: string): void;
   /** Whether `--only` keeps this variant of this scenario. */
