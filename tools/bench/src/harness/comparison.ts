@@ -122,6 +122,8 @@ interface VariantSummary {
   readonly ratios: Record<RatioKey, number | undefined>;
   /** Lowest and highest per-round ratio, per metric. */
   readonly ratioRanges: Record<RatioKey, readonly [number, number] | undefined>;
+  /** Every paired round's ratio, in round order, per metric (the spread a goal's median hides). */
+  readonly ratiosPerRound: Record<RatioKey, readonly number[]>;
   /** Median CPU utilisation (fraction of one core) per observed process and the load generator. */
   readonly utilisation: Record<string, number | undefined>;
 }
@@ -182,10 +184,12 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
   const ratios = {} as Record<RatioKey, number | undefined>;
   const ratioRanges = {} as Record<RatioKey, readonly [number, number] | undefined>;
+  const ratiosPerRound = {} as Record<RatioKey, readonly number[]>;
   for (const definition of RATIOS) {
     const values = perRound(definition);
     ratios[definition.key] = median(values);
     ratioRanges[definition.key] = ratioRange(values);
+    ratiosPerRound[definition.key] = values;
   }
   const utilisation: Record<string, number | undefined> = {};
   for (const label of ['proxy', ...observed]) {
@@ -209,6 +213,7 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     instructionsPerRequest: median(used.map((s) => s.instructionsPerRequest)),
     ratios,
     ratioRanges,
+    ratiosPerRound,
     utilisation,
   };
 }
@@ -276,6 +281,14 @@ function reportCase<Env>(
     };
   });
   markdown.push(...goals.map(formatGoal));
+  for (const goal of definition.goals) {
+    const values = summaries.get(goal.variant)?.ratiosPerRound[goal.metric] ?? [];
+    // The rounds one by one: how many fall on each side of the goal says more than the median.
+    if (values.length > 1) {
+      const below = values.filter((v) => v < goal.atLeast).length;
+      markdown.push(`(per round: ${values.map((v) => formatRatio(v)).join(', ')}; ${values.length - below} of ${values.length} at or above ${goal.atLeast})`);
+    }
+  }
   if (goals.length > 0) markdown.push('');
 
   const json = Object.fromEntries(selected.map((v): [string, JsonValue] => {
@@ -296,6 +309,7 @@ function reportCase<Env>(
       },
       ratioToBaseline: Object.fromEntries(Object.entries(s.ratios).map(([k, r]) => [k, r ?? null])),
       ratioToBaselineRange: Object.fromEntries(Object.entries(s.ratioRanges).map(([k, r]) => [k, r ? [...r] : null])),
+      ratioToBaselinePerRound: Object.fromEntries(Object.entries(s.ratiosPerRound).map(([k, r]) => [k, [...r]])),
       cpuShareOfOneCore: Object.fromEntries(Object.entries(s.utilisation).map(([k, u]) => [k, u ?? null])),
       rounds: samplesOf(v.name).map((sample) => ({
         round: sample.round + 1,
