@@ -7,11 +7,16 @@ function varintSize(value: number): number {
   return 5;
 }
 
-/** 0-9, a-f, anything else as A-F: the official `hexToBinary`'s reading of a hex digit, so odd input encodes alike. */
+/**
+ * Each ASCII code's value as a hex digit the way the official `hexToBinary` reads it: 0-9, a-f,
+ * anything else as A-F (code - 55), so odd input encodes alike. A table, not branches: ids are
+ * the most characters a span decodes (issue 18).
+ */
+const HEX_VALUE = new Int16Array(128);
+for (let code = 0; code < 128; code += 1) HEX_VALUE[code] = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 102 ? code - 87 : code - 55;
+
 function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 97 && code <= 102) return code - 87;
-  return code - 55;
+  return code < 128 ? (HEX_VALUE[code] as number) : code - 55;
 }
 
 /**
@@ -66,7 +71,11 @@ export class ProtobufSpanWriter {
   }
 
   tag(field: number, wireType: number): void {
-    this.varint((field << 3) | wireType);
+    // Fields 1-15 (every field of a span): one byte, no varint loop.
+    if (field < 16) {
+      this.ensure(1);
+      this.buffer[this.pos++] = (field << 3) | wireType;
+    } else this.varint((field << 3) | wireType);
   }
 
   /** The official writer's varint: unsigned 32-bit values as they are, others as 64-bit two's complement. */
@@ -132,9 +141,9 @@ export class ProtobufSpanWriter {
     this.varint(length);
     this.ensure(length);
     const buffer = this.buffer;
-    for (let i = 0; i < length; i += 1) {
-      buffer[this.pos++] = (hexDigit(hex.charCodeAt(2 * i)) << 4) | hexDigit(hex.charCodeAt(2 * i + 1));
-    }
+    let at = this.pos;
+    for (let i = 0; i < 2 * length; i += 2) buffer[at++] = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+    this.pos = at;
   }
 
   /** A string as length-delimited UTF-8, walked once when it is ASCII (the gateway's usual case). */

@@ -1,12 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { RootTraceparents, rootTraceparentsFor, samplingThreshold } from './root-traceparents';
 import { boundTraceState, formatTraceparent, gatewayHop, parseTraceparent, rootSampler, TRACESTATE_MAX_LENGTH, TRACESTATE_MAX_MEMBERS } from './trace-context';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
-const always = (): boolean => true;
-const never = (): boolean => false;
+const always = new RootTraceparents(samplingThreshold(1));
+const never = new RootTraceparents(samplingThreshold(0));
 
 describe('parseTraceparent (W3C Trace Context level 1)', () => {
   it('reads version 00: ids and the sampled bit', () => {
@@ -142,5 +143,37 @@ describe('rootSampler', () => {
     for (const id of ids.slice(0, 100)) assert.equal(sampler(id), sampler(id));
     assert.equal(rootSampler(0.5)('0'.repeat(24) + '7fffffff'), true);
     assert.equal(rootSampler(0.5)('0'.repeat(24) + '80000000'), false);
+  });
+});
+
+describe('RootTraceparents', () => {
+  it('formats valid, distinct root traceparents whose sampled flag is rootSampler\'s answer for their trace id', () => {
+    for (const ratio of [0, 0.1, 0.5, 1]) {
+      const pool = new RootTraceparents(samplingThreshold(ratio));
+      const sampler = rootSampler(ratio);
+      const seen = new Set<string>();
+      let sampled = 0;
+      // 1,000 draws: several refills of the pool.
+      for (let i = 0; i < 1000; i += 1) {
+        const value = pool.take();
+        const parsed = parseTraceparent(value);
+        assert.ok(parsed !== undefined, value);
+        assert.match(value, /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+        assert.equal(parsed.sampled, sampler(parsed.traceId), value);
+        if (parsed.sampled) sampled += 1;
+        seen.add(parsed.traceId);
+        seen.add(parsed.parentId);
+      }
+      assert.equal(seen.size, 2000, 'no id drawn twice');
+      if (ratio === 0) assert.equal(sampled, 0);
+      if (ratio === 1) assert.equal(sampled, 1000);
+    }
+  });
+
+  it('hands out the same values through the hop: ids read back from the traceparent', () => {
+    const hop = gatewayHop(undefined, undefined, rootTraceparentsFor(0.5));
+    assert.equal(hop.traceparent, formatTraceparent(hop));
+    assert.equal(hop.traceparent, `00-${hop.traceId}-${hop.spanId}-0${hop.sampled ? 1 : 0}`);
+    assert.equal(rootTraceparentsFor(0.5), rootTraceparentsFor(0.5), 'one pool per ratio');
   });
 });

@@ -1,5 +1,6 @@
 import { randomHex } from '@gateway/correlation-id';
 import type { TraceContext } from '../../engine/exchange';
+import { SAMPLED_DIGIT_AT, SPAN_ID_AT, TRACE_ID_AT, TRACEPARENT_LENGTH, samplingThreshold, type RootTraceparents } from './root-traceparents';
 
 /**
  * W3C Trace Context level 1 (https://www.w3.org/TR/trace-context/): reading a caller's
@@ -14,11 +15,9 @@ export interface TraceParent {
   readonly sampled: boolean;
 }
 
-const TRACEPARENT_LENGTH = 55;
 const DASH = 0x2d;
 const ZERO = 0x30;
 const LOWER_F = 0x66;
-const INVALID_TRACE_ID = '0'.repeat(32);
 const INVALID_SPAN_ID = '0'.repeat(16);
 
 /** The value of each lowercase hex digit by its code unit, -1 for every other ASCII code (§3.2: lowercase only). */
@@ -122,9 +121,10 @@ function newId(bytes: number, invalid: string): string {
 /**
  * Decides whether a trace the gateway starts is sampled, from its trace id (as OpenTelemetry's
  * TraceIdRatioBased does): the same trace id gets the same answer on every gateway replica.
+ * `RootTraceparents` applies the same rule when it formats a root traceparent.
  */
 export function rootSampler(ratio: number): (traceId: string) => boolean {
-  const threshold = Math.floor(Math.min(Math.max(ratio, 0), 1) * 0x1_0000_0000);
+  const threshold = samplingThreshold(ratio);
   return (traceId) => lowest32Bits(traceId) < threshold;
 }
 
@@ -135,17 +135,42 @@ function lowest32Bits(traceId: string): number {
   return value;
 }
 
+const ONE = 0x31;
+
+/**
+ * The gateway hop's trace context, held as the traceparent sent upstream: the ids are read from
+ * it only when something asks (a sampled span, the access log), so an unsampled request makes no
+ * id strings of its own (issue 18).
+ */
+export class TraceHop implements TraceContext {
+  readonly sampled: boolean;
+
+  constructor(
+    /** `00-<trace id>-<span id>-<flags>`, lowercase hex the gateway drew or validated. */
+    readonly traceparent: string,
+    readonly parentSpanId: string,
+    readonly traceState: string,
+  ) {
+    this.sampled = traceparent.charCodeAt(SAMPLED_DIGIT_AT) === ONE;
+  }
+
+  get traceId(): string {
+    return this.traceparent.slice(TRACE_ID_AT, TRACE_ID_AT + 32);
+  }
+
+  get spanId(): string {
+    return this.traceparent.slice(SPAN_ID_AT, SPAN_ID_AT + 16);
+  }
+}
+
 /**
  * The context of the gateway's hop: the caller's trace with a new span id, honouring the caller's
- * sampled flag (parent-based sampling), or a new trace sampled by `sampleRoot`.
+ * sampled flag (parent-based sampling), or a new trace from `roots` (sampled by its ratio).
  */
-export function gatewayHop(traceparent: string | string[] | undefined, tracestate: string | string[] | undefined, sampleRoot: (traceId: string) => boolean): TraceContext {
+export function gatewayHop(traceparent: string | string[] | undefined, tracestate: string | string[] | undefined, roots: RootTraceparents): TraceHop {
   const parent = parseTraceparent(traceparent);
+  // A new trace has no vendor state to carry: the old tracestate belonged to the invalid parent.
+  if (parent === undefined) return new TraceHop(roots.take(), '', '');
   const spanId = newId(8, INVALID_SPAN_ID);
-  if (parent === undefined) {
-    const traceId = newId(16, INVALID_TRACE_ID);
-    // A new trace has no vendor state to carry: the old tracestate belonged to the invalid parent.
-    return { traceId, spanId, parentSpanId: '', sampled: sampleRoot(traceId), traceState: '' };
-  }
-  return { traceId: parent.traceId, spanId, parentSpanId: parent.parentId, sampled: parent.sampled, traceState: boundTraceState(tracestate) };
+  return new TraceHop(`00-${parent.traceId}-${spanId}${parent.sampled ? '-01' : '-00'}`, parent.parentId, boundTraceState(tracestate));
 }

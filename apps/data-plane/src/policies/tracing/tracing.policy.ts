@@ -3,7 +3,8 @@ import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 import { upstreamLabel } from '../telemetry/upstream-label';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './span-export';
-import { formatTraceparent, gatewayHop, rootSampler } from './trace-context';
+import { rootTraceparentsFor } from './root-traceparents';
+import { gatewayHop } from './trace-context';
 
 /** RFC 9110 methods keep their name in `http.request.method`; others are `_OTHER` (HTTP semantic conventions). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
@@ -26,16 +27,17 @@ export const tracingPolicy: PolicyFactory = {
   create: (route, env) => {
     const settings = env.settings.tracing;
     if (route === undefined || settings === undefined || !settings.enabled) return null;
-    const sampleRoot = rootSampler(settings.samplingRatio);
+    const roots = rootTraceparentsFor(settings.samplingRatio);
     const spans = env.services.provided.find(SPAN_EXPORT);
     const fixed: RouteAttributes = { route: route.path, routeId: route.id, upstream: upstreamLabel(route) };
     return {
       onRequest(exchange) {
         const headers = exchange.req.headers;
-        const hop = gatewayHop(headers.traceparent, headers.tracestate, sampleRoot);
+        const hop = gatewayHop(headers.traceparent, headers.tracestate, roots);
         exchange.trace = hop;
         const upstream = exchange.upstreamHeaders;
-        const traceparent = formatTraceparent(hop);
+        // A root's is one slice of a flat pool string: the upstream head copies it as it is.
+        const traceparent = hop.traceparent;
         upstream.traceparent = traceparent;
         // Built here from validated lowercase hex: the upstream client need not scan it again.
         exchange.trustedUpstreamValue = traceparent;
