@@ -4,7 +4,6 @@ import { Counter, Gauge, Registry } from './prom-client-classes';
 import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
-import { ExpositionWarmUp } from './exposition-warm-up';
 import { gaugeExposition, type GaugeLinePrefixes } from './gauge-exposition';
 import { registryLines, registryParts, type CounterLinePrefixes, type RegistryParts } from './registry-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
@@ -26,8 +25,6 @@ export class PromMetrics implements GatewayMetrics {
   /** The same counters, which a scrape writes itself (registry-exposition.ts), and their series' line prefixes. */
   private readonly ownCounters = new Set<object>();
   private readonly counterPrefixes: CounterLinePrefixes = new WeakMap();
-  /** The definitions of `counters`, by name (the warm-up's scratch counters take their label names). */
-  private readonly definitions = new Map<string, CounterDefinition>();
   private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading>; readonly prefixes: GaugeLinePrefixes }>();
   private readonly configRevision = new Gauge({
     name: 'gateway_config_revision',
@@ -86,7 +83,6 @@ export class PromMetrics implements GatewayMetrics {
       counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
       this.ownCounters.add(counter);
-      this.definitions.set(definition.name, definition);
     }
     return countsOf(counter);
   }
@@ -117,11 +113,6 @@ export class PromMetrics implements GatewayMetrics {
 
   setConfigRevision(revision: number): void {
     this.configRevision.set(revision);
-  }
-
-  /** A warm-up of the scrape's code on scratch series with the shapes of this registry's counters (exposition-warm-up.ts). */
-  expositionWarmUp(): ExpositionWarmUp {
-    return new ExpositionWarmUp([...this.definitions.values()]);
   }
 
   async exposition(): Promise<MetricsExposition> {
