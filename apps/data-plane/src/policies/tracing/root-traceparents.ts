@@ -13,9 +13,10 @@ const BYTES_PER_RECORD = TRACE_ID_BYTES + SPAN_ID_BYTES;
 /** Traceparents drawn and formatted per refill: one getrandom() and one string for 128 requests. */
 const RECORDS = 128;
 const DIGIT_CODES = Buffer.from('0123456789abcdef', 'latin1');
-const ZERO = 0x30;
-const ONE = 0x31;
-const DASH = 0x2d;
+/** Code units of the traceparent's fixed characters, shared with trace-context.ts. */
+export const ZERO = 0x30;
+export const ONE = 0x31;
+export const DASH = 0x2d;
 
 /**
  * The share of trace ids a ratio samples, as OpenTelemetry's TraceIdRatioBased decides it: a trace

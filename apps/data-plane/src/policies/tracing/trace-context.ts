@@ -1,6 +1,6 @@
 import { randomHex } from '@gateway/correlation-id';
 import type { TraceContext } from '../../engine/exchange';
-import { SAMPLED_DIGIT_AT, SPAN_ID_AT, TRACE_ID_AT, TRACEPARENT_LENGTH, samplingThreshold, type RootTraceparents } from './root-traceparents';
+import { DASH, ONE, SAMPLED_DIGIT_AT, SPAN_ID_AT, TRACE_ID_AT, TRACEPARENT_LENGTH, ZERO, samplingThreshold, type RootTraceparents } from './root-traceparents';
 
 /**
  * W3C Trace Context level 1 (https://www.w3.org/TR/trace-context/): reading a caller's
@@ -15,8 +15,6 @@ export interface TraceParent {
   readonly sampled: boolean;
 }
 
-const DASH = 0x2d;
-const ZERO = 0x30;
 const LOWER_F = 0x66;
 const INVALID_SPAN_ID = '0'.repeat(16);
 
@@ -134,8 +132,6 @@ function lowest32Bits(traceId: string): number {
   for (let i = traceId.length - 8; i < traceId.length; i += 1) value = value * 16 + hexDigitAt(traceId, i);
   return value;
 }
-
-const ONE = 0x31;
 
 /**
  * The gateway hop's trace context, held as the traceparent sent upstream: the ids are read from
