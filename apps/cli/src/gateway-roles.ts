@@ -99,13 +99,15 @@ async function startBothPlanes(settings: RoleSettings): Promise<RunningGateway> 
 }
 
 async function startControlPlaneOnly(settings: RoleSettings): Promise<RunningGateway> {
-  const { loadProxySettings } = await import('@gateway/data-plane/proxy-config-source');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { loadProxySettings } = require('@gateway/data-plane/proxy-config-source') as typeof import('@gateway/data-plane/proxy-config-source');
   const file = await loadProxySettings(settings.configPath);
   if (!file.ok) throw new InvalidStartConfigError(file.errors);
   const listen = { host: settings.host ?? file.settings.host, port: settings.port ?? file.settings.port };
   // Loaded before it listens: between listening and the drain's first look at the server there is
   // then no wait on I/O, so no connection is accepted that the drain would not know of.
-  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = await import('@gateway/data-plane/start');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { DEFAULT_DRAIN_TIMINGS, ServerDrain } = require('@gateway/data-plane/start') as typeof import('@gateway/data-plane/start');
   const controlPlane = await startControlPlane(settings, listen);
   const drain = controlPlane.httpServer === undefined ? undefined : new ServerDrain(controlPlane.httpServer);
   return {
@@ -133,9 +135,12 @@ async function startDataPlaneOnly(settings: RoleSettings): Promise<RunningGatewa
   const controlPlaneUrl = nonBlank(settings.env['CONTROL_PLANE_URL']);
   if (controlPlaneUrl === undefined) return { ...(await startDataPlane(settings, { apiKeys })), routes: { kind: 'file' } };
   const { clusterToken, redisUrl } = followerSettings(settings.env);
-  const { createHttpSnapshotFetcher } = await import('@gateway/data-plane/cluster-source');
-  const { RedisBus } = await import('@gateway/events/redis-bus');
-  const { BusDropCounter, SignedBus } = await import('@gateway/events');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { createHttpSnapshotFetcher } = require('@gateway/data-plane/cluster-source') as typeof import('@gateway/data-plane/cluster-source');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { RedisBus } = require('@gateway/events/redis-bus') as typeof import('@gateway/events/redis-bus');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { BusDropCounter, SignedBus } = require('@gateway/events') as typeof import('@gateway/events');
   const fetchSnapshot = createHttpSnapshotFetcher(controlPlaneUrl, clusterToken);
   const log = settings.log;
   // In the process's one JSON log shape (the buses have their own stderr fallback otherwise).
@@ -192,12 +197,14 @@ function apiKeySecretOf(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 async function apiKeyVerifier(secret: string | undefined) {
-  const { HmacApiKeyVerifier } = await import('@gateway/data-plane/data-plane-options');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { HmacApiKeyVerifier } = require('@gateway/data-plane/data-plane-options') as typeof import('@gateway/data-plane/data-plane-options');
   return new HmacApiKeyVerifier(secret);
 }
 
 async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
-  const { start, InvalidConfigError } = await import('@gateway/data-plane/start');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { start, InvalidConfigError } = require('@gateway/data-plane/start') as typeof import('@gateway/data-plane/start');
   const redisTlsCa = await redisTlsCaOf(settings.env);
   try {
     return await start({
@@ -223,7 +230,8 @@ async function startDataPlane(settings: RoleSettings, extras: DataPlaneExtras) {
 }
 
 async function startControlPlane(settings: RoleSettings, listen: { host?: string; port: number } | undefined) {
-  const { start, InvalidProxyFileError, ConfigError } = await import('@gateway/control-plane/start');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { start, InvalidProxyFileError, ConfigError } = require('@gateway/control-plane/start') as typeof import('@gateway/control-plane/start');
   try {
     return await start({ dataDir: settings.dataDir, configPath: settings.configPath, version: settings.version, env: settings.env, ...(listen === undefined ? {} : { listen }) });
   } catch (error) {
@@ -241,7 +249,8 @@ async function startControlPlane(settings: RoleSettings, listen: { host?: string
  * by its reconciliation at start and on every reload alike.
  */
 async function refuseUnservableFile(configPath: string): Promise<void> {
-  const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { loadProxyConfig } = require('@gateway/data-plane/proxy-config-source') as typeof import('@gateway/data-plane/proxy-config-source');
   const loaded = await loadProxyConfig(configPath);
   if (!loaded.ok) throw new InvalidStartConfigError(loaded.errors);
 }
@@ -256,7 +265,8 @@ function definedChecks(checks: { [name: string]: 'UP' | 'DOWN' | undefined }): R
 async function redisTlsCaOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const file = nonBlank(env['REDIS_TLS_CA_FILE']);
   if (file === undefined) return undefined;
-  const { readRedisTlsCa } = await import('@gateway/events');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { readRedisTlsCa } = require('@gateway/events') as typeof import('@gateway/events');
   try {
     return readRedisTlsCa(file, nonBlank(env['REDIS_URL']));
   } catch (error) {

@@ -33,7 +33,8 @@ export async function previewReload(paths: GatewayPaths, context: CommandContext
 }
 
 async function storeFoundHere(paths: GatewayPaths, context: CommandContext): Promise<RouteOwner | undefined> {
-  const { storeExists } = await import('@gateway/control-plane/preview-reconcile');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { storeExists } = require('@gateway/control-plane/preview-reconcile') as typeof import('@gateway/control-plane/preview-reconcile');
   let exists: boolean;
   try {
     exists = storeExists({ dataDir: paths.dataDir, env: context.env });
@@ -44,7 +45,8 @@ async function storeFoundHere(paths: GatewayPaths, context: CommandContext): Pro
 }
 
 async function storeReadHere(paths: GatewayPaths, context: CommandContext): Promise<string> {
-  const { previewStore } = await import('@gateway/control-plane/preview-reconcile');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { previewStore } = require('@gateway/control-plane/preview-reconcile') as typeof import('@gateway/control-plane/preview-reconcile');
   try {
     return previewStore({ dataDir: paths.dataDir, env: context.env });
   } catch (error) {
@@ -62,7 +64,8 @@ async function previewAgainstStore(paths: GatewayPaths, context: CommandContext,
         `set DATABASE_URL as the gateway has it (in the environment or .env), or unset it for SQLite`,
     );
   }
-  const { previewReconcile } = await import('@gateway/control-plane/preview-reconcile');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { previewReconcile } = require('@gateway/control-plane/preview-reconcile') as typeof import('@gateway/control-plane/preview-reconcile');
   let outcome;
   try {
     outcome = await previewReconcile({ dataDir: paths.dataDir, configPath: paths.configPath, env: context.env, reservedPathPrefixes: reserved });

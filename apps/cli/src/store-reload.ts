@@ -15,7 +15,8 @@ export async function reloadThroughStore(
   settings: { configPath: string; dataDir: string },
   dataPlane?: { reload(): Promise<ReloadOutcome> },
 ): Promise<ReloadOutcome> {
-  const { loadProxyConfig } = await import('@gateway/data-plane/proxy-config-source');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { loadProxyConfig } = require('@gateway/data-plane/proxy-config-source') as typeof import('@gateway/data-plane/proxy-config-source');
   const servable = await loadProxyConfig(settings.configPath);
   const reconciled = servable.ok ? await controlPlane.reconcileFile() : servable;
   if (!reconciled.ok) return recordReloadOutcome(settings.dataDir, { ok: false, errors: reconciled.errors, at: new Date().toISOString() });

@@ -106,7 +106,8 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   const redisCounters =
     options.redisUrl === undefined
       ? undefined
-      : new (await import('./adapters/redis-rate-limit-store.adapter.js')).RedisRateLimitStore(options.redisUrl, {
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (docs/data-plane.md, start-up fourth pass)
+        new (require('./adapters/redis-rate-limit-store.adapter.js') as typeof import('./adapters/redis-rate-limit-store.adapter.js')).RedisRateLimitStore(options.redisUrl, {
           keyPrefix: options.redisKeyPrefix,
           commandTimeoutMs: options.redisCommandTimeoutMs,
           ...(options.redisTlsCa === undefined ? {} : { tlsCa: options.redisTlsCa }),
@@ -127,7 +128,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
   // Set once listening when the data plane follows a control plane (it has a bus).
   const cluster: { member?: ClusterMember; telemetry?: TelemetryPublisher } = {};
   // A proxy.yml data plane never follows a control plane: it starts without these modules (docs/data-plane.md).
-  const clusterModules = source.kind === 'control-plane' ? await loadClusterModules() : undefined;
+  const clusterModules = source.kind === 'control-plane' ? loadClusterModules() : undefined;
   const telemetry = clusterModules !== undefined && options.telemetry !== false ? new clusterModules.TelemetryRegistry() : undefined;
   if (telemetry !== undefined) provided.provide(TELEMETRY_TALLIES, telemetry);
   provided.provide(RESILIENCE_EVENTS, {
@@ -182,7 +183,10 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     const tls = fileSettings.tls;
     if (tls?.enabled === true) {
       // The HTTPS listener's modules load only when it is on (start-up, docs/data-plane.md).
-      const [{ loadCertificates }, { TlsListener: Listener }] = await Promise.all([import('./engine/tls-certificates.js'), import('./engine/tls-listener.js')]);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (docs/data-plane.md, start-up fourth pass)
+      const { loadCertificates } = require('./engine/tls-certificates.js') as typeof import('./engine/tls-certificates.js');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+      const { TlsListener: Listener } = require('./engine/tls-listener.js') as typeof import('./engine/tls-listener.js');
       tlsListenerClass = Listener;
       const loaded = await loadCertificates(tls.certificates, tls.minVersion);
       if (!loaded.ok) throw new InvalidConfigError(loaded.errors);
@@ -411,7 +415,8 @@ async function certificateErrors(listener: TlsListener, tls: ProxyTlsSettings): 
 async function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv, services: EngineServices): Promise<SpanExport | undefined> {
   const { tracing } = settings;
   if (!tracing.enabled || !tracing.otlp.enabled || tracing.otlp.endpoint === undefined) return undefined;
-  const { OtlpSpanExport, readCollectorHeaders } = await import('./adapters/otlp-span-export.adapter.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (docs/data-plane.md, start-up fourth pass)
+  const { OtlpSpanExport, readCollectorHeaders } = require('./adapters/otlp-span-export.adapter.js') as typeof import('./adapters/otlp-span-export.adapter.js');
   const { headers, errors } = readCollectorHeaders(tracing.otlp.headersFromEnv, env);
   if (errors.length > 0) throw new InvalidConfigError(errors);
   const dropped = services.metrics.counter(SPANS_DROPPED);
@@ -424,15 +429,18 @@ async function createSpanExport(settings: ProxySettings, env: NodeJS.ProcessEnv,
   });
 }
 
-/** What only a data plane following a control plane uses, loaded before it starts following (not after listening: nothing awaits there). */
-async function loadClusterModules() {
-  const [follower, member, registry, publisher, gauges] = await Promise.all([
-    import('./cluster/control-plane-follower.js'),
-    import('./cluster/cluster-member.js'),
-    import('./policies/telemetry/telemetry-registry.js'),
-    import('./policies/telemetry/telemetry-publisher.js'),
-    import('./policies/telemetry/process-gauges.js'),
-  ]);
+/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * What only a data plane following a control plane uses, loaded before it starts following (not
+ * after listening: nothing awaits there). With require(), not import(): no ESM loader
+ * (docs/data-plane.md, start-up fourth pass).
+ */
+function loadClusterModules() {
+  const follower = require('./cluster/control-plane-follower.js') as typeof import('./cluster/control-plane-follower.js');
+  const member = require('./cluster/cluster-member.js') as typeof import('./cluster/cluster-member.js');
+  const registry = require('./policies/telemetry/telemetry-registry.js') as typeof import('./policies/telemetry/telemetry-registry.js');
+  const publisher = require('./policies/telemetry/telemetry-publisher.js') as typeof import('./policies/telemetry/telemetry-publisher.js');
+  const gauges = require('./policies/telemetry/process-gauges.js') as typeof import('./policies/telemetry/process-gauges.js');
   return {
     ControlPlaneFollower: follower.ControlPlaneFollower,
     ClusterMember: member.ClusterMember,
@@ -441,6 +449,7 @@ async function loadClusterModules() {
     ProcessGaugeSampler: gauges.ProcessGaugeSampler,
   };
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** With a control-plane source, reload() asks the follower for a snapshot; the file is not read. */
 async function followerOnly(): Promise<ConfigLoad> {

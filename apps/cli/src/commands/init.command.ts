@@ -128,7 +128,8 @@ async function readIfExists(file: string): Promise<string | undefined> {
 
 /** Creates the admin and prints its password once; an existing account is reported, not changed. */
 async function createFirstAdmin(context: CommandContext, dataDir: string, email: string): Promise<void> {
-  const { createAdmin, EmailTakenError } = await import('@gateway/control-plane/create-admin');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+  const { createAdmin, EmailTakenError } = require('@gateway/control-plane/create-admin') as typeof import('@gateway/control-plane/create-admin');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     const admin = await createAdmin({ dataDir, env: context.env }, email);

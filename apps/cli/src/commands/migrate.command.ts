@@ -23,7 +23,8 @@ export const migrateCommand: Command = {
     const { values } = parseCommandArgs('migrate', argv, OPTIONS);
     loadDotEnv(context);
     const paths = resolveGatewayPaths(context, { dataDir: nonEmpty(values['data-dir'], 'data-dir', 'migrate') });
-    const { migrate } = await import('@gateway/control-plane/migrate');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- require(), not import(): no ESM loader (command-registry.ts)
+    const { migrate } = require('@gateway/control-plane/migrate') as typeof import('@gateway/control-plane/migrate');
     let applied: string[];
     try {
       await mkdir(paths.dataDir, { recursive: true, mode: 0o700 });
