@@ -1,5 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, manyRoutesConfig } from '@gateway/testing';
@@ -12,7 +13,8 @@ import { UpstreamHealthRegistry } from './engine/upstream-health-registry';
 import { UpstreamPools } from './engine/upstream-target';
 import { POLICY_FACTORIES } from './policies/policy-registry';
 import { loadProxyConfig, loadProxyConfigForReload } from './proxy-config-source';
-import { fingerprintSteps } from './route-fingerprint';
+import { fingerprintSteps, routeFingerprint } from './route-fingerprint';
+import { FINGERPRINT_BYTES } from './proxy-config-worker-protocol';
 import { createTestServices } from './testing/engine-services.fixture';
 
 const { services, close } = createTestServices({ logger: createPinoLogger('silent'), health: new UpstreamHealthRegistry(), deadlines: new DeadlineWheel<Exchange>() });
@@ -51,4 +53,14 @@ test('routes loaded at start-up, fingerprinted in the background, are found unch
   } finally {
     dir.remove();
   }
+});
+
+test('a fingerprint is the start of the base64url SHA-256 of the UTF-8 JSON, as with a Hash object', () => {
+  // crypto.hash replaced createHash().update().digest(): the digests must not change (non-ASCII and astral text included).
+  for (const json of ['{}', '{"id":"r-1","path":"/a/*"}', '{"id":"é","path":"/ü/😀"}', JSON.stringify({ id: 'x'.repeat(5000) })]) {
+    const expected = createHash('sha256').update(json, 'utf8').digest('base64url').slice(0, FINGERPRINT_BYTES);
+    assert.equal(routeFingerprint(json), expected);
+    assert.equal(expected.length, FINGERPRINT_BYTES);
+  }
+  assert.notEqual(routeFingerprint('{"a":1}'), routeFingerprint('{"a":2}'));
 });
