@@ -34,6 +34,19 @@ async function measureStart(ctx: HarnessContext, variant: string, yaml: string):
 }
 
 /**
+ * Node reads NODE_EXTRA_CA_CERTS (and builds its root store) in its own start-up, before any of
+ * the gateway's code runs, in every process that inherits it: ~14 % of the main thread's
+ * instructions to listening at 10,000 routes where a sandbox set it to the system bundle (~50 ms
+ * of CPU). Said beside the figures so that runs on machines with and without it are not compared
+ * as if the gateway had changed.
+ */
+function extraCaNote(extraCaCerts: string | undefined): string {
+  return extraCaCerts === undefined || extraCaCerts === ''
+    ? 'NODE_EXTRA_CA_CERTS: not set.'
+    : 'NODE_EXTRA_CA_CERTS is set in this environment: node loads that file at every process start, before the gateway runs (part of both variants\' CPU; docs/data-plane.md, start-up fourth pass).';
+}
+
+/**
  * Issue 19's "start under 1 s" at 10,000 routes: `gateway start --role data-plane` on the
  * generated proxy.yml (telemetry on, tracing off, at their defaults), this build beside another
  * (BENCH_START_BASELINE_BIN) in interleaved rounds. Wall time on a loaded machine is mostly
@@ -81,6 +94,7 @@ export const startScenario: Scenario = {
       const ratio = build !== undefined && before !== undefined ? `\n\nCPU to listening, build / before: ${formatNumber(build.cpuMs / before.cpuMs, 2)} (medians).` : '';
       const markdown = [
         markdownTable(['variant', 'wall ms (median)', 'CPU ms (median)', 'CPU ms per round'], rows) + ratio,
+        extraCaNote(process.env['NODE_EXTRA_CA_CERTS']),
         ...goals.map((g) => `- ${formatGoal(g)}`),
       ].join('\n\n');
       const data: JsonValue = { figures: figures.map((f) => ({ ...f })) };
