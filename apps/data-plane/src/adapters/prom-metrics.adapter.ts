@@ -136,7 +136,10 @@ export class PromMetrics implements GatewayMetrics {
    * request series and counters in place of the served ones, so that the first real scrape runs
    * compiled code instead of V8's interpreter and its compiler (issue 19, docs/data-plane.md
    * "/metrics cardinality"). The registry's own families and the gauges are the served ones, read
-   * as a scrape reads them; no function the request path runs is called. Resolves with the bytes.
+   * as a scrape reads them; no function the request path runs is called. Each chunk is its own
+   * task, as a scrape's are (it waits for the socket): the first round runs interpreted, and in
+   * one task it held the event loop ~150 ms, a second after start, while requests wait. Resolves
+   * with the bytes.
    */
   async warmUpRound(scratch: ExpositionScratch): Promise<number> {
     const registered = [...(await registryParts(this.registry, this.ownCounters)), ...scratch.counters];
@@ -145,6 +148,7 @@ export class PromMetrics implements GatewayMetrics {
     for (const chunk of this.chunks(out, registered, scratch.byPattern, scratch.byId)) {
       bytes += chunk.length;
       out.recycle(chunk);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return bytes;
   }
