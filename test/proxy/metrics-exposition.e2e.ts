@@ -35,7 +35,8 @@ describe('/metrics exposition at a large table', () => {
     upstream = await startUpstream({ handler: (_req, res) => res.end('ok') });
     const first = config(upstream.origin, '/before/*');
     routes = first.routes;
-    gateway = await startGatewayProcess({ config: first.yaml });
+    // Debug: the warm-up of the /metrics render says when it is done (its test below).
+    gateway = await startGatewayProcess({ config: first.yaml, env: { LOG_LEVEL: 'debug' } });
     for (let i = 0; i < routes.length; i += CONCURRENCY) {
       const answers = await Promise.all(routes.slice(i, i + CONCURRENCY).map((r) => request(`${gateway.url}${r.requestPath}`, { agent })));
       assert.deepEqual(answers.filter((a) => a.status !== 200).map((a) => a.status), []);
@@ -66,6 +67,18 @@ describe('/metrics exposition at a large table', () => {
     const values = prometheusSampleValues(families);
     for (const r of routes) assert.equal(values.get(`gateway_requests_total{method="GET",route="${r.id}",status="200"}`), 1, r.id);
     assert.equal(values.get('http_requests_total{method="GET",route="/before/*",status="200"}'), 2);
+  });
+
+  test('the warm-up of the render after start adds no series: the scrape after it has only the served ones', { timeout: 60_000 }, async () => {
+    const line = await gateway.waitForOutput('metrics render warmed up', 30_000);
+    assert.ok(Number(JSON.parse(line).bytes) > 1_000_000, line);
+    const res = await scrape();
+    assert.equal(res.status, 200);
+    assert.doesNotMatch(res.text, /warm/);
+    const values = prometheusSampleValues(parsePrometheusText(res.text));
+    const routeSeries = [...values.keys()].filter((series) => series.startsWith('gateway_requests_total{'));
+    // Every generated route once, the moving route's three requests in two methods.
+    assert.equal(routeSeries.length, ROUTES + 2);
   });
 
   test('with Accept-Encoding: gzip the same exposition comes compressed', { timeout: 60_000 }, async () => {

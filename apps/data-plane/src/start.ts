@@ -9,6 +9,7 @@ import { OutboundAddressRule } from '@gateway/outbound-target';
 import type { FieldError, ProxyConfig, ProxySettings, ProxyTlsSettings } from '@gateway/route-model';
 import { joseJwtVerifierFactory } from './adapters/jose-jwt-verifier.adapter';
 import { createPinoLogger } from './adapters/pino-logger.adapter';
+import { scheduleExpositionWarmUp, type ExpositionScratch } from './adapters/exposition-warm-up';
 import { PromMetrics } from './adapters/prom-metrics.adapter';
 import type { ControlPlaneFollower } from './cluster/control-plane-follower';
 import { DATA_FILES, type DataPlaneOptions, type ReloadOutcome, type ResilienceControls, type RunningDataPlane } from './data-plane-options';
@@ -295,6 +296,16 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
     },
     'gateway listening',
   );
+  // The /metrics render compiled before the first scrape, on scratch series and render-only code (docs/data-plane.md "/metrics cardinality").
+  let warmUpScratch: ExpositionScratch | undefined;
+  const cancelWarmUp = scheduleExpositionWarmUp(
+    () => metrics.warmUpRound((warmUpScratch ??= metrics.expositionScratch())),
+    undefined,
+    (bytes) => {
+      warmUpScratch = undefined;
+      logger.debug({ bytes }, 'metrics render warmed up');
+    },
+  );
   // The routes read at start-up get the fingerprints a reload's worker gives, in slices, now that requests are served (route-fingerprint.ts).
   if (initial !== undefined) {
     void runInSlices(fingerprintSteps(dispatcher.getTable()?.routes ?? [])).catch((error: unknown) => logger.warn({ err: String(error) }, 'fingerprinting the loaded routes failed'));
@@ -374,6 +385,7 @@ export async function start(options: DataPlaneOptions): Promise<RunningDataPlane
         const outcome = await drain.drain(timings);
         if (outcome.connectionsCut > 0) logger.warn({ connections: outcome.connectionsCut, drainTimeoutMs: timings.timeoutMs }, 'drain timeout reached; in-flight requests cut');
         logger.info({ streamsEnded: outcome.streamsEnded, webSocketsClosed: outcome.webSocketsClosed }, 'drained');
+        cancelWarmUp();
         cluster.member?.close();
         cluster.telemetry?.close();
         await follower?.close();

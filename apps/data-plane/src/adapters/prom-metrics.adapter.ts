@@ -4,10 +4,12 @@ import { Counter, Gauge, Registry } from './prom-client-classes';
 import { BUS_DROPS_METRIC } from '@gateway/events/data-plane';
 import type { CounterDefinition, CounterHandle, GatewayMetrics, GaugeDefinition, GaugeReading, MetricsExposition } from '../engine/ports';
 import { ExpositionWriter } from './exposition-writer';
+import { expositionScratch, type ExpositionScratch } from './exposition-warm-up';
 import { gaugeExposition, type GaugeLinePrefixes } from './gauge-exposition';
 import { registryLines, registryParts, type CounterLinePrefixes, type RegistryParts } from './registry-exposition';
 import { requestMetricsExposition } from './request-metrics-exposition';
 import { RequestSeriesStore } from './request-series';
+import type { SeriesFamily } from './series-family';
 
 /**
  * The engine's metrics port. Request observations go to a plain series store (the hot path),
@@ -25,6 +27,8 @@ export class PromMetrics implements GatewayMetrics {
   /** The same counters, which a scrape writes itself (registry-exposition.ts), and their series' line prefixes. */
   private readonly ownCounters = new Set<object>();
   private readonly counterPrefixes: CounterLinePrefixes = new WeakMap();
+  /** The label names of `counters` (the warm-up's scratch counters take them). */
+  private readonly counterLabelNames: (readonly string[])[] = [];
   private readonly gauges = new Map<string, { readonly definition: GaugeDefinition; readonly read: () => Iterable<GaugeReading>; readonly prefixes: GaugeLinePrefixes }>();
   private readonly configRevision = new Gauge({
     name: 'gateway_config_revision',
@@ -83,6 +87,7 @@ export class PromMetrics implements GatewayMetrics {
       counter = deferredCounter(definition, this.registry);
       this.counters.set(definition.name, counter);
       this.ownCounters.add(counter);
+      this.counterLabelNames.push([...definition.labelNames]);
     }
     return countsOf(counter);
   }
@@ -118,21 +123,48 @@ export class PromMetrics implements GatewayMetrics {
   async exposition(): Promise<MetricsExposition> {
     const registered = await registryParts(this.registry, this.ownCounters);
     const out = new ExpositionWriter();
-    return { contentType: this.registry.contentType, chunks: this.chunks(out, registered), recycle: (sent) => out.recycle(sent) };
+    return { contentType: this.registry.contentType, chunks: this.chunks(out, registered, this.requests.byPattern, this.requests.byId), recycle: (sent) => out.recycle(sent) };
+  }
+
+  /** The synthetic series of a warm-up of the render (exposition-warm-up.ts), shaped as this registry's. */
+  expositionScratch(): ExpositionScratch {
+    return expositionScratch(this.counterLabelNames);
+  }
+
+  /**
+   * One warm-up round: a scrape written into a writer whose chunks are dropped, with the scratch
+   * request series and counters in place of the served ones, so that the first real scrape runs
+   * compiled code instead of V8's interpreter and its compiler (issue 19, docs/data-plane.md
+   * "/metrics cardinality"). The registry's own families and the gauges are the served ones, read
+   * as a scrape reads them; no function the request path runs is called. Each chunk is its own
+   * task, as a scrape's are (it waits for the socket): the first round runs interpreted, and in
+   * one task it held the event loop ~150 ms, a second after start, while requests wait. Resolves
+   * with the bytes.
+   */
+  async warmUpRound(scratch: ExpositionScratch): Promise<number> {
+    const registered = [...(await registryParts(this.registry, this.ownCounters)), ...scratch.counters];
+    const out = new ExpositionWriter();
+    let bytes = 0;
+    for (const chunk of this.chunks(out, registered, scratch.byPattern, scratch.byId)) {
+      bytes += chunk.length;
+      out.recycle(chunk);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return bytes;
   }
 
   /**
    * prom-client's part (it ends with one newline; families are separated by a blank line), then
    * the gauges and request metrics in the same layout, written as the response asks for more.
    */
-  private *chunks(out: ExpositionWriter, registered: RegistryParts): Generator<Uint8Array, void, undefined> {
+  private *chunks(out: ExpositionWriter, registered: RegistryParts, byPattern: SeriesFamily, byId: SeriesFamily): Generator<Uint8Array, void, undefined> {
     yield* registryLines(out, registered, this.counterPrefixes);
     for (const { definition, read, prefixes } of this.gauges.values()) {
       out.newline();
       yield* gaugeExposition(out, definition, read(), prefixes);
     }
     out.newline();
-    yield* requestMetricsExposition(this.requests, out);
+    yield* requestMetricsExposition(byPattern, byId, out);
     yield* out.finish();
   }
 }

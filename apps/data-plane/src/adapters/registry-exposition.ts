@@ -8,7 +8,7 @@ interface CounterValue {
 }
 
 /** A counter of ours in prom-client's registry, read (collected) but not yet written. */
-interface CounterPart {
+export interface CounterPart {
   readonly name: string;
   readonly help: string;
   readonly values: readonly CounterValue[];

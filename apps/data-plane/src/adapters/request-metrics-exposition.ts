@@ -1,5 +1,4 @@
 import type { ExpositionWriter } from './exposition-writer';
-import type { RequestSeriesStore } from './request-series';
 import { DURATION_BUCKETS_MS, type SeriesFamily } from './series-family';
 
 /**
@@ -11,14 +10,14 @@ import { DURATION_BUCKETS_MS, type SeriesFamily } from './series-family';
  * handed out (yielded) whenever one is full, so the response streams while the rest is written
  * (issue 19, docs/data-plane.md "/metrics cardinality").
  */
-export function* requestMetricsExposition(store: RequestSeriesStore, out: ExpositionWriter): Generator<Buffer, void, undefined> {
-  yield* counter(out, 'http_requests_total', 'HTTP requests handled, by method, route pattern and status', store.byPattern);
+export function* requestMetricsExposition(byPattern: SeriesFamily, byId: SeriesFamily, out: ExpositionWriter): Generator<Buffer, void, undefined> {
+  yield* counter(out, 'http_requests_total', 'HTTP requests handled, by method, route pattern and status', byPattern);
   out.newline();
-  yield* histogram(out, 'http_request_duration_ms', 'HTTP request duration in milliseconds, by method, route pattern and status', store.byPattern, 1);
+  yield* histogram(out, 'http_request_duration_ms', 'HTTP request duration in milliseconds, by method, route pattern and status', byPattern, 1);
   out.newline();
-  yield* counter(out, 'gateway_requests_total', 'Requests through the gateway, by route id, method and status', store.byId);
+  yield* counter(out, 'gateway_requests_total', 'Requests through the gateway, by route id, method and status', byId);
   out.newline();
-  yield* histogram(out, 'gateway_request_duration_seconds', 'Request duration through the gateway in seconds, by route id, method and status', store.byId, 1 / 1000);
+  yield* histogram(out, 'gateway_request_duration_seconds', 'Request duration through the gateway in seconds, by route id, method and status', byId, 1 / 1000);
 }
 
 function header(out: ExpositionWriter, name: string, help: string, type: 'counter' | 'histogram'): void {

@@ -5,7 +5,7 @@ export const DURATION_BUCKETS_MS: readonly number[] = [5, 10, 25, 50, 100, 250, 
 /** Per-bucket slots of a series: one per bound and +Inf. */
 export const BUCKET_COUNT = DURATION_BUCKETS_MS.length + 1;
 /** Values of one series in the arena: count, sum (ms), then the per-bucket (not cumulative) counts. */
-const SLOT = 2 + BUCKET_COUNT;
+export const SLOT = 2 + BUCKET_COUNT;
 const SUM = 1;
 const FIRST_BUCKET = 2;
 /** Series room at the start; the arenas grow by half when full (doubling left up to half unused at 10,000 routes). */
@@ -42,6 +42,22 @@ export class SeriesFamily {
   /** Series i's label bytes are labelBytes[labelEnds[i - 1] (0 for the first) .. labelEnds[i]]. */
   private labelEnds = new Int32Array(INITIAL_SERIES);
   private readonly slots = new Map<string, number>();
+
+  /**
+   * A family of series given as a scrape reads them (label bytes, where each label set ends, the
+   * values), for the render's warm-up (exposition-warm-up.ts): it makes the family without `add`
+   * or `record`, so no function the request path runs sees its synthetic series. The arrays are of
+   * the kinds the constructor makes (a Buffer, an Int32Array, a Float64Array), so the render's
+   * compiled code sees one shape of family, this one's and the served ones' alike.
+   */
+  static prepared(labelBytes: Buffer<ArrayBuffer>, labelEnds: Int32Array<ArrayBuffer>, values: Float64Array<ArrayBuffer>): SeriesFamily {
+    const family = new SeriesFamily();
+    family.labelBytes = labelBytes;
+    family.labelEnds = labelEnds;
+    family.values = values;
+    family.size = labelEnds.length;
+    return family;
+  }
 
   /** The slot of the series with this label set (the text between the braces), created on first use. */
   slotFor(labels: string): number {
