@@ -17,13 +17,20 @@ export interface RouteRecords {
   readonly ends: Uint32Array;
 }
 
+/** What the main thread asks the proxy.yml worker: read this file (`read` numbers the request). */
+export interface ConfigWorkerRequest {
+  readonly read: number;
+  readonly filePath: string;
+}
+
 /**
- * What the proxy.yml worker sends, in order: the configuration without its routes, the routes
- * (RouteRecords), then `done`; or `failed` with every error. The main thread decodes and parses the
- * routes one at a time, in slices between requests.
+ * What the proxy.yml worker sends for request `read`, in order: the configuration without its
+ * routes, the routes (RouteRecords), then `done`; or `failed` with every error. The main thread
+ * decodes and parses the routes one at a time, in slices between requests.
  */
-export type ConfigWorkerMessage =
+export type ConfigWorkerMessage = { read: number } & (
   | { kind: 'config'; config: ProxyConfig; routes: number }
   | { kind: 'routes'; records: RouteRecords }
   | { kind: 'done' }
-  | { kind: 'failed'; errors: Array<FieldError & { line?: number }> };
+  | { kind: 'failed'; errors: Array<FieldError & { line?: number }> }
+);
