@@ -140,7 +140,8 @@ export async function loadProxyConfigOffThread(filePath: string, known: readonly
   if (!received.ok) return received;
   const { routes, fingerprints } = await runInSlices(parseRouteRecords(received.records, known));
   const { bytes, jsonStarts, ends } = received.records;
-  const routeJson = new SerializedJsonArray(ends.length, (i) => bytes.subarray(jsonStarts[i], ends[i]));
+  // `bytes` is the routes' JSON joined as the snapshot file writes them: the file takes it whole.
+  const routeJson = new SerializedJsonArray(ends.length, (i) => bytes.subarray(jsonStarts[i], ends[i]), bytes);
   return { ok: true, config: { ...received.config, routes }, fingerprints, routeJson };
 }
 
@@ -165,25 +166,25 @@ export interface KnownRoute {
  */
 function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[]): Generator<void, { routes: Route[]; fingerprints: string[] }, void> {
   const bytes = Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength);
+  const heads = Buffer.from(records.heads.buffer, records.heads.byteOffset, records.heads.byteLength);
   const routes: Route[] = [];
   const fingerprints: string[] = [];
   let byId: Map<string, KnownRoute> | undefined;
   let start = 0;
   for (let i = 0; i < records.ends.length; i += 1) {
-    const end = records.ends[i] as number;
-    const jsonStart = records.jsonStarts[i] as number;
+    const end = records.headEnds[i] as number;
     const idStart = start + FINGERPRINT_BYTES;
     let same: KnownRoute | undefined = known[i];
-    if (same === undefined || !holdsAscii(bytes, idStart, jsonStart, same.id)) {
+    if (same === undefined || !holdsAscii(heads, idStart, end, same.id)) {
       byId ??= yield* knownById(known);
-      same = byId.get(bytes.toString('utf8', idStart, jsonStart));
+      same = byId.get(heads.toString('utf8', idStart, end));
     }
-    if (same?.fingerprint !== undefined && holdsAscii(bytes, start, idStart, same.fingerprint)) {
+    if (same?.fingerprint !== undefined && holdsAscii(heads, start, idStart, same.fingerprint)) {
       routes.push(same.route);
       fingerprints.push(same.fingerprint);
     } else {
-      routes.push(JSON.parse(bytes.toString('utf8', jsonStart, end)) as Route);
-      fingerprints.push(bytes.toString('latin1', start, idStart));
+      routes.push(JSON.parse(bytes.toString('utf8', records.jsonStarts[i], records.ends[i])) as Route);
+      fingerprints.push(heads.toString('latin1', start, idStart));
     }
     start = end;
     yield;
