@@ -28,6 +28,20 @@ parentPort.on('message', ({ read, filePath }) => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** ReloadWorkers on MISBEHAVING_WORKER, one per bound given; their threads and script are removed afterwards. */
+async function withMisbehavingWorkers(timeoutsMs: readonly number[], body: (workers: ReloadWorker[]) => Promise<void>): Promise<void> {
+  const dir = makeTempDir();
+  const script = path.join(dir.path, 'misbehaving-worker.js');
+  writeFileSync(script, MISBEHAVING_WORKER);
+  const workers = timeoutsMs.map((timeoutMs) => new ReloadWorker({ script, timeoutMs, idleMs: 60_000 }));
+  try {
+    await body(workers);
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+    dir.remove();
+  }
+}
+
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!condition() && Date.now() < deadline) await sleep(10);
@@ -65,15 +79,10 @@ test('the real worker is kept across reads, gives what the event loop reads, and
 });
 
 test('a worker that crashes, throws or takes too long fails that read only; the next read starts a new thread', async () => {
-  const dir = makeTempDir();
-  const script = path.join(dir.path, 'misbehaving-worker.js');
-  writeFileSync(script, MISBEHAVING_WORKER);
   // The bound is generous (a thread's start alone took over half a second at a load average of 16), except for `hang`.
-  const worker = new ReloadWorker({ script, timeoutMs: 20_000, idleMs: 60_000 });
-  const impatient = new ReloadWorker({ script, timeoutMs: 3_000, idleMs: 60_000 });
-  try {
-    const ok = await worker.read('/x/fine');
-    assert.equal(ok.ok, true);
+  await withMisbehavingWorkers([20_000, 3_000], async ([worker, impatient]) => {
+    assert.ok(worker !== undefined && impatient !== undefined);
+    assert.equal((await worker.read('/x/fine')).ok, true);
     const cases: Array<[string, RegExp, ReloadWorker]> = [
       ['crash', /exited \(code 3\) before it finished/, worker],
       ['throw', /failed: parser bug/, worker],
@@ -95,23 +104,16 @@ test('a worker that crashes, throws or takes too long fails that read only; the 
     const started = worker.threadsStarted;
     assert.equal((await worker.read('/x/fine')).ok, true);
     assert.equal(worker.threadsStarted, started + 1);
-  } finally {
-    await worker.close();
-    await impatient.close();
-    dir.remove();
-  }
+  });
 });
 
 test('reads asked for while one runs are answered in turn, each with its own result', async () => {
-  const dir = makeTempDir();
-  const script = path.join(dir.path, 'misbehaving-worker.js');
-  writeFileSync(script, MISBEHAVING_WORKER);
-  const worker = new ReloadWorker({ script, timeoutMs: 20_000, idleMs: 60_000 });
-  try {
+  await withMisbehavingWorkers([20_000], async ([worker]) => {
+    assert.ok(worker !== undefined);
     const results = await Promise.all([worker.read('/x/fine'), worker.read('/x/crash'), worker.read('/x/fine')]);
-    assert.deepEqual(results.map((r) => r.ok), [true, false, true]);
-  } finally {
-    await worker.close();
-    dir.remove();
-  }
+    assert.deepEqual(
+      results.map((r) => r.ok),
+      [true, false, true],
+    );
+  });
 });

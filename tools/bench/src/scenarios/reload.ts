@@ -51,8 +51,10 @@ interface QuietReload {
   readonly netCpuMs: number | undefined;
 }
 
-/** The main thread's CPU a second with nothing to do, measured over this long before the quiet reloads. */
+/** The main thread's CPU a second with nothing to do, measured over this long after the quiet reloads... */
 const IDLE_FLOOR_MS = 3000;
+/** ...this long after the last of them. */
+const IDLE_SETTLE_MS = 9000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,23 +109,28 @@ async function reloadOnce(gateway: GatewayServer, upstreamOrigin: string, change
 const changedRoutes = (index: number): Set<number> => new Set([index % ROUTES, (index + 1) % ROUTES]);
 
 async function quietReloads(gateway: GatewayServer, upstreamOrigin: string, stepsFile: string): Promise<{ reloads: QuietReload[]; idleCpuPerSecond: number | undefined }> {
-  await sleep(1000);
-  const idleFrom = Date.now();
-  await sleep(IDLE_FLOOR_MS);
-  const idleTo = Date.now();
-  const idle = mainThreadBetween(readMainThreadWindows(stepsFile), idleFrom, idleTo);
-  const idleCpuPerSecond = idle === undefined ? undefined : (idle.cpuMs * 1000) / (idleTo - idleFrom);
-  const reloads: QuietReload[] = [];
+  const measured: Array<{ reloadMs: number; from: number; to: number }> = [];
   for (let k = 0; k < QUIET_RELOADS; k += 1) {
     await sleep(1000);
     const from = Date.now();
     const reloadMs = await reloadOnce(gateway, upstreamOrigin, changedRoutes(5000 + k * 3));
     await sleep(AFTER_RELOAD_MS);
-    const to = Date.now();
-    const mainThread = mainThreadBetween(readMainThreadWindows(stepsFile), from, to);
-    const netCpuMs = mainThread === undefined || idleCpuPerSecond === undefined ? undefined : mainThread.cpuMs - (idleCpuPerSecond * (to - from)) / 1000;
-    reloads.push({ reloadMs, mainThread, netCpuMs });
+    measured.push({ reloadMs, from, to: Date.now() });
   }
+  // The floor is taken after the reloads, once what they and the warm-up left has run (the idle
+  // young-generation trim fires 2 s and 8 s into idleness, the reload worker ends 5 s after its last answer).
+  await sleep(IDLE_SETTLE_MS);
+  const idleFrom = Date.now();
+  await sleep(IDLE_FLOOR_MS);
+  const idleTo = Date.now();
+  const windows = readMainThreadWindows(stepsFile);
+  const idle = mainThreadBetween(windows, idleFrom, idleTo);
+  const idleCpuPerSecond = idle === undefined ? undefined : (idle.cpuMs * 1000) / (idleTo - idleFrom);
+  const reloads = measured.map(({ reloadMs, from, to }) => {
+    const mainThread = mainThreadBetween(windows, from, to);
+    const netCpuMs = mainThread === undefined || idleCpuPerSecond === undefined ? undefined : mainThread.cpuMs - (idleCpuPerSecond * (to - from)) / 1000;
+    return { reloadMs, mainThread, netCpuMs };
+  });
   return { reloads, idleCpuPerSecond };
 }
 
