@@ -28,7 +28,7 @@ test('a state file larger than one write chunk holds the same JSON, a long array
 test('an array serialized beforehand is written as its elements\' bytes: the same file as the array itself', async () => {
   const dir = makeTempDir();
   try {
-    const routes = Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, path: `/p${i}/*`, note: i % 7 === 0 ? 'é€😀 "quoted"\n' : null }));
+    const routes = Array.from({ length: 3000 }, (_, i) => ({ id: `r-${i}`, path: `/p${i}/*`, note: i % 7 === 0 ? 'é€😀 "quoted"\n' : null, pad: 'x'.repeat(400) }));
     const encoded = routes.map((r) => Buffer.from(JSON.stringify(r)));
     const plain = path.join(dir.path, 'plain.json');
     const serialized = path.join(dir.path, 'serialized.json');
@@ -41,6 +41,7 @@ test('an array serialized beforehand is written as its elements\' bytes: the sam
     const joined = Buffer.from(encoded.map((b) => b.toString('utf8')).join(ELEMENT_SEPARATOR));
     const unused = (): Uint8Array => assert.fail('the joined bytes are written, not the elements one by one');
     await writeJsonAtomic(joinedFile, { version: 7, routes: new SerializedJsonArray(encoded.length, unused, joined), empty: new SerializedJsonArray(0, unused, Buffer.alloc(0)) });
+    assert.ok(joined.length > 1024 * 1024, 'joined bytes of more than one write slice');
     assert.equal(readFileSync(joinedFile, 'utf8'), readFileSync(plain, 'utf8'));
     const one = path.join(dir.path, 'one.json');
     await writeJsonAtomic(one, { routes: new SerializedJsonArray(1, unused, encoded[0] as Buffer) });
