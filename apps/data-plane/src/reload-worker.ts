@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ProxyConfig } from '@gateway/route-model';
-import type { ConfigFileError } from './adapters/yaml-config-file.adapter';
+import type { ConfigFileError } from '@gateway/config-file';
 import type { ConfigWorkerMessage, ConfigWorkerRequest, RouteRecords } from './proxy-config-worker-protocol';
 
 export interface ReloadWorkerOptions {
