@@ -131,7 +131,7 @@ const reloadWorker = new ReloadWorker({
 
 /**
  * loadProxyConfig in a worker thread (the same checks, the same errors with their lines), for
- * reloads while traffic flows: the main thread only receives the routes as one transferred buffer
+ * reloads while traffic flows: the main thread only receives the routes as transferred buffers
  * of JSON records and parses, in slices of a few milliseconds, those not in `known`. A worker that crashes, runs out
  * of memory or takes longer than a minute is a failed load, never a stalled or dead gateway (ReloadWorker).
  */
