@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, manyRoutesConfig } from '@gateway/testing';
+import { ELEMENT_SEPARATOR } from './engine/state-files';
 import { loadProxyConfig, loadProxyConfigForReload, type KnownRoute } from './proxy-config-source';
 
 /** A route whose JSON is not ASCII: record boundaries in the worker's buffer are bytes, not characters. */
@@ -34,6 +35,7 @@ test('a proxy.yml large enough for the worker gives the routes the event loop gi
     const json = offThread.routeJson;
     assert.equal(json?.length, offThread.config.routes.length);
     offThread.config.routes.forEach((route, i) => assert.equal(Buffer.from(json?.element(i) ?? []).toString('utf8'), JSON.stringify(route), `route ${i}: its JSON text`));
+    assert.equal(Buffer.from(json?.joined ?? []).toString('utf8'), offThread.config.routes.map((route) => JSON.stringify(route)).join(ELEMENT_SEPARATOR), 'all of them, joined as the snapshot file writes them');
   } finally {
     dir.remove();
   }

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { readCaBundle } from '@gateway/config-file';
 import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
@@ -9,7 +8,8 @@ import { runInSlices } from './engine/time-slices';
 import { loadCertificates } from './engine/tls-certificates';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
 import { POLICY_FACTORIES } from './policies/policy-registry';
-import { FINGERPRINT_BYTES, type ConfigWorkerMessage, type RouteRecords } from './proxy-config-worker-protocol';
+import { FINGERPRINT_BYTES, type RouteRecords } from './proxy-config-worker-protocol';
+import { ReloadWorker } from './reload-worker';
 
 export type { ConfigFileError, ConfigFileResult } from './adapters/yaml-config-file.adapter';
 
@@ -115,59 +115,34 @@ export async function loadProxyConfigForReload(filePath: string, known: readonly
 /** Bounds of the worker: a config file is at most 5 MB, but its YAML document takes many times that. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 768 };
 const WORKER_TIMEOUT_MS = 60_000;
+/**
+ * The worker stays this long after a reload, for the next one: reloads come in bursts (a deploy
+ * tool writing the file and signalling several times, the bench's back-to-back reloads), and a
+ * kept thread parses with its code compiled. Longer gaps start a fresh thread, as before.
+ */
+const WORKER_IDLE_MS = 5_000;
+
+const reloadWorker = new ReloadWorker({
+  script: path.join(__dirname, 'proxy-config-worker.js'),
+  timeoutMs: WORKER_TIMEOUT_MS,
+  idleMs: WORKER_IDLE_MS,
+  resourceLimits: WORKER_LIMITS,
+});
 
 /**
  * loadProxyConfig in a worker thread (the same checks, the same errors with their lines), for
- * reloads while traffic flows: the main thread only receives the routes as one transferred buffer
+ * reloads while traffic flows: the main thread only receives the routes as transferred buffers
  * of JSON records and parses, in slices of a few milliseconds, those not in `known`. A worker that crashes, runs out
- * of memory or takes longer than a minute is a failed load, never a stalled or dead gateway.
+ * of memory or takes longer than a minute is a failed load, never a stalled or dead gateway (ReloadWorker).
  */
 export async function loadProxyConfigOffThread(filePath: string, known: readonly KnownRoute[] = []): Promise<ReloadConfigLoad> {
-  const received = await receiveFromWorker(filePath);
+  const received = await reloadWorker.read(filePath);
   if (!received.ok) return received;
   const { routes, fingerprints } = await runInSlices(parseRouteRecords(received.records, known));
   const { bytes, jsonStarts, ends } = received.records;
-  const routeJson = new SerializedJsonArray(ends.length, (i) => bytes.subarray(jsonStarts[i], ends[i]));
+  // `bytes` is the routes' JSON joined as the snapshot file writes them: the file takes it whole.
+  const routeJson = new SerializedJsonArray(ends.length, (i) => bytes.subarray(jsonStarts[i], ends[i]), bytes);
   return { ok: true, config: { ...received.config, routes }, fingerprints, routeJson };
-}
-
-type WorkerResult = { ok: true; config: ProxyConfig; records: RouteRecords } | { ok: false; errors: ConfigFileError[] };
-
-function receiveFromWorker(filePath: string): Promise<WorkerResult> {
-  return new Promise<WorkerResult>((resolve) => {
-    const worker = new Worker(path.join(__dirname, 'proxy-config-worker.js'), { workerData: { filePath }, resourceLimits: WORKER_LIMITS });
-    let config: ProxyConfig | undefined;
-    let records: RouteRecords | undefined;
-    let settled = false;
-    const finish = (result: WorkerResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(result);
-    };
-    const fail = (message: string): void => finish({ ok: false, errors: [{ field: '(reload)', code: 'RELOAD_FAILED', message }] });
-    const timer = setTimeout(() => fail(`reading ${path.basename(filePath)} took longer than ${WORKER_TIMEOUT_MS / 1000} s`), WORKER_TIMEOUT_MS);
-    worker.on('message', (message: ConfigWorkerMessage) => {
-      switch (message.kind) {
-        case 'config':
-          config = message.config;
-          break;
-        case 'routes':
-          records = message.records;
-          break;
-        case 'done':
-          if (config === undefined || records === undefined) fail('the configuration worker sent no configuration');
-          else finish({ ok: true, config, records });
-          break;
-        case 'failed':
-          finish({ ok: false, errors: message.errors });
-          break;
-      }
-    });
-    worker.on('error', (error) => fail(`the configuration worker failed: ${error.message}`));
-    worker.on('exit', (code) => fail(`the configuration worker exited (code ${code}) before it finished`));
-  });
 }
 
 /**
@@ -191,25 +166,25 @@ export interface KnownRoute {
  */
 function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[]): Generator<void, { routes: Route[]; fingerprints: string[] }, void> {
   const bytes = Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength);
+  const heads = Buffer.from(records.heads.buffer, records.heads.byteOffset, records.heads.byteLength);
   const routes: Route[] = [];
   const fingerprints: string[] = [];
   let byId: Map<string, KnownRoute> | undefined;
   let start = 0;
   for (let i = 0; i < records.ends.length; i += 1) {
-    const end = records.ends[i] as number;
-    const jsonStart = records.jsonStarts[i] as number;
+    const end = records.headEnds[i] as number;
     const idStart = start + FINGERPRINT_BYTES;
     let same: KnownRoute | undefined = known[i];
-    if (same === undefined || !holdsAscii(bytes, idStart, jsonStart, same.id)) {
+    if (same === undefined || !holdsAscii(heads, idStart, end, same.id)) {
       byId ??= yield* knownById(known);
-      same = byId.get(bytes.toString('utf8', idStart, jsonStart));
+      same = byId.get(heads.toString('utf8', idStart, end));
     }
-    if (same?.fingerprint !== undefined && holdsAscii(bytes, start, idStart, same.fingerprint)) {
+    if (same?.fingerprint !== undefined && holdsAscii(heads, start, idStart, same.fingerprint)) {
       routes.push(same.route);
       fingerprints.push(same.fingerprint);
     } else {
-      routes.push(JSON.parse(bytes.toString('utf8', jsonStart, end)) as Route);
-      fingerprints.push(bytes.toString('latin1', start, idStart));
+      routes.push(JSON.parse(bytes.toString('utf8', records.jsonStarts[i], records.ends[i])) as Route);
+      fingerprints.push(heads.toString('latin1', start, idStart));
     }
     start = end;
     yield;

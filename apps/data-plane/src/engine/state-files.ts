@@ -9,15 +9,29 @@ const LONG_ARRAY = 64;
  */
 const CHUNK_CHARS = 32 * 1024;
 
+/** Between two elements of a long top-level array in a state file (one element a line, indented). */
+export const ELEMENT_SEPARATOR = ',\n    ';
+
+/**
+ * A slice of an array's joined bytes written at once (see SerializedJsonArray.joined). The bytes
+ * are ready, so a slice costs the event loop one write call whatever its size (the copy into the
+ * file runs in libuv's pool): 1 MiB makes a 10,000-route snapshot five writes instead of 80.
+ */
+const JOINED_SLICE = 1024 * 1024;
+
 /**
  * An array whose elements are JSON already (UTF-8, one element each), written as they are. The
  * reload worker hands over every route's JSON text: serializing 10,000 routes again on the event
  * loop was about a quarter of a full reload's main-thread CPU, and megabytes of young strings.
+ * `joined`, when given, is every element in order with ELEMENT_SEPARATOR between them (the reload
+ * worker lays its buffer out so): it is written in large slices of its own bytes, with no per-element
+ * step and no copy (gathering 10,000 elements into chunks was 5-7 ms of a reload's main thread).
  */
 export class SerializedJsonArray {
   constructor(
     readonly length: number,
     readonly element: (index: number) => Uint8Array,
+    readonly joined?: Uint8Array,
   ) {}
 }
 
@@ -40,9 +54,15 @@ function* jsonPieces(data: unknown): Generator<string | Uint8Array, void, void> 
     first = false;
     if (value instanceof SerializedJsonArray) {
       yield `${separator}  ${JSON.stringify(key)}: [`;
-      for (let i = 0; i < value.length; i += 1) {
-        yield i === 0 ? '\n    ' : ',\n    ';
-        yield value.element(i);
+      const joined = value.length === 0 ? undefined : value.joined;
+      if (joined !== undefined) {
+        yield '\n    ';
+        for (let at = 0; at < joined.length; at += JOINED_SLICE) yield joined.subarray(at, Math.min(at + JOINED_SLICE, joined.length));
+      } else {
+        for (let i = 0; i < value.length; i += 1) {
+          yield i === 0 ? '\n    ' : ELEMENT_SEPARATOR;
+          yield value.element(i);
+        }
       }
       yield value.length === 0 ? ']' : '\n  ]';
       continue;
@@ -86,7 +106,12 @@ export async function writeJsonAtomic(filePath: string, data: unknown): Promise<
     };
     for (const piece of jsonPieces(data)) {
       if (typeof piece === 'string') text += piece;
-      else {
+      else if (piece.length >= CHUNK_CHARS) {
+        // A large slice of bytes already encoded: written as it is, after what was gathered before it.
+        if (size > 0) await writeAll(file, chunk());
+        await writeAll(file, piece);
+        continue;
+      } else {
         if (text !== '') parts.push(Buffer.from(text));
         text = '';
         parts.push(piece);

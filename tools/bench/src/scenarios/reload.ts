@@ -44,7 +44,17 @@ interface PhaseResult {
 interface QuietReload {
   readonly reloadMs: number;
   readonly mainThread: MainThreadSummary | undefined;
+  /**
+   * The main thread's CPU over the reload's window less what it spends idle over as long (the
+   * monitor's own 1 ms timer, ~25 ms of CPU a second, and the gateway's timers): the reload's own cost.
+   */
+  readonly netCpuMs: number | undefined;
 }
+
+/** The main thread's CPU a second with nothing to do, measured over this long after the quiet reloads... */
+const IDLE_FLOOR_MS = 3000;
+/** ...this long after the last of them. */
+const IDLE_SETTLE_MS = 9000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,16 +108,30 @@ async function reloadOnce(gateway: GatewayServer, upstreamOrigin: string, change
 /** Reloads with a few routes changed (the rest reused), `index` picking which. */
 const changedRoutes = (index: number): Set<number> => new Set([index % ROUTES, (index + 1) % ROUTES]);
 
-async function quietReloads(gateway: GatewayServer, upstreamOrigin: string, stepsFile: string): Promise<QuietReload[]> {
-  const results: QuietReload[] = [];
+async function quietReloads(gateway: GatewayServer, upstreamOrigin: string, stepsFile: string): Promise<{ reloads: QuietReload[]; idleCpuPerSecond: number | undefined }> {
+  const measured: Array<{ reloadMs: number; from: number; to: number }> = [];
   for (let k = 0; k < QUIET_RELOADS; k += 1) {
     await sleep(1000);
     const from = Date.now();
     const reloadMs = await reloadOnce(gateway, upstreamOrigin, changedRoutes(5000 + k * 3));
     await sleep(AFTER_RELOAD_MS);
-    results.push({ reloadMs, mainThread: mainThreadBetween(readMainThreadWindows(stepsFile), from, Date.now()) });
+    measured.push({ reloadMs, from, to: Date.now() });
   }
-  return results;
+  // The floor is taken after the reloads, once what they and the warm-up left has run (the idle
+  // young-generation trim fires 2 s and 8 s into idleness, the reload worker ends 5 s after its last answer).
+  await sleep(IDLE_SETTLE_MS);
+  const idleFrom = Date.now();
+  await sleep(IDLE_FLOOR_MS);
+  const idleTo = Date.now();
+  const windows = readMainThreadWindows(stepsFile);
+  const idle = mainThreadBetween(windows, idleFrom, idleTo);
+  const idleCpuPerSecond = idle === undefined ? undefined : (idle.cpuMs * 1000) / (idleTo - idleFrom);
+  const reloads = measured.map(({ reloadMs, from, to }) => {
+    const mainThread = mainThreadBetween(windows, from, to);
+    const netCpuMs = mainThread === undefined || idleCpuPerSecond === undefined ? undefined : mainThread.cpuMs - (idleCpuPerSecond * (to - from)) / 1000;
+    return { reloadMs, mainThread, netCpuMs };
+  });
+  return { reloads, idleCpuPerSecond };
 }
 
 async function runPhase(ctx: HarnessContext, phase: Phase, gateway: GatewayServer, upstreamOrigin: string, seconds: number, round: number, stepsFile: string): Promise<PhaseResult> {
@@ -183,9 +207,14 @@ const maxOf = (values: ReadonlyArray<number | undefined>): number | undefined =>
 };
 
 /** The data plane on 10,000 routes: full reloads without traffic, then the phases in interleaved rounds. */
-async function measureReloads(ctx: HarnessContext, phases: readonly Phase[], seconds: number): Promise<{ results: Record<Phase, PhaseResult[]>; quiet: QuietReload[] }> {
+async function measureReloads(
+  ctx: HarnessContext,
+  phases: readonly Phase[],
+  seconds: number,
+): Promise<{ results: Record<Phase, PhaseResult[]>; quiet: QuietReload[]; idleCpuPerSecond: number | undefined }> {
   const results: Record<Phase, PhaseResult[]> = { steady: [], reloading: [] };
   let quiet: QuietReload[] = [];
+  let idleCpuPerSecond: number | undefined;
   const stepsDir = makeTempDir('bench-main-thread-');
   const stepsFile = path.join(stepsDir.path, 'main-thread-steps.jsonl');
   try {
@@ -200,8 +229,13 @@ async function measureReloads(ctx: HarnessContext, phases: readonly Phase[], sec
     ctx.log(`data plane with ${ROUTES} routes on ${gateway.origin} (pid ${gateway.pid}); warming up`);
     await runLoad({ origin: gateway.origin, request: { path: manyRoutesRoute(0).requestPath, vary: (s) => ({ path: manyRoutesRoute(s % ROUTES).requestPath }) }, connections: ctx.options.connections, durationSeconds: Math.max(ctx.options.initialWarmupSeconds, 3) });
     if (phases.includes('reloading')) {
-      quiet = await quietReloads(gateway, upstream.origin, stepsFile);
-      for (const q of quiet) ctx.log(`reload without traffic: ${ms(q.reloadMs)} ms, longest main-thread step ${ms(q.mainThread?.longestStepCpuMs)} ms CPU, main thread ${ms(q.mainThread?.cpuMs)} ms CPU`);
+      const measured = await quietReloads(gateway, upstream.origin, stepsFile);
+      quiet = measured.reloads;
+      idleCpuPerSecond = measured.idleCpuPerSecond;
+      ctx.log(`main thread idle (no traffic, no reload): ${ms(idleCpuPerSecond)} ms of CPU a second`);
+      for (const q of quiet) {
+        ctx.log(`reload without traffic: ${ms(q.reloadMs)} ms, longest main-thread step ${ms(q.mainThread?.longestStepCpuMs)} ms CPU, main thread ${ms(q.mainThread?.cpuMs)} ms CPU (${ms(q.netCpuMs)} ms over idle)`);
+      }
     }
     for (let round = 1; round <= ctx.options.rounds; round += 1) {
       const order = round % 2 === 1 ? phases : [...phases].reverse();
@@ -217,7 +251,7 @@ async function measureReloads(ctx: HarnessContext, phases: readonly Phase[], sec
   } finally {
     stepsDir.remove();
   }
-  return { results, quiet };
+  return { results, quiet, idleCpuPerSecond };
 }
 
 export const reloadScenario: Scenario = {
@@ -234,7 +268,7 @@ export const reloadScenario: Scenario = {
   async run(ctx: HarnessContext): Promise<ScenarioResult> {
     const phases = (['steady', 'reloading'] as const).filter((p) => ctx.variantSelected('reload', p));
     const seconds = Math.max(ctx.options.durationSeconds, MIN_PHASE_SECONDS);
-    const { results, quiet } = phases.length > 0 ? await measureReloads(ctx, phases, seconds) : { results: { steady: [], reloading: [] }, quiet: [] };
+    const { results, quiet, idleCpuPerSecond } = phases.length > 0 ? await measureReloads(ctx, phases, seconds) : { results: { steady: [], reloading: [] }, quiet: [], idleCpuPerSecond: undefined };
     const apply = ctx.variantSelected('reload', 'route-change') ? await measureRouteChange(ctx) : undefined;
 
     const row = (phase: Phase): string[] => {
@@ -282,16 +316,19 @@ export const reloadScenario: Scenario = {
       markdown.push(
         `Full reloads of ${ROUTES} routes (2 changed) without traffic, measured inside the data plane's main thread (thread CPU time from /proc, 1 ms timer; from SIGHUP to ${AFTER_RELOAD_MS} ms after the answer):\n`,
         markdownTable(
-          ['reload', 'answered ms', 'longest main-thread step, CPU ms', 'main-thread CPU ms', 'worst loop delay ms', 'longest GC pause ms'],
+          ['reload', 'answered ms', 'longest main-thread step, CPU ms', 'main-thread CPU ms', 'of it over idle, ms', 'worst loop delay ms', 'longest GC pause ms'],
           quiet.map((q, i) => [
             String(i + 1),
             ms(q.reloadMs),
             ms(q.mainThread?.longestStepCpuMs),
             ms(q.mainThread?.cpuMs),
+            ms(q.netCpuMs),
             ms(q.mainThread?.worstLoopDelayMs),
             ms(q.mainThread?.longestGcMs),
           ]),
         ),
+        '',
+        `The main thread idle (no traffic, no reload; the monitor's 1 ms timer included) spent ${ms(idleCpuPerSecond)} ms of CPU a second: "over idle" is a reload's window less that.`,
         '',
       );
     }
@@ -355,7 +392,8 @@ export const reloadScenario: Scenario = {
           })),
         ]),
       ),
-      quietReloads: quiet.map((q) => ({ reloadMs: q.reloadMs, mainThread: q.mainThread === undefined ? null : { ...q.mainThread } })),
+      quietReloads: quiet.map((q) => ({ reloadMs: q.reloadMs, mainThread: q.mainThread === undefined ? null : { ...q.mainThread }, netCpuMs: q.netCpuMs ?? null })),
+      idleMainThreadCpuMsPerSecond: idleCpuPerSecond ?? null,
       routeChange: apply === undefined ? null : (apply as unknown as JsonValue),
     };
     return { name: 'reload', title: this.title, markdown: markdown.join('\n'), goals, data };
