@@ -21,7 +21,7 @@ import {
   type Collection,
   type ProcessCount,
 } from './instruction-figures';
-import { batchPlan, chargedError, chargedPerRequest, fitProcess, ratioError, type ProcessFit, type RateFit } from './instruction-fit';
+import { batchFigures, batchPlan, chargedError, chargedPerRequest, fitProcess, halves, ratioError, type ProcessFit, type RateFit } from './instruction-fit';
 import type { ServerProcess } from './processes';
 import { formatGoal, formatNumber, markdownTable } from './report';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
@@ -323,7 +323,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         ctx.log(
           `round ${r}${s.replicas > 1 ? ` process ${p.replica + 1}` : ''} ${p.variant.name}: batches ${count.batches.map((bt) => `${bt.requests} req ${formatNumber(bt.count.all)} Ir ${bt.seconds.toFixed(1)} s (net ${formatNumber(batchNet(bt))}/req, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')}; ` +
             `pauses ${count.pauses.map((ps) => `${formatNumber(ps.count.all)} Ir ${ps.seconds.toFixed(1)} s`).join(', ')}; idle ${formatNumber(idle.count.all)} Ir ${idle.seconds.toFixed(1)} s; ` +
-            `fit ${formatNumber(f.perRequest)} Ir/request (${formatNumber(f.fit.perRequest)} + collector ${formatNumber(f.gcPerRequest)}) + ${formatNumber(f.perSecond)} Ir/s, R² ${f.fit.r2.toFixed(4)}, a ± ${formatNumber(f.fit.perRequestError)}, b ± ${formatNumber(f.fit.perSecondError)}, requests/seconds correlation ${f.fit.correlation.toFixed(3)} (${f.busyOnly.correlation.toFixed(3)} over the batches alone); batches alone ${formatNumber(f.busyOnly.perRequest)} + ${formatNumber(f.busyOnly.perSecond)} Ir/s; ` +
+            `fit ${formatNumber(f.perRequest)} Ir/request (${formatNumber(f.fit.perRequest)} + collector ${formatNumber(f.gcPerRequest)}) + ${formatNumber(f.perSecond)} Ir/s, R² ${f.fit.r2.toFixed(4)}, each batch less b x seconds ${batchFigures(count, f).map((x) => formatNumber(x)).join(', ')} Ir/request, a ± ${formatNumber(f.fit.perRequestError)}, b ± ${formatNumber(f.fit.perSecondError)}, requests/seconds correlation ${f.fit.correlation.toFixed(3)} (${f.busyOnly.correlation.toFixed(3)} over the batches alone); batches alone ${formatNumber(f.busyOnly.perRequest)} + ${formatNumber(f.busyOnly.perSecond)} Ir/s; ` +
             `median ${formatNumber(processMedian(count))}, mean ${formatNumber(processMean(count))}, main thread median ${formatNumber(processMedian(count, 'main'))}; ` +
             `full collections ${count.collections.map((c) => formatNumber(c.count.gc)).join(', ')} Ir; old generation ${formatNumber(oldGenerationBytesPerRequest(count))} B/request; ` +
             `timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
@@ -399,6 +399,10 @@ function report<Env>(
       each((p) => fitOf(p).fit.perRequestError),
       processes.map((p) => percent(figureError(p) / figure(p))).join(' / '),
       each((p) => fitOf(p).fit.correlation, 3),
+      processes.map((p) => {
+        const h = halves(batchFigures(p, fitOf(p)));
+        return `${formatNumber(h.first)} → ${formatNumber(h.second)}`;
+      }).join(' / '),
       formatNumber(over(figure)),
       formatNumber(over((p) => processMedian(p))),
       formatNumber(over((p) => processMean(p))),
@@ -444,7 +448,7 @@ function report<Env>(
         (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} % per request, so no verdict`) +
         (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
         (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict') +
-        (!fitted || wellConditioned ? '' : ` — a process's goal figure has a standard error above ${FIGURE_ERROR_AT_MOST * 100} % (the fit is ill-conditioned: requests and seconds moved together), so no verdict`) +
+        (!fitted || wellConditioned ? '' : ` — a process's goal figure has a standard error above ${FIGURE_ERROR_AT_MOST * 100} % (requests and seconds moved together, or the batches scatter or drift: see the table), so no verdict`) +
         (!fitted || !wellConditioned || clearOfGoal ? '' : ` — a pair's ratio lies within ${ERRORS_FROM_GOAL} standard errors of the goal, so no verdict`),
       value,
       atLeast: g.atLeast,
@@ -471,6 +475,7 @@ function report<Env>(
         'standard error of a (each process)',
         `standard error of a + b / ${formatNumber(rate)}, relative (each process)`,
         'correlation of requests and seconds over the points (each process)',
+        'batches less b x seconds, per request: first half → second half (each process)',
         `Ir / request at ${formatNumber(rate)} req/s (median)`,
         'median batch, timers out (earlier figure)',
         'mean of batches, timers out',

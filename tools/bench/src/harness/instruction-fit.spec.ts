@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InstructionCount } from './callgrind';
-import { batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, ratioError, type FitPoint } from './instruction-fit';
+import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, type FitPoint } from './instruction-fit';
 
 const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc });
 
@@ -136,4 +136,17 @@ test('a process: the collector out of the points, back in per request; charged a
 
 test("a ratio's error: relative errors in quadrature", () => {
   assert.ok(Math.abs(ratioError(100, 3, 50, 2) - 2 * Math.hypot(0.03, 0.04)) < 1e-12);
+});
+
+test("a batch's figure is its count less the fitted clock, per request; the halves show a drift", () => {
+  // A process that settles: its batches cost 160k, then 140k a request, on a clock of 500k a second.
+  const cost = [160_000, 160_000, 160_000, 140_000, 140_000, 140_000];
+  const batches = cost.map((a, k) => ({ requests: SIZES[k % 3] as number, seconds: 2 + k, count: count(a * (SIZES[k % 3] as number) + 500_000 * (2 + k)) }));
+  const pauses = [5, 10, 20].map((seconds) => ({ requests: 0, seconds, count: count(500_000 * seconds) }));
+  const f = fitProcess({ batches, collections: [], pauses, idle: { requests: 0, seconds: 10, count: count(5_000_000) } });
+  const figures = batchFigures({ batches, collections: [], pauses, idle: { requests: 0, seconds: 10, count: count(5_000_000) } }, f);
+  const h = halves(figures);
+  // The clock is measured from the points without requests, so each batch's own cost comes back close.
+  assert.ok(Math.abs(h.first - 160_000) < 5_000 && Math.abs(h.second - 140_000) < 5_000, `halves ${h.first} → ${h.second}`);
+  assert.ok(h.first - h.second > 15_000);
 });

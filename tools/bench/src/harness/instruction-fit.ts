@@ -142,6 +142,21 @@ export function fitProcess(p: ProcessCount): ProcessFit {
   return { fit, busyOnly: fitRequestsAndSeconds(batches), gcPerRequest, perRequest: fit.perRequest + gcPerRequest, perSecond: fit.perSecond };
 }
 
+/**
+ * Each batch's own per-request figure with the process's fitted clock taken off, (Ir - b x seconds)
+ * / requests, the collector left out as in the fit, in the batches' order. A fit's residuals, per
+ * request: a trend through the run (a process still settling) or batches slowed by the machine
+ * (a starved process runs fewer timers than b x seconds) shows here, not in R².
+ */
+export const batchFigures = (p: ProcessCount, f: ProcessFit): number[] => p.batches.map((b) => (b.count.all - b.count.gc - f.perSecond * b.seconds) / b.requests);
+
+/** The mean of the first and of the second half of a process's batch figures (batchFigures). */
+export function halves(values: readonly number[]): { first: number; second: number } {
+  const half = Math.floor(values.length / 2);
+  const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { first: mean(values.slice(0, half)), second: mean(values.slice(values.length - half)) };
+}
+
 /** A process's instructions a request at `requestsPerSecond`: its per-request cost plus its clock's work shared by that many requests. */
 export const chargedPerRequest = (f: ProcessFit, requestsPerSecond: number): number => f.perRequest + f.perSecond / requestsPerSecond;
 
