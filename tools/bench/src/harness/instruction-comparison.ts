@@ -150,12 +150,18 @@ const settings = () => ({
   /** Fresh processes a variant within a round, side by side: on a busy machine two at once take the time of one. */
   replicas: setting('BENCH_CALLGRIND_REPLICAS', 1),
   warmup: setting('BENCH_CALLGRIND_WARMUP', 20_000),
+  instrumentedWarmup: instrumentedWarmup(),
   connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
   idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
   forcedCollections: forcingCollections(),
 });
-/** Instrumented requests after instrumentation is switched on, before the first zero (callgrind retranslates everything). */
-const INSTRUMENTED_WARMUP_REQUESTS = 300;
+/**
+ * Instrumented requests after instrumentation is switched on, before the first zero (callgrind
+ * retranslates everything), BENCH_CALLGRIND_INSTRUMENTED_WARMUP: 300 by default. The run of
+ * 2026-11-28 01:09 (load ~17) had each batch's figure fall from ~189k to ~104k Ir a request
+ * through a process, so the processes were still settling after 300.
+ */
+const instrumentedWarmup = (): number => setting('BENCH_CALLGRIND_INSTRUMENTED_WARMUP', 300);
 /** A process under valgrind on a busy machine can stall for a long time (instrumentation switched on, GC). */
 const REQUEST_TIMEOUT_MS = 300_000;
 const START_UNDER_VALGRIND_MS = 300_000;
@@ -275,9 +281,9 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         started.map(async (p) => {
           await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
           p.callgrind.instrument();
-          const seconds = await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
+          const seconds = await sendRequests(p.server.origin, spec.path, s.instrumentedWarmup, s.connections);
           // The pauses' unit: how long this process takes for a mid-size batch, instrumented.
-          p.pauseUnit = (seconds / INSTRUMENTED_WARMUP_REQUESTS) * s.requests;
+          p.pauseUnit = (seconds / s.instrumentedWarmup) * s.requests;
         }),
       );
       const batches = new Map<string, Batch[]>(started.map((p) => [p.key, []]));
