@@ -162,6 +162,11 @@ const settings = () => ({
  * through a process, so the processes were still settling after 300.
  */
 const instrumentedWarmup = (): number => setting('BENCH_CALLGRIND_INSTRUMENTED_WARMUP', 300);
+/**
+ * The longest pause unit (s): 2 units is the longest pause. Points without requests of 30-60 s
+ * measure b to ~3 % (2026-11-28: 481-497k Ir/s over pauses of 9-40 s); longer ones only lengthen the run.
+ */
+const PAUSE_UNIT_AT_MOST_SECONDS = 30;
 /** A process under valgrind on a busy machine can stall for a long time (instrumentation switched on, GC). */
 const REQUEST_TIMEOUT_MS = 300_000;
 const START_UNDER_VALGRIND_MS = 300_000;
@@ -282,8 +287,9 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
           p.callgrind.instrument();
           const seconds = await sendRequests(p.server.origin, spec.path, s.instrumentedWarmup, s.connections);
-          // The pauses' unit: how long this process takes for a mid-size batch, instrumented.
-          p.pauseUnit = (seconds / s.instrumentedWarmup) * s.requests;
+          // The pauses' unit: how long this process takes for a mid-size batch, instrumented, at most
+          // PAUSE_UNIT_AT_MOST_SECONDS (at load 20 a request took 0.35 s and the unit 90 s: a 33-minute run).
+          p.pauseUnit = Math.min(PAUSE_UNIT_AT_MOST_SECONDS, (seconds / s.instrumentedWarmup) * s.requests);
         }),
       );
       const batches = new Map<string, Batch[]>(started.map((p) => [p.key, []]));
