@@ -305,7 +305,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       for (let b = 0; b < s.batches; b += 1) {
         // Sizes and pauses in cycles of coprime lengths. A batch's seconds follow its requests, so
         // the pauses (and the idle spell) are what tell the clock's work from a request's: with the
-        // idle spell alone the fit traded a against b between processes (main, 2026-11-28: 0.898
+        // idle spell alone the fit traded a against b between processes (main 19b36ba: 0.898
         // where the median batches differed by 1 %).
         const { requests, pause } = plan[b] as { requests: number; pause: number };
         await Promise.all(
