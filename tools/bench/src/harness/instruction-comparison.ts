@@ -21,7 +21,7 @@ import {
   type Collection,
   type ProcessCount,
 } from './instruction-figures';
-import { chargedPerRequest, fitProcess, type ProcessFit, type RateFit } from './instruction-fit';
+import { batchFigures, batchPlan, chargedError, chargedPerRequest, fitProcess, halves, ratioError, type ProcessFit, type RateFit } from './instruction-fit';
 import type { ServerProcess } from './processes';
 import { formatGoal, formatNumber, markdownTable } from './report';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
@@ -125,26 +125,61 @@ const batchSizes = (requests: number): number[] => {
   if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`BENCH_CALLGRIND_BATCH_SIZES must be positive integers separated by commas (got ${text})`);
   return sizes;
 };
+/**
+ * `BENCH_CALLGRIND_PAUSES` (comma-separated, in units of the process's time for BENCH_CALLGRIND_REQUESTS
+ * requests, timed in the instrumented warm-up), else 0, 0.5, 1, 2: a pause without traffic after each
+ * batch, counted on its own (0: none), taken in turn. A batch's seconds follow its requests (one at a
+ * time, each ~10 ms under callgrind), so only points without requests tell the clock's work a second
+ * from a request's; with the single 10 s idle spell of the design before 2026-11-28 the fit traded a
+ * against b between processes. "0" alone gives that design back.
+ */
+const pauseFractions = (): number[] => {
+  const text = process.env['BENCH_CALLGRIND_PAUSES'];
+  if (text === undefined || text.trim() === '') return [0, 0.5, 1, 2];
+  const pauses = text.split(',').map((t) => Number(t.trim()));
+  if (pauses.some((n) => !Number.isFinite(n) || n < 0)) throw new Error(`BENCH_CALLGRIND_PAUSES must be numbers >= 0 separated by commas (got ${text})`);
+  return pauses;
+};
 const settings = () => ({
   requests: setting('BENCH_CALLGRIND_REQUESTS', 250),
   batchSizes: batchSizes(setting('BENCH_CALLGRIND_REQUESTS', 250)),
+  pauses: pauseFractions(),
   chargeRequestsPerSecond: setting('BENCH_CALLGRIND_CHARGE_RPS', CHARGE_REQUESTS_PER_SECOND),
   batches: setting('BENCH_CALLGRIND_BATCHES', 12),
   rounds: setting('BENCH_CALLGRIND_ROUNDS', 3),
   /** Fresh processes a variant within a round, side by side: on a busy machine two at once take the time of one. */
   replicas: setting('BENCH_CALLGRIND_REPLICAS', 1),
   warmup: setting('BENCH_CALLGRIND_WARMUP', 20_000),
+  instrumentedWarmup: instrumentedWarmup(),
   connections: setting('BENCH_CALLGRIND_CONNECTIONS', 1),
   idleSeconds: setting('BENCH_CALLGRIND_IDLE_SECONDS', 10),
   forcedCollections: forcingCollections(),
 });
-/** Instrumented requests after instrumentation is switched on, before the first zero (callgrind retranslates everything). */
-const INSTRUMENTED_WARMUP_REQUESTS = 300;
+/**
+ * Instrumented requests after instrumentation is switched on, before the first zero (callgrind
+ * retranslates everything), BENCH_CALLGRIND_INSTRUMENTED_WARMUP: 300 by default. The run of
+ * 2026-11-28 01:09 (load ~17) had each batch's figure fall from ~189k to ~104k Ir a request
+ * through a process, so the processes were still settling after 300.
+ */
+const instrumentedWarmup = (): number => setting('BENCH_CALLGRIND_INSTRUMENTED_WARMUP', 300);
+/**
+ * The longest pause unit (s): 2 units is the longest pause. Points without requests of 30-60 s
+ * measure b to ~3 % (2026-11-28: 481-497k Ir/s over pauses of 9-40 s); longer ones only lengthen the run.
+ */
+const PAUSE_UNIT_AT_MOST_SECONDS = 30;
 /** A process under valgrind on a busy machine can stall for a long time (instrumentation switched on, GC). */
 const REQUEST_TIMEOUT_MS = 300_000;
 const START_UNDER_VALGRIND_MS = 300_000;
 /** How closely the processes' figures must agree for a verdict: ±1.5 % (valgrind's repeatability). */
 const REPEAT_WITHIN = 0.03;
+/**
+ * The largest standard error, relative to the figure, of a process's goal figure (a + b / R) that
+ * still allows a verdict. The goals tell apart 1-5 % differences; a fit whose a and b trade against
+ * each other (requests and seconds moving together) reads an error several times this.
+ */
+const FIGURE_ERROR_AT_MOST = 0.01;
+/** A pair's ratio must lie this many of its standard errors from the goal for a verdict. */
+const ERRORS_FROM_GOAL = 2;
 /**
  * The request rate at which a process's clock-driven work (Ir a second, fitted) is charged to its
  * requests in the verdict (BENCH_CALLGRIND_CHARGE_RPS): what one data plane served on these 2 cores
@@ -220,9 +255,9 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
   const description =
     `${spec.description} Counted by valgrind --tool=callgrind (harness/instruction-comparison.ts): node ${CALLGRIND_NODE_FLAGS.join(' ')} for every variant, ` +
     `${s0.rounds} rounds of fresh processes (BENCH_CALLGRIND_ROUNDS), ${s0.warmup} uninstrumented warm-up requests (BENCH_CALLGRIND_WARMUP), then ${s0.batches} ` +
-    `batches (BENCH_CALLGRIND_BATCHES) of sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), ` +
+    `batches (BENCH_CALLGRIND_BATCHES) of sequential GETs on one keep-alive connection (BENCH_CALLGRIND_REQUESTS), each followed by a pause without traffic counted on its own, ${s0.pauses.join(', ')} in turn (BENCH_CALLGRIND_PAUSES, in units of the process's time for ${s0.requests} requests), ` +
     `${s0.forcedCollections ? 'each after a full collection counted apart (BENCH_CALLGRIND_FORCED_GC=1), ' : 'back to back (BENCH_CALLGRIND_FORCED_GC=1 forces a full collection before each), '}` +
-    `and ${s0.idleSeconds} s without traffic. Per process a least-squares fit Ir = a x requests + b x seconds over the batches (sizes ${s0.batchSizes.join(', ')} in turn, BENCH_CALLGRIND_BATCH_SIZES) and the idle spell; the median batch beside it. ` +
+    `and ${s0.idleSeconds} s without traffic. Per process a least-squares fit Ir = a x requests + b x seconds over the batches (sizes ${s0.batchSizes.join(', ')} in turn, BENCH_CALLGRIND_BATCH_SIZES), the pauses and the idle spell; the median batch beside it. ` +
     `${COMPILATION_COUNTED ? 'TurboFan compilations counted (BENCH_CALLGRIND_COUNT_COMPILATION=1). ' : 'TurboFan compilations not counted (callgrind --toggle-collect; BENCH_CALLGRIND_COUNT_COMPILATION=1 counts them). '}Goal: ${goalsOf(spec).map((g) => `${g.description} >= ${g.atLeast.toFixed(3)}`).join('; ')}, each process's b ` +
     `charged at ${s0.chargeRequestsPerSecond} requests a second (BENCH_CALLGRIND_CHARGE_RPS). Ignores --duration, --rounds and --connections.`;
 
@@ -231,7 +266,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
     const s = settings();
     const variants = spec.variants.filter((v) => ctx.variantSelected(spec.name, v.name));
     const outDir = dumpDir();
-    const started: Array<{ variant: InstructionVariant; replica: number; key: string; server: ServerProcess; callgrind: CallgrindProcess; gc: ForcedGc }> = [];
+    const started: Array<{ variant: InstructionVariant; replica: number; key: string; server: ServerProcess; callgrind: CallgrindProcess; gc: ForcedGc; pauseUnit: number }> = [];
     const launches = Array.from({ length: s.replicas }, (_, k) => variants.map((variant) => ({ variant, replica: k }))).flat();
     try {
       for (const { variant, replica } of launches) {
@@ -243,7 +278,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           proxyYaml: overlayProxyYaml(variant.proxy),
           launch: { wrapper: callgrindWrapper(outDir.path, name), startTimeoutMs: START_UNDER_VALGRIND_MS, nodeFlags },
         });
-        started.push({ variant, replica, key: name, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name), gc: new ForcedGc(server.process, REQUEST_TIMEOUT_MS) });
+        started.push({ variant, replica, key: name, server, callgrind: new CallgrindProcess(server.pid, outDir.path, name), gc: new ForcedGc(server.process, REQUEST_TIMEOUT_MS), pauseUnit: 0 });
       }
       // The variants run side by side: a count does not depend on what else the machine does (only
       // the timers phase does, and it is counted apart), and a shared machine gives each process a share.
@@ -251,28 +286,39 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
         started.map(async (p) => {
           await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
           p.callgrind.instrument();
-          await sendRequests(p.server.origin, spec.path, INSTRUMENTED_WARMUP_REQUESTS, s.connections);
+          const seconds = await sendRequests(p.server.origin, spec.path, s.instrumentedWarmup, s.connections);
+          // The pauses' unit: how long this process takes for a mid-size batch, instrumented, at most
+          // PAUSE_UNIT_AT_MOST_SECONDS (at load 20 a request took 0.35 s and the unit 90 s: a 33-minute run).
+          p.pauseUnit = Math.min(PAUSE_UNIT_AT_MOST_SECONDS, (seconds / s.instrumentedWarmup) * s.requests);
         }),
       );
       const batches = new Map<string, Batch[]>(started.map((p) => [p.key, []]));
       const collections = new Map<string, Collection[]>(started.map((p) => [p.key, []]));
+      const pauses = new Map<string, Batch[]>(started.map((p) => [p.key, []]));
       // A full collection counted on its own: the next batch starts from a collected heap.
       const collect = async (p: (typeof started)[number]): Promise<void> => {
         p.callgrind.zero();
         const heap = await p.gc.collect();
         collections.get(p.key)?.push({ ...heap, count: p.callgrind.dump() });
       };
+      const plan = batchPlan(s.batches, s.batchSizes, s.pauses);
       for (let b = 0; b < s.batches; b += 1) {
-        // Sizes in turn: a batch's wall time is not proportional to its requests (the machine's load
-        // changes, a process waits for its peers), and the idle spell has none, so the fit can tell
-        // requests' work from the clock's.
-        const requests = s.batchSizes[b % s.batchSizes.length] as number;
+        // Sizes and pauses in cycles of coprime lengths. A batch's seconds follow its requests, so
+        // the pauses (and the idle spell) are what tell the clock's work from a request's: with the
+        // idle spell alone the fit traded a against b between processes (main 19b36ba: 0.898
+        // where the median batches differed by 1 %).
+        const { requests, pause } = plan[b] as { requests: number; pause: number };
         await Promise.all(
           started.map(async (p) => {
             if (s.forcedCollections) await collect(p);
             p.callgrind.zero();
             const seconds = await sendRequests(p.server.origin, spec.path, requests, s.connections);
             batches.get(p.key)?.push({ count: p.callgrind.dump(), seconds, requests });
+            if (pause === 0) return;
+            p.callgrind.zero();
+            const from = process.hrtime.bigint();
+            await new Promise((resolve) => setTimeout(resolve, pause * p.pauseUnit * 1000));
+            pauses.get(p.key)?.push({ count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - from) / 1e9, requests: 0 });
           }),
         );
       }
@@ -283,13 +329,13 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       const counts = Array.from({ length: s.replicas }, () => new Map<string, ProcessCount>());
       for (const p of started) {
         const idle = { count: p.callgrind.dump(), seconds: Number(process.hrtime.bigint() - idleStarted) / 1e9, requests: 0 };
-        const count: ProcessCount = { batches: batches.get(p.key) ?? [], collections: collections.get(p.key) ?? [], idle };
+        const count: ProcessCount = { batches: batches.get(p.key) ?? [], collections: collections.get(p.key) ?? [], idle, pauses: pauses.get(p.key) ?? [] };
         counts[p.replica]?.set(p.variant.name, count);
         const f = fitProcess(count);
         ctx.log(
           `round ${r}${s.replicas > 1 ? ` process ${p.replica + 1}` : ''} ${p.variant.name}: batches ${count.batches.map((bt) => `${bt.requests} req ${formatNumber(bt.count.all)} Ir ${bt.seconds.toFixed(1)} s (net ${formatNumber(batchNet(bt))}/req, gc ${percent(bt.count.gc / bt.count.all)}, ${percent(bt.count.compile / bt.count.all)} compiling)`).join(', ')}; ` +
-            `idle ${formatNumber(idle.count.all)} Ir ${idle.seconds.toFixed(1)} s; ` +
-            `fit ${formatNumber(f.perRequest)} Ir/request (${formatNumber(f.fit.perRequest)} + collector ${formatNumber(f.gcPerRequest)}) + ${formatNumber(f.perSecond)} Ir/s, R² ${f.fit.r2.toFixed(4)}; batches alone ${formatNumber(f.busyOnly.perRequest)} + ${formatNumber(f.busyOnly.perSecond)} Ir/s; ` +
+            `pauses ${count.pauses.map((ps) => `${formatNumber(ps.count.all)} Ir ${ps.seconds.toFixed(1)} s`).join(', ')}; idle ${formatNumber(idle.count.all)} Ir ${idle.seconds.toFixed(1)} s; ` +
+            `fit ${formatNumber(f.perRequest)} Ir/request (${formatNumber(f.fit.perRequest)} + collector ${formatNumber(f.gcPerRequest)}) + ${formatNumber(f.perSecond)} Ir/s, R² ${f.fit.r2.toFixed(4)}, each batch less b x seconds ${batchFigures(count, f).map((x) => formatNumber(x)).join(', ')} Ir/request, a ± ${formatNumber(f.fit.perRequestError)}, b ± ${formatNumber(f.fit.perSecondError)}, requests/seconds correlation ${f.fit.correlation.toFixed(3)} (${f.busyOnly.correlation.toFixed(3)} over the batches alone); batches alone ${formatNumber(f.busyOnly.perRequest)} + ${formatNumber(f.busyOnly.perSecond)} Ir/s; ` +
             `median ${formatNumber(processMedian(count))}, mean ${formatNumber(processMean(count))}, main thread median ${formatNumber(processMedian(count, 'main'))}; ` +
             `full collections ${count.collections.map((c) => formatNumber(c.count.gc)).join(', ')} Ir; old generation ${formatNumber(oldGenerationBytesPerRequest(count))} B/request; ` +
             `timers ${formatNumber(busyTimersRate(count))} Ir/s busy, ${formatNumber(idleTimersRate(count))} idle; idle outside timers ${formatNumber((idle.count.all - idle.count.timers) / idle.seconds)} Ir/s`,
@@ -350,6 +396,7 @@ function report<Env>(
   // The verdict's figure: a process's per-request cost plus its clock's work a second shared by `rate` requests.
   const figure = (p: ProcessCount): number => chargedPerRequest(fitOf(p), rate);
   const perRequest = (p: ProcessCount): number => fitOf(p).perRequest;
+  const figureError = (p: ProcessCount): number => chargedError(fitOf(p), rate);
   const rows = ran.map((v) => {
     const processes = processesOf(v.name);
     const over = (pick: (p: ProcessCount) => number): number => median(processes.map(pick));
@@ -361,6 +408,13 @@ function report<Env>(
       each((p) => fitOf(p).perSecond),
       each((p) => fitOf(p).busyOnly.perSecond),
       each((p) => fitOf(p).fit.r2, 4),
+      each((p) => fitOf(p).fit.perRequestError),
+      processes.map((p) => percent(figureError(p) / figure(p))).join(' / '),
+      each((p) => fitOf(p).fit.correlation, 3),
+      processes.map((p) => {
+        const h = halves(batchFigures(p, fitOf(p)));
+        return `${formatNumber(h.first)} → ${formatNumber(h.second)}`;
+      }).join(' / '),
       formatNumber(over(figure)),
       formatNumber(over((p) => processMedian(p))),
       formatNumber(over((p) => processMean(p))),
@@ -375,11 +429,17 @@ function report<Env>(
   // goal (a goal closer than the noise gets none).
   const repeatsOf = (v: string): boolean => rounds.length >= 2 && relativeSpread(processesOf(v).map(perRequest)) <= REPEAT_WITHIN;
   const compiled = rounds.every((r) => [...r.values()].every((p) => lastCompileShare(p) <= COMPILING_AT_MOST));
+  // The fit's condition: a process whose goal figure carries a standard error above the limit had
+  // requests and seconds too nearly in step (or its batches too noisy) to tell a from b.
+  const conditioned = (v: string): boolean => processesOf(v).every((p) => figureError(p) / figure(p) <= FIGURE_ERROR_AT_MOST);
   const list = (values: number[]): string => values.map((v) => v.toFixed(4)).join(', ');
   const evaluated = goalsOf(spec).map((g) => {
     const ranBoth = ran.some((v) => v.name === g.baseline) && ran.some((v) => v.name === g.variant);
     const ratiosOf = (pick: (p: ProcessCount) => number): number[] => (ranBoth ? rounds.map((r) => pick(of(r, g.baseline)) / pick(of(r, g.variant))) : []);
     const verdictRatios = ratiosOf(figure);
+    const verdictErrors = ranBoth ? rounds.map((r) => ratioError(figure(of(r, g.baseline)), figureError(of(r, g.baseline)), figure(of(r, g.variant)), figureError(of(r, g.variant)))) : [];
+    const wellConditioned = ranBoth && conditioned(g.baseline) && conditioned(g.variant);
+    const clearOfGoal = verdictRatios.every((x, k) => Math.abs(x - g.atLeast) >= ERRORS_FROM_GOAL * (verdictErrors[k] as number));
     const ratios = {
       perRequest: ratiosOf(perRequest),
       atOneThousandRequestsASecond: ratiosOf((p) => chargedPerRequest(fitOf(p), 1000)),
@@ -399,19 +459,21 @@ function report<Env>(
         (fitted ? '' : ' — requests and seconds could not be told apart in a process (batches of one size and no idle spell?), so no verdict') +
         (repeats ? '' : rounds.length < 2 ? ' — one process a variant, nothing shows it repeats, so no verdict' : ` — processes of one variant disagree by more than ${REPEAT_WITHIN * 100} % per request, so no verdict`) +
         (compiled ? '' : ` — TurboFan was above ${COMPILING_AT_MOST * 100} % of a last batch (raise BENCH_CALLGRIND_WARMUP), so no verdict`) +
-        (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict'),
+        (decisive ? '' : ' — the rounds fall on both sides of the goal, so no verdict') +
+        (!fitted || wellConditioned ? '' : ` — a process's goal figure has a standard error above ${FIGURE_ERROR_AT_MOST * 100} % (requests and seconds moved together, or the batches scatter or drift: see the table), so no verdict`) +
+        (!fitted || !wellConditioned || clearOfGoal ? '' : ` — a pair's ratio lies within ${ERRORS_FROM_GOAL} standard errors of the goal, so no verdict`),
       value,
       atLeast: g.atLeast,
       ...(verdictRatios.length > 0 && fitted ? { rounds: { low: Math.min(...verdictRatios), high: Math.max(...verdictRatios), used: verdictRatios.length, total: verdictRatios.length } } : {}),
-      met: value !== undefined && repeats && compiled && decisive ? value >= g.atLeast : undefined,
+      met: value !== undefined && repeats && compiled && decisive && wellConditioned && clearOfGoal ? value >= g.atLeast : undefined,
     };
     const markdown = ranBoth
       ? `${g.baseline}/${g.variant} per process pair: per request (fit) ${list(ratios.perRequest)}; with each process's per-second work charged at ${formatNumber(rate)} requests a second ` +
-        `(the goal's figure) ${list(verdictRatios)}; at 1,000 requests a second ${list(ratios.atOneThousandRequestsASecond)}. ${g.variant} does ${formatNumber(perSecondMore)} Ir/s more ` +
+        `(the goal's figure) ${verdictRatios.map((x, k) => `${x.toFixed(4)} ± ${(verdictErrors[k] as number).toFixed(4)}`).join(', ')}; at 1,000 requests a second ${list(ratios.atOneThousandRequestsASecond)}. ${g.variant} does ${formatNumber(perSecondMore)} Ir/s more ` +
         `clock-driven work (median of the pairs). The earlier figures, each request charged its batch's wall time: median batches ${list(ratios.medianBatch)}, means of the batches ` +
         `${list(ratios.meanOfBatches)}, timers phase left in ${list(ratios.withTimers)}.`
       : '';
-    return { goal: g, check, ratios, perSecondMore, markdown };
+    return { goal: g, check, ratios: { ...ratios, goalErrors: verdictErrors }, perSecondMore, markdown };
   });
   const markdown = [
     markdownTable(
@@ -422,6 +484,10 @@ function report<Env>(
         'Ir / s (fit, each process)',
         'Ir / s, batches alone (each process)',
         'R² (each process)',
+        'standard error of a (each process)',
+        `standard error of a + b / ${formatNumber(rate)}, relative (each process)`,
+        'correlation of requests and seconds over the points (each process)',
+        'batches less b x seconds, per request: first half → second half (each process)',
         `Ir / request at ${formatNumber(rate)} req/s (median)`,
         'median batch, timers out (earlier figure)',
         'mean of batches, timers out',
@@ -434,19 +500,30 @@ function report<Env>(
     ),
     '',
     `${s.rounds} rounds x ${s.replicas} process(es) a variant side by side (fresh processes each) x ${s.batches} batches of ${s.batchSizes.join(', ')} sequential requests in turn over ${s.connections} keep-alive connection(s) per variant, ` +
-      `${s.forcedCollections ? 'each after a full collection forced and counted apart' : 'back to back, no forced collection'}, then ${s.idleSeconds} s without traffic; ` +
+      `${s.forcedCollections ? 'each after a full collection forced and counted apart' : 'no forced collection'}, each followed by a pause without traffic counted on its own, ${s.pauses.join(', ')} in turn ` +
+      `(units of the process's time for ${s.requests} requests), then ${s.idleSeconds} s without traffic; ` +
       `node ${CALLGRIND_NODE_FLAGS.join(' ')}; ${valgrindVersionText}; TurboFan's compilations ${COMPILATION_COUNTED ? 'counted' : 'not counted (--toggle-collect)'}. ` +
-      'Per process, least squares over its batches and its idle spell: Ir = a x requests + b x seconds (every thread, the timers phase in, the collector out of the points ' +
+      'Per process, least squares over its batches, its pauses and its idle spell: Ir = a x requests + b x seconds (every thread, the timers phase in, the collector out of the points ' +
       'and added back to a as its mean per request over the batches). Ir / request is a, Ir / s is b; "batches alone" is b fitted without the idle spell (a cross-check that the clock ' +
       `costs as much under traffic). The goal's figure is a + b / ${formatNumber(rate)} (BENCH_CALLGRIND_CHARGE_RPS). Spread: (max - min) / median. ` +
-      `A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % on a and every process pair on the same side of the goal.`,
+      `A verdict needs each variant's processes within ${REPEAT_WITHIN * 100} % on a, every process pair on the same side of the goal, every process's goal figure ` +
+      `with a standard error (from the fit's residuals) of at most ${FIGURE_ERROR_AT_MOST * 100} %, and every pair's ratio at least ${ERRORS_FROM_GOAL} of its standard errors from the goal.`,
     '',
     ...evaluated.flatMap((e) => (e.markdown === '' ? [] : [e.markdown, ''])),
     ...(extra ? [extra.markdown, ''] : []),
     ...evaluated.map((e) => formatGoal(e.check)),
     '',
   ].join('\n');
-  const fitJson = (f: RateFit): JsonValue => ({ perRequest: f.perRequest, perSecond: f.perSecond, r2: f.r2, points: f.points });
+  const fitJson = (f: RateFit): JsonValue => ({
+    perRequest: f.perRequest,
+    perSecond: f.perSecond,
+    r2: f.r2,
+    points: f.points,
+    perRequestError: f.perRequestError,
+    perSecondError: f.perSecondError,
+    covariance: f.covariance,
+    correlation: f.correlation,
+  });
   const data: JsonValue = {
     valgrind: valgrindVersionText,
     nodeFlags: [...CALLGRIND_NODE_FLAGS],
@@ -459,6 +536,7 @@ function report<Env>(
             fit: { ...(fitJson(fitOf(p).fit) as Record<string, JsonValue>), gcPerRequest: fitOf(p).gcPerRequest, busyOnly: fitJson(fitOf(p).busyOnly) },
             idle: { ...p.idle.count, seconds: p.idle.seconds },
             batches: p.batches.map((b) => ({ ...b.count, seconds: b.seconds, requests: b.requests })),
+            pauses: p.pauses.map((b) => ({ ...b.count, seconds: b.seconds })),
             collections: p.collections.map((c) => ({ ...c.count, oldGenerationBefore: c.oldGenerationBefore, oldGenerationAfter: c.oldGenerationAfter })),
           },
         ]),

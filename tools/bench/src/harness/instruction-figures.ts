@@ -21,6 +21,12 @@ export interface ProcessCount {
   readonly collections: readonly Collection[];
   /** The idle spell after the batches: no traffic, only what the clock drives. */
   readonly idle: Batch;
+  /**
+   * Pauses without traffic between the batches, each counted on its own (0 requests), of several
+   * lengths: with the idle spell they tell the clock's work a second from a request's, which the
+   * batches alone cannot (their seconds follow their requests).
+   */
+  readonly pauses: readonly Batch[];
 }
 
 export const median = (values: readonly number[]): number => medianOrUndefined(values) ?? Number.NaN;
