@@ -46,20 +46,12 @@ export function compileTemplate(value: string): CompiledTemplate {
  * Only visible ASCII, space and tab survive in a variable's output: a value taken from the request
  * can never split the header block (CR/LF) or make node refuse the header.
  */
+const UNSAFE = /[^\t\x20-\x7e]/;
 const UNSAFE_ALL = /[^\t\x20-\x7e]/g;
 
-/**
- * Exported for its unit test. The values are short (an id, an address, a method) and nearly always
- * clean: a character loop answers that for a few instructions a character, where a
- * `RegExp.prototype.test` cost ~950 instructions a call under callgrind (two a request on the policy
- * set's route, bench README "Results", branch h-pp2). Only an unsafe value pays for the replace.
- */
+/** Exported for its unit test. */
 export function safe(value: string): string {
-  for (let i = 0; i < value.length; i += 1) {
-    const code = value.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09) || code > 0x7e) return value.replace(UNSAFE_ALL, '');
-  }
-  return value;
+  return UNSAFE.test(value) ? value.replace(UNSAFE_ALL, '') : value;
 }
 
 function slotValue(slot: Slot, exchange: Exchange): string {
