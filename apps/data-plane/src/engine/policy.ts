@@ -42,8 +42,8 @@ export interface ProxiedResponse {
  * What a response hook that only removes and sets header fields does, declared (the headers
  * policy). When it is the only response work of a route, the dispatcher applies it to the
  * upstream's raw head as it writes it (writeUpstreamResponseHead), without building a header map,
- * a response object and node's object form of the head: about 9k instructions a request on the
- * policy set's route under callgrind (docs/data-plane.md, "Header rules on the raw head"). The
+ * a response object and node's object form of the head: ~4.7k instructions a request on the policy
+ * set's route under callgrind (docs/data-plane.md, issue 19, branch h-pp2). The
  * policy's `onResponse` must do the same to a header map: replayed responses (cache hits) and
  * routes with other response hooks still take that path.
  */
