@@ -51,6 +51,25 @@ function contentHandler(req: http.IncomingMessage, res: http.ServerResponse, bod
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"password": "p"');
       return;
+    case '/shaped-head':
+      // A head the response rules must edit: their names in other cases and repeated, a field the
+      // Connection header makes hop-by-hop, the gateway's own correlation header, repeated cookies.
+      res.writeHead(200, [
+        'Content-Type', 'text/plain',
+        'X-Upstream-Secret', 'a',
+        'x-upstream-secret', 'b',
+        'X-SERVED-BY', 'upstream',
+        'X-Response-Time', 'upstream',
+        'Server', 'up',
+        'Connection', 'x-hop',
+        'X-Hop', 'hop',
+        'X-Correlation-ID', 'upstream-id',
+        'Set-Cookie', 'a=1',
+        'Set-Cookie', 'b=2',
+        'X-Kept', 'k',
+      ]);
+      res.end('shaped');
+      return;
     case '/gzip':
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(Buffer.from([0x1f, 0x8b, 0x08, 0x00]));
@@ -92,6 +111,20 @@ routes:
           X-Served-By: "gw \${route} \${method}"
           X-Response-Time: "\${responseTime}ms"
         remove: [x-upstream-secret]
+  - id: hdr-map
+    path: /hm/*
+    upstream: main
+    headers:
+      response:
+        set:
+          X-Served-By: "gw \${route} \${method}"
+          X-Response-Time: "\${responseTime}ms"
+        remove: [x-upstream-secret]
+    # A second response hook: this route's head goes through the header map, hdr's through the raw list.
+    transform:
+      response:
+        body:
+          exclude: [password]
   - id: tr
     path: /t/*
     upstream: main
@@ -135,6 +168,29 @@ routes:
     assert.match(res.headers['x-response-time'] as string, /^\d+ms$/);
     assert.equal(res.headers['x-upstream-secret'], undefined);
     assert.equal(res.json<typeof DOC>().password, 'hunter2', 'no transform on this route');
+  });
+
+  test('response rules edit the head the same whether applied to the raw list (their route\'s only hook) or to the map', async () => {
+    for (const [path, route] of [['/h/shaped-head', 'hdr'], ['/hm/shaped-head', 'hdr-map']] as const) {
+      const res = await get(path, { headers: { 'x-correlation-id': 'client-id' } });
+      assert.equal(res.status, 200, path);
+      assert.equal(res.text, 'shaped');
+      const values = (name: string): string[] => {
+        const out: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i]?.toLowerCase() === name) out.push(res.rawHeaders[i + 1] as string);
+        return out;
+      };
+      assert.deepEqual(values('x-upstream-secret'), [], `${path}: removed in every case and repetition`);
+      assert.deepEqual(values('x-served-by'), [`gw ${route} GET`], `${path}: set once, the upstream's value gone`);
+      assert.equal(values('x-response-time').length, 1, path);
+      assert.match(values('x-response-time')[0] as string, /^\d+ms$/);
+      assert.deepEqual(values('x-correlation-id'), ['client-id'], `${path}: the gateway's correlation id only`);
+      assert.deepEqual(values('x-hop'), [], `${path}: named by Connection, so hop-by-hop`);
+      assert.deepEqual(values('server'), ['up'], path);
+      assert.deepEqual(values('x-kept'), ['k'], path);
+      assert.deepEqual(values('set-cookie'), ['a=1', 'b=2'], path);
+      assert.deepEqual(values('content-type'), ['text/plain'], path);
+    }
   });
 
   test('a variable never carries CR/LF: an unsafe correlation id is replaced before rendering', async () => {

@@ -1,6 +1,6 @@
 import type { CompiledPathPattern, Route } from '@gateway/route-model';
 import type { Exchange } from './exchange';
-import type { Policy, ProxiedResponse, RequestHookResult, UpstreamCall } from './policy';
+import type { Policy, ProxiedResponse, RequestHookResult, ResponseHeadRules, UpstreamCall } from './policy';
 import type { UpstreamPools, UpstreamTarget } from './upstream-target';
 import type { UpstreamRegistry } from './upstreams/upstream-registry';
 
@@ -27,6 +27,11 @@ export interface CompiledRoute extends CompiledHooks {
   /** The folded upstream phase: outer wrappers first, forward innermost. */
   readonly callUpstream: UpstreamCall;
   readonly policies: readonly Policy[];
+  /**
+   * Set when the route's only response hook is a policy's declared header rules: an upstream
+   * response's head is written from its raw list with them, the hook is not run (null otherwise).
+   */
+  readonly responseHead?: ResponseHeadRules | null;
   /** Identifies the route's definition when its loader made one (proxy.yml): a reload compares these, not the routes. */
   readonly fingerprint?: string;
 }

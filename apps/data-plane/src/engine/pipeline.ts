@@ -1,10 +1,23 @@
 import type { Route } from '@gateway/route-model';
 import type { CompiledHooks, CompleteHook, RequestHook, ResponseHook } from './compiled-route';
-import type { Policy, PolicyEnvironment, PolicyFactory, UpstreamCall } from './policy';
+import type { Policy, PolicyEnvironment, PolicyFactory, ResponseHeadRules, UpstreamCall } from './policy';
 
 export interface CompiledPipeline extends CompiledHooks {
   readonly policies: readonly Policy[];
   readonly callUpstream: UpstreamCall;
+  readonly responseHead: ResponseHeadRules | null;
+}
+
+/** The declared header rules of the one policy with a response hook; null when none or several have one, or it declares none. */
+function onlyResponseHead(policies: readonly Policy[]): ResponseHeadRules | null {
+  let found: ResponseHeadRules | null = null;
+  let hooks = 0;
+  for (const policy of policies) {
+    if (policy.onResponse === undefined) continue;
+    hooks += 1;
+    found = policy.responseHead ?? null;
+  }
+  return hooks === 1 ? found : null;
 }
 
 /** The factories of one scope, in phase order. */
@@ -56,5 +69,6 @@ export function pipelineOf(
     onResponse: hooks.onResponse.length > 0 ? hooks.onResponse : null,
     onComplete: hooks.onComplete.length > 0 ? hooks.onComplete : null,
     callUpstream,
+    responseHead: onlyResponseHead(policies),
   };
 }

@@ -38,6 +38,24 @@ export interface ProxiedResponse {
   readonly upstream: UpstreamResponse | undefined;
 }
 
+/**
+ * What a response hook that only removes and sets header fields does, declared (the headers
+ * policy). When it is the only response work of a route, the dispatcher applies it to the
+ * upstream's raw head as it writes it (writeUpstreamResponseHead), without building a header map,
+ * a response object and node's object form of the head: ~4.7k instructions a request on the policy
+ * set's route under callgrind (docs/data-plane.md, issue 19, branch h-pp2). The
+ * policy's `onResponse` must do the same to a header map: replayed responses (cache hits) and
+ * routes with other response hooks still take that path.
+ */
+export interface ResponseHeadRules {
+  /** Lower-case names the rules remove or set: the upstream's fields of these names are left out. */
+  readonly names: ReadonlySet<string>;
+  /** Bit n set when some name is n characters long (n & 31): other names are not lower-cased to be looked up. */
+  readonly lengths: number;
+  /** The fields set, in order: lower-case name (unique) and its value for this exchange. */
+  readonly set: ReadonlyArray<readonly [string, (exchange: Exchange) => string]>;
+}
+
 /** Called once per upstream call: with an error, or with the response once its head arrived. */
 export type UpstreamCallback = UpstreamAttemptCallback;
 
@@ -59,6 +77,8 @@ export interface Policy {
   wrapUpstream?(next: UpstreamCall): UpstreamCall;
   /** `response` phase: adjust the response before its head is written. */
   onResponse?(exchange: Exchange, response: ProxiedResponse): void | Promise<void>;
+  /** What `onResponse` does, declared, when it only removes and sets header fields (see ResponseHeadRules). */
+  readonly responseHead?: ResponseHeadRules;
   /** `complete` phase: the response finished or the client left; must not throw. */
   onComplete?(exchange: Exchange): void;
 }

@@ -221,9 +221,11 @@ export class RequestDispatcher {
     }
     const status = upstream.statusCode;
     const hooks = route.onResponse;
-    if (hooks === null) {
-      // Nothing reads or changes these headers: no header map is built for them.
-      writeUpstreamResponseHead(exchange, status, upstream.rawHeaders);
+    const headRules = route.responseHead;
+    if (hooks === null || (headRules !== undefined && headRules !== null)) {
+      // Nothing reads these headers, and at most header rules change them: no header map is built
+      // for them (a value node refuses throws here, and costs this request: the caller catches it).
+      writeUpstreamResponseHead(exchange, status, upstream.rawHeaders, headRules);
       this.pipeBody(exchange, upstream, undefined);
       return;
     }

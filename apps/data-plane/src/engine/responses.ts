@@ -4,7 +4,7 @@ import type { ServerHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
 import { GATEWAY_ERRORS, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
-import type { LocalReply } from './policy';
+import type { LocalReply, ResponseHeadRules } from './policy';
 import { generateCorrelationId } from './correlation-id';
 import { connectionListed, connectionValue, isHopByHopName } from './hop-by-hop';
 import { VERSION_HEADERS } from './version-headers';
@@ -29,21 +29,37 @@ function withExchangeHeaders(exchange: Exchange, headers: OutgoingHttpHeaders): 
  * list: hop-by-hop fields and the upstream's copies of the gateway's own headers (all `x-...`) are
  * dropped, the exchange's are appended. Handing writeHead a flat list skips building and walking a
  * header map, a sizeable share of a proxied request's CPU.
+ *
+ * With `rules` (a route whose only response hook is header rules, ResponseHeadRules), the
+ * upstream's fields the rules name are dropped too and the rules' fields appended before the
+ * exchange's: what the hook does to a header map, with the exchange's headers winning as they do
+ * over a map (withExchangeHeaders).
  */
-export function writeUpstreamResponseHead(exchange: Exchange, status: number, raw: readonly string[]): void {
+export function writeUpstreamResponseHead(exchange: Exchange, status: number, raw: readonly string[], rules?: ResponseHeadRules | null): void {
   const listed = connectionListed(connectionValue(raw));
   const extra = exchange.responseHeaders;
+  const ruled = rules === undefined || rules === null ? undefined : rules;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     if (isHopByHopName(name)) continue;
     const first = name.charCodeAt(0);
-    if (listed !== undefined || first === 120 /* x */ || first === 88 /* X */) {
+    const maybeRuled = ruled !== undefined && ((ruled.lengths >>> (name.length & 31)) & 1) === 1;
+    if (listed !== undefined || maybeRuled || first === 120 /* x */ || first === 88 /* X */) {
       const lower = name.toLowerCase();
       if (listed !== undefined && listed.has(lower)) continue;
+      if (maybeRuled && ruled.names.has(lower)) continue;
       if (lower === 'x-correlation-id' || (extra !== undefined && extra[lower] !== undefined)) continue;
     }
     out.push(name, raw[i + 1] as string);
+  }
+  if (ruled !== undefined) {
+    const set = ruled.set;
+    for (let i = 0; i < set.length; i += 1) {
+      const [name, value] = set[i] as (typeof set)[number];
+      if (name === 'x-correlation-id' || (extra !== undefined && extra[name] !== undefined)) continue;
+      out.push(name, value(exchange));
+    }
   }
   out.push('x-correlation-id', exchange.correlationId);
   if (extra !== undefined) for (const name in extra) out.push(name, extra[name] as string);

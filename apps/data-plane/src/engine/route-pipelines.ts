@@ -143,5 +143,5 @@ function failingPipeline(error: unknown): CompiledPipeline {
   const fail = (): never => {
     throw error;
   };
-  return { policies: [], onRequest: [fail], onResponse: null, onComplete: null, callUpstream: fail };
+  return { policies: [], onRequest: [fail], onResponse: null, onComplete: null, callUpstream: fail, responseHead: null };
 }

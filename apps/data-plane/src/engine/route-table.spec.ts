@@ -223,6 +223,24 @@ describe('RouteTable: reuse and incremental changes', () => {
     assert.equal(built.table.match('GET', '/a/x')?.onRequest?.length, 2, 'other routes compile as usual');
   });
 
+  test('header rules are written on the raw head only when they are the route\'s one response hook', () => {
+    const rules = { response: { set: { 'X-Served-By': 'gw' }, remove: ['Server'] } };
+    const built = build(
+      config([
+        { id: 'h', path: '/h', upstream: 'http://127.0.0.1:9/h', headers: rules },
+        { id: 'ht', path: '/ht', upstream: 'http://127.0.0.1:9/ht', headers: rules, transform: { response: { body: { exclude: ['secret'] } } } },
+        { id: 'hr', path: '/hr', upstream: 'http://127.0.0.1:9/hr', headers: { request: { set: { 'X-A': 'a' } } } },
+      ]),
+    );
+    const head = built.table.match('GET', '/h')?.responseHead;
+    assert.ok(head !== undefined && head !== null, 'headers alone: the raw-head form');
+    assert.deepEqual([...head.names].sort(), ['server', 'x-served-by']);
+    assert.deepEqual(head.set.map(([name]) => name), ['x-served-by']);
+    assert.equal(built.table.match('GET', '/ht')?.responseHead, null, 'with a body transform: the header map, for both hooks');
+    assert.equal(built.table.match('GET', '/ht')?.onResponse?.length, 2);
+    assert.equal(built.table.match('GET', '/hr')?.responseHead, null, 'no response rules');
+  });
+
   test('withChanges declines a change of what routes are compiled against', () => {
     const first = build(config(ROUTES));
     const after = { ...first.table.config, upstreams: [{ name: 'u', url: 'http://127.0.0.1:9' }] };

@@ -62,6 +62,10 @@ export class TableRoute implements CompiledRoute {
     return (this.pipeline ?? this.compile()).onComplete;
   }
 
+  get responseHead(): CompiledRoute['responseHead'] {
+    return (this.pipeline ?? this.compile()).responseHead;
+  }
+
   get callUpstream(): CompiledRoute['callUpstream'] {
     return (this.pipeline ?? this.compile()).callUpstream;
   }

@@ -18,6 +18,18 @@ test('variable output keeps only visible ASCII, space and tab: CR, LF, NUL and n
   assert.equal(safe('\u0000\u2028é'), '');
 });
 
+test('safe keeps exactly the characters the rule allows, for every code up to U+02FF and beyond the BMP', () => {
+  const allowed = /^[\t\x20-\x7e]$/;
+  for (let code = 0; code <= 0x2ff; code += 1) {
+    const char = String.fromCharCode(code);
+    // Alone, and between clean text: the verdict must not depend on where the character sits.
+    assert.equal(safe(char), allowed.test(char) ? char : '', `U+${code.toString(16)}`);
+    assert.equal(safe(`a${char}b`), allowed.test(char) ? `a${char}b` : 'ab', `U+${code.toString(16)} inside`);
+  }
+  assert.equal(safe('x\u{1f600}y'), 'xy');
+  assert.equal(safe(''), '');
+});
+
 test('the route model refuses CR/LF and unknown variables in header values with the field', () => {
   const bad = normalizeRoute({
     path: '/a',

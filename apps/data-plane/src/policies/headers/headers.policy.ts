@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Exchange } from '../../engine/exchange';
-import type { Policy, PolicyFactory } from '../../engine/policy';
+import type { Policy, PolicyFactory, ResponseHeadRules } from '../../engine/policy';
 import { compileHeaderMap, renderTemplate, type CompiledTemplate } from './header-template';
 
 interface CompiledRules {
@@ -14,6 +14,21 @@ function applyRules(rules: CompiledRules, headers: OutgoingHttpHeaders, exchange
     const [name, template] = rules.set[i] as [string, CompiledTemplate];
     headers[name] = renderTemplate(template, exchange);
   }
+}
+
+/**
+ * The response rules declared for the raw head (ResponseHeadRules): every name they remove or set
+ * leaves the upstream's fields of that name out, and each set name appears once with its last
+ * configured value, as the map applyRules changes ends up.
+ */
+function headRulesOf(rules: CompiledRules): ResponseHeadRules {
+  const values = new Map<string, CompiledTemplate>();
+  for (const [name, template] of rules.set) values.set(name, template);
+  const names = new Set([...rules.remove, ...values.keys()]);
+  let lengths = 0;
+  for (const name of names) lengths |= 1 << (name.length & 31);
+  const set = [...values].map(([name, template]) => [name, (exchange: Exchange) => renderTemplate(template, exchange)] as const);
+  return { names, lengths, set };
 }
 
 /**
@@ -45,7 +60,9 @@ export const headersPolicy: PolicyFactory = {
         return undefined;
       };
     }
-    if (response !== undefined) policy.onResponse = (exchange, proxied) => applyRules(response, proxied.headers, exchange);
-    return policy;
+    if (response === undefined) return policy;
+    // The map form for replayed responses and routes with other response hooks; the raw-head form
+    // when this is the route's only response work (the dispatcher chooses).
+    return { ...policy, onResponse: (exchange, proxied) => applyRules(response, proxied.headers, exchange), responseHead: headRulesOf(response) };
   },
 };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RateLimitConfig } from '@gateway/route-model';
 import type { CallerIdentity, Exchange } from '../../engine/exchange';
-import { compileScopeKey } from './rate-limit-key';
+import { BoundedStringCache, compileScopeKey } from './rate-limit-key';
 
 const config: RateLimitConfig = { enabled: true, max: 1, windowMs: 1000, strategy: 'token-bucket', scope: 'user' };
 const userScope = compileScopeKey(config, (e) => e.clientIp);
@@ -30,4 +30,31 @@ test('scope user on a route without gateway auth: a digest of the credential, el
   assert.notEqual(userScope(exchange({ authorization: 'Bearer other' })), bearer);
   assert.match(userScope(exchange({ 'x-api-key': 'k-1' })), /^credential:/);
   assert.equal(userScope(exchange({})), 'ip:203.0.113.9');
+});
+
+test('scope ip: the right key for every address, through and past the cache bound', () => {
+  const ipScope = compileScopeKey({ ...config, scope: 'ip' }, (e) => e.clientIp);
+  const at = (clientIp: string): Exchange => ({ clientIp, req: { headers: {} } }) as unknown as Exchange;
+  // 3,000 addresses (the cache keeps 1,024), then the first ones again after it was cleared.
+  for (let round = 0; round < 2; round += 1) {
+    for (let i = 0; i < 3000; i += 1) {
+      const address = `198.51.${i >> 8}.${i & 255}`;
+      assert.equal(ipScope(at(address)), `ip:${address}`);
+    }
+  }
+});
+
+test('BoundedStringCache: one derived string per key while it recurs, never more entries than its bound', () => {
+  let derived = 0;
+  const cache = new BoundedStringCache(4);
+  const derive = (key: string): string => {
+    derived += 1;
+    return `k:${key}`;
+  };
+  assert.equal(cache.get('a', derive), 'k:a');
+  assert.equal(cache.get('a', derive), 'k:a');
+  assert.equal(derived, 1, 'a recurring key is derived once');
+  for (const key of ['b', 'c', 'd', 'e', 'f']) assert.equal(cache.get(key, derive), `k:${key}`);
+  assert.ok(cache.size <= 4, `size ${cache.size}`);
+  assert.equal(cache.get('a', derive), 'k:a', 'a key forgotten at the bound is derived again, the same');
 });

@@ -69,12 +69,43 @@ function userKey(byIp: (exchange: Exchange) => string): (exchange: Exchange) => 
 }
 
 /**
+ * Strings derived from a key, made once and reused while the key recurs (a client's address, a
+ * scope): a derived string made per request is hashed again by every Map it is looked up in, a
+ * reused one keeps its hash. Cleared when full, so varying keys (a flood of addresses) cannot grow
+ * it: a miss costs what building the string always cost.
+ */
+export class BoundedStringCache {
+  private readonly entries = new Map<string, string>();
+
+  constructor(private readonly maxEntries = 1024) {}
+
+  get(key: string, derive: (key: string) => string): string {
+    let value = this.entries.get(key);
+    if (value === undefined) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      value = derive(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+const ipScope = (address: string): string => `ip:${address}`;
+
+/**
  * Compiles a route's scope (or key expression) into a function giving the counted key's scope part:
  * `ip:<addr>`, `route`, `user:<id>`, `key:<digest>`, `header:<name>=<value>` ... A request
  * without the scoped value (no credential, no header) is counted by its client address instead.
  */
 export function compileScopeKey(config: RateLimitConfig, clientAddress: (exchange: Exchange) => string): (exchange: Exchange) => string {
-  const byIp = (exchange: Exchange): string => `ip:${clientAddress(exchange)}`;
+  // The same scope string for the same address: a new `ip:` string each request was hashed again by
+  // every Map it is looked up in (the store, the usage sketches), where a cached one keeps its hash.
+  const scopes = new BoundedStringCache();
+  const byIp = (exchange: Exchange): string => scopes.get(clientAddress(exchange), ipScope);
   if (config.keyExpression !== undefined) {
     const colon = config.keyExpression.indexOf(':');
     const kind = config.keyExpression.slice(0, colon);
