@@ -21,4 +21,20 @@ describe('GenerationalCache', () => {
     cache.clear();
     assert.equal(cache.get('x'), undefined);
   });
+
+  it('getOrAdd: one derived value per key while it recurs, never more entries than two generations', () => {
+    let derived = 0;
+    const cache = new GenerationalCache<string, string>(2);
+    const derive = (key: string): string => {
+      derived += 1;
+      return `k:${key}`;
+    };
+    assert.equal(cache.getOrAdd('a', derive), 'k:a');
+    assert.equal(cache.getOrAdd('a', derive), 'k:a');
+    assert.equal(derived, 1, 'a recurring key is derived once');
+    for (const key of ['b', 'c', 'd', 'e', 'f']) assert.equal(cache.getOrAdd(key, derive), `k:${key}`);
+    assert.ok(cache.size <= 4, `size ${cache.size}`);
+    assert.equal(cache.getOrAdd('a', derive), 'k:a', 'a key forgotten past the bound is derived again, the same');
+    assert.equal(derived, 7);
+  });
 });

@@ -20,6 +20,25 @@ export class GenerationalCache<K, V> {
     return value !== undefined ? value : this.previous.get(key);
   }
 
+  /**
+   * The value held for `key`, made by `make` and kept when there is none: a derived string made
+   * once while its key recurs (the rate limit's scope and store keys) keeps its hash, where one made
+   * per request is hashed again by every Map it is looked up in.
+   */
+  getOrAdd(key: K, make: (key: K) => V): V {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = make(key);
+      this.set(key, value);
+    }
+    return value;
+  }
+
+  /** Entries held now, in both generations (at most `2 * perGeneration`). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
   set(key: K, value: V): void {
     if (this.current.size >= this.perGeneration) {
       this.previous = this.current;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RateLimitConfig } from '@gateway/route-model';
 import type { CallerIdentity, Exchange } from '../../engine/exchange';
-import { BoundedStringCache, compileScopeKey } from './rate-limit-key';
+import { compileScopeKey } from './rate-limit-key';
 
 const config: RateLimitConfig = { enabled: true, max: 1, windowMs: 1000, strategy: 'token-bucket', scope: 'user' };
 const userScope = compileScopeKey(config, (e) => e.clientIp);
@@ -42,19 +42,4 @@ test('scope ip: the right key for every address, through and past the cache boun
       assert.equal(ipScope(at(address)), `ip:${address}`);
     }
   }
-});
-
-test('BoundedStringCache: one derived string per key while it recurs, never more entries than its bound', () => {
-  let derived = 0;
-  const cache = new BoundedStringCache(4);
-  const derive = (key: string): string => {
-    derived += 1;
-    return `k:${key}`;
-  };
-  assert.equal(cache.get('a', derive), 'k:a');
-  assert.equal(cache.get('a', derive), 'k:a');
-  assert.equal(derived, 1, 'a recurring key is derived once');
-  for (const key of ['b', 'c', 'd', 'e', 'f']) assert.equal(cache.get(key, derive), `k:${key}`);
-  assert.ok(cache.size <= 4, `size ${cache.size}`);
-  assert.equal(cache.get('a', derive), 'k:a', 'a key forgotten at the bound is derived again, the same');
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateLimitConfig } from '@gateway/route-model';
 import type { Exchange } from '../../engine/exchange';
+import { GenerationalCache } from '../../engine/generational-cache';
 import { presentedCredential } from '../../engine/presented-credential';
 
 /** Credentials are never used as keys as they are: a short digest stands for them. */
@@ -68,31 +69,8 @@ function userKey(byIp: (exchange: Exchange) => string): (exchange: Exchange) => 
   };
 }
 
-/**
- * Strings derived from a key, made once and reused while the key recurs (a client's address, a
- * scope): a derived string made per request is hashed again by every Map it is looked up in, a
- * reused one keeps its hash. Cleared when full, so varying keys (a flood of addresses) cannot grow
- * it: a miss costs what building the string always cost.
- */
-export class BoundedStringCache {
-  private readonly entries = new Map<string, string>();
-
-  constructor(private readonly maxEntries = 1024) {}
-
-  get(key: string, derive: (key: string) => string): string {
-    let value = this.entries.get(key);
-    if (value === undefined) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      value = derive(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
+/** Derived key strings kept per rate-limited route (two generations of this many): varying keys (a flood of addresses) cannot grow it. */
+export const DERIVED_KEYS_PER_GENERATION = 512;
 
 const ipScope = (address: string): string => `ip:${address}`;
 
@@ -104,8 +82,8 @@ const ipScope = (address: string): string => `ip:${address}`;
 export function compileScopeKey(config: RateLimitConfig, clientAddress: (exchange: Exchange) => string): (exchange: Exchange) => string {
   // The same scope string for the same address: a new `ip:` string each request was hashed again by
   // every Map it is looked up in (the store, the usage sketches), where a cached one keeps its hash.
-  const scopes = new BoundedStringCache();
-  const byIp = (exchange: Exchange): string => scopes.get(clientAddress(exchange), ipScope);
+  const scopes = new GenerationalCache<string, string>(DERIVED_KEYS_PER_GENERATION);
+  const byIp = (exchange: Exchange): string => scopes.getOrAdd(clientAddress(exchange), ipScope);
   if (config.keyExpression !== undefined) {
     const colon = config.keyExpression.indexOf(':');
     const kind = config.keyExpression.slice(0, colon);

@@ -4,7 +4,8 @@ import type { Exchange } from '../../engine/exchange';
 import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
-import { BoundedStringCache, compileScopeKey } from './rate-limit-key';
+import { GenerationalCache } from '../../engine/generational-cache';
+import { compileScopeKey, DERIVED_KEYS_PER_GENERATION } from './rate-limit-key';
 import { RATE_LIMIT_HITS, RATE_LIMIT_STORE, type RateLimitDecision, type RateLimitRule } from './rate-limit-store';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
 
@@ -77,8 +78,8 @@ export const rateLimitPolicy: PolicyFactory = {
     const skipFailed = config.skipFailedRequests === true;
     // Only routes that give requests back remember what each one took.
     const counted = skipSuccessful || skipFailed ? new WeakMap<Exchange, Counted>() : undefined;
-    // The store key of a scope, made once while the scope recurs (BoundedStringCache says why).
-    const keys = new BoundedStringCache();
+    // The store key of a scope, made once while the scope recurs (GenerationalCache.getOrAdd says why).
+    const keys = new GenerationalCache<string, string>(DERIVED_KEYS_PER_GENERATION);
     const keyOf = (scope: string): string => rateLimitKey(routeId, rule, scope);
 
     const decide = (exchange: Exchange, scope: string, key: string, decision: RateLimitDecision): RequestHookResult => {
@@ -100,7 +101,7 @@ export const rateLimitPolicy: PolicyFactory = {
     return {
       onRequest(exchange) {
         const scope = scopeKey(exchange);
-        const key = keys.get(scope, keyOf);
+        const key = keys.getOrAdd(scope, keyOf);
         const decision = store.consume(key, rule);
         if (isPromise<RateLimitDecision>(decision)) return decision.then((d) => decide(exchange, scope, key, d));
         return decide(exchange, scope, key, decision);
