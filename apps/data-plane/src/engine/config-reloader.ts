@@ -3,7 +3,8 @@ import { deepEqual, type FieldError, type ProxyConfig, type RouteDiff } from '@g
 import type { ReloadOutcome } from '../data-plane-options';
 import type { ApiKeySet, PersistedRouteSnapshot } from './persisted-snapshot';
 import type { EngineServices } from './ports';
-import type { PolicyFactory } from './policy';
+import type { PolicyFactory, ReleasedRoutes } from './policy';
+import { PendingRelease } from './released-routes';
 import type { RequestDispatcher } from './request-dispatcher';
 import { RouteTable, upstreamEnvironment, type BuiltTable, type RouteChanges, type TableInputs } from './route-table';
 import { LatestJsonFile, type SerializedJsonArray } from './state-files';
@@ -86,6 +87,8 @@ export class ConfigReloader {
   private releasePending = false;
   /** Tables being compiled in slices right now (their new routes' state is not in the live table yet). */
   private building = 0;
+  /** What the swaps since the last finished release left behind (see releaseSteps). */
+  private readonly pendingRelease = new PendingRelease();
   /** The API keys last applied (saved with every snapshot file, also after single route changes). */
   private apiKeys: ApiKeySet | undefined;
 
@@ -158,26 +161,42 @@ export class ConfigReloader {
 
   /**
    * Releases the long-lived state (breakers, health checks, upstream pools...) of what the live
-   * table no longer has. Every policy's retain walks every route and then its own state, a chunk
-   * of a few hundred a step (one walk over 10,000 routes in one step was 2 to 9 ms of CPU on a busy
-   * machine), so each step runs in a slice of its own. Between two steps the table may change or a
+   * table no longer has. A policy is told which routes went (`release`) when only routes changed;
+   * otherwise its retain walks every route and then its own state, a chunk of a few hundred a
+   * step (one walk over 10,000 routes in one step was 2 to 9 ms of CPU on a busy machine), so each
+   * step runs in a slice of its own. Between two steps the table may change or a
    * build may start (see releaseLater: state a build creates for its new routes is not in the live
    * table yet): then the pass stops where it is, having released only what was unused by the table
    * live at each step, and says so ('interrupted').
    */
   private *releaseSteps(): Generator<void, 'done' | 'interrupted', void> {
+    if (this.deps.dispatcher.getTable() === undefined) return 'done';
+    const work = this.pendingRelease.take();
+    const outcome = yield* this.releaseWorkSteps(work);
+    // What this pass did not get to is released by the next one (it walks again where it must).
+    if (outcome === 'interrupted') this.pendingRelease.restore(work);
+    return outcome;
+  }
+
+  /**
+   * A release pass: each policy is told what went away (`release`) when only routes were removed
+   * or changed, and walks the whole configuration (`retain`) otherwise or when it has no `release`.
+   */
+  private *releaseWorkSteps(work: 'full' | ReleasedRoutes | undefined): Generator<void, 'done' | 'interrupted', void> {
     const { dispatcher, factories, services } = this.deps;
-    const table = dispatcher.getTable();
-    if (table === undefined) return 'done';
+    const table = dispatcher.getTable() as RouteTable;
     if (!(yield* this.prunePoolSteps())) return 'interrupted';
     const stale = (): boolean => dispatcher.getTable() !== table || this.building > 0;
     if (stale()) return 'interrupted';
+    // Nothing left behind since the last release that finished (a pass that already covered this swap).
+    if (work === undefined) return 'done';
     const { config } = table;
     const env = upstreamEnvironment(config, { settings: { ...config.proxy, ...definedOnly(this.deps.overrides) }, services });
     for (const factory of factories) {
-      if (factory.retain === undefined) continue;
+      if (factory.retain === undefined && factory.release === undefined) continue;
       try {
-        const steps = factory.retain(config, env);
+        const steps = work !== 'full' && factory.release !== undefined ? factory.release(work, config, env) : factory.retain?.(config, env);
+        if (steps === undefined) continue;
         for (let step = steps.next(); step.done !== true; step = steps.next()) {
           yield;
           if (stale()) {
@@ -203,6 +222,8 @@ export class ConfigReloader {
    */
   private *prunePoolSteps(): Generator<void, boolean, void> {
     const table = this.deps.dispatcher.getTable() as RouteTable;
+    // Under traffic every pool holds connections, and a pool with connections is never pruned: no walk of 10,000 routes for nothing.
+    if (!this.deps.pools.anyIdle()) return true;
     const inUse = yield* table.poolsInUseSteps(POOL_SCAN_CHUNK);
     if (this.deps.dispatcher.getTable() !== table) return false;
     try {
@@ -269,7 +290,8 @@ export class ConfigReloader {
     const config = table.config;
     const previous = dispatcher.getTable();
     // Before the swap: the new table's routes resolve their named upstreams through the registry.
-    if (previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) this.deps.upstreams?.replace(config.upstreams);
+    const upstreamsChanged = previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams);
+    if (upstreamsChanged) this.deps.upstreams?.replace(config.upstreams);
     health.setUpstreamNames(config.upstreams.map((u) => u.name));
     // A full reload's index updates the previous table's in place: in the same synchronous step as the swap.
     table.settleIndex();
@@ -277,7 +299,9 @@ export class ConfigReloader {
     services.metrics.setRouteCount(table.routes.length);
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
     // Only a removed or changed route, other upstreams or a rotated CA file can leave state (breakers, checks, pools) behind.
-    if (diff.removed.length > 0 || diff.changed.length > 0 || built.retargeted > 0 || previous === undefined || !deepEqual(previous.config.upstreams, config.upstreams)) {
+    const beyondRoutes = built.retargeted > 0 || upstreamsChanged;
+    if (diff.removed.length > 0 || diff.changed.length > 0 || beyondRoutes) {
+      this.pendingRelease.add(diff, beyondRoutes);
       if (release === 'now') runToEnd(this.releaseSteps());
       else this.releaseLater(release === 'later' ? RELEASE_DELAY_MS : 0);
     }

@@ -157,4 +157,26 @@ export interface PolicyFactory {
    * live; the next release walks again. Must not throw.
    */
   retain?(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void>;
+  /**
+   * The same release told what went away, so it touches only that: called instead of `retain`
+   * when only routes were removed or changed since the last release (the upstreams, their TLS
+   * and the table's environment unchanged). A full reload of 10,000 routes with two edited made
+   * every `retain` walk all 10,000 (docs/data-plane.md, "The policies' release told what went
+   * away"). Must leave the policy's state as `retain(config, env)` would; where it cannot tell
+   * from the routes given (state shared by routes, such as an upstream's breaker, that a gone
+   * route used and its successor does not), it walks with its own `retain`. Stepped and abandoned
+   * like `retain`; the engine calls `retain` for a factory that has no `release`. Must not throw.
+   */
+  release?(left: ReleasedRoutes, config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void>;
+}
+
+/** What left the live configuration since the last release (see PolicyFactory.release). */
+export interface ReleasedRoutes {
+  /**
+   * Definitions no longer served: removed routes and the previous versions of changed ones, of
+   * every swap since the last release, oldest first (an id may appear more than once).
+   */
+  readonly gone: readonly Route[];
+  /** The live configuration's route (enabled or not) with the id of a gone route; undefined when it has none. */
+  current(id: string): Route | undefined;
 }

@@ -112,6 +112,12 @@ export class UpstreamPools {
    * connections still warm. Dropped pools stay usable for requests of the previous table still in
    * flight (a retry after its backoff).
    */
+  /** Whether prune could drop anything: a pool with connections stays whatever the routes, so without one the routes need no walk. */
+  anyIdle(): boolean {
+    for (const pool of this.pools.values()) if (pool.stats.open === 0) return true;
+    return false;
+  }
+
   prune(inUse: ReadonlySet<UpstreamPool>): void {
     for (const [key, pool] of this.pools) {
       if (!inUse.has(pool) && pool.stats.open === 0) this.pools.delete(key);

@@ -72,15 +72,24 @@ export class BreakerRegistry implements BreakerListener {
     return [...this.breakers.values()].map((b) => ({ name: b.name, kind: b.settings.kind, routeIds: this.routesOf(b.name), ...b.status() }));
   }
 
+  /** Forgets which breakers a route passes (a release told that the route went, see PolicyFactory.release). */
+  unbindRoute(routeId: string): void {
+    this.routes.delete(routeId);
+  }
+
+  /** Forgets one breaker (a release told that no route has it any more). */
+  drop(name: string): void {
+    if (!this.breakers.delete(name)) return;
+    this.services.health.unregisterBreaker(name);
+  }
+
   /** Forgets breakers and routes the live configuration no longer has, a chunk a step (see PolicyFactory.retain). */
   *retainSteps(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): Generator<void, void, void> {
     yield* eachInChunks(this.routes.keys(), (id) => {
       if (!routeIds.has(id)) this.routes.delete(id);
     });
     yield* eachInChunks(this.breakers.keys(), (name) => {
-      if (names.has(name)) return;
-      this.breakers.delete(name);
-      this.services.health.unregisterBreaker(name);
+      if (!names.has(name)) this.drop(name);
     });
   }
 

@@ -1,7 +1,7 @@
 import type { CircuitBreakerConfig, ProxyConfig, Route, UpstreamDefinition } from '@gateway/route-model';
 import { isGatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
-import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
+import type { LocalReply, PolicyEnvironment, PolicyFactory, ReleasedRoutes } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
 import { BREAKERS, routeBreakerName } from './breaker-registry';
 import type { BreakerSettings, CircuitBreaker } from './circuit-breaker';
@@ -130,16 +130,45 @@ export const circuitBreakerPolicy: PolicyFactory = {
       onComplete: (exchange) => record(exchange, undefined),
     };
   },
-  *retain(config: ProxyConfig, env) {
-    const names = new Set<string>();
-    const routeIds = new Set<string>();
-    yield* eachInChunks(config.routes, (route) => {
-      if (!route.enabled) return;
-      if (route.circuitBreaker?.enabled === true) names.add(routeBreakerName(route.id));
-      const upstream = upstreamBreakerOf(route, env);
-      if (upstream !== undefined) names.add(upstream.name);
-      routeIds.add(route.id);
+  retain: retainAll,
+  *release(left, config, env) {
+    // An upstream's breaker is shared by every route to it: whether another route still passes
+    // it, only a walk says. Not needed when the route under the same id kept that upstream.
+    for (const gone of left.gone) {
+      const upstream = gone.enabled ? upstreamBreakerOf(gone, env) : undefined;
+      const live = upstream === undefined ? undefined : liveRoute(left, gone.id);
+      if (upstream !== undefined && (live === undefined || upstreamBreakerOf(live, env) !== upstream)) {
+        yield* retainAll(config, env);
+        return;
+      }
+    }
+    const registry = env.services.state.get(BREAKERS);
+    yield* eachInChunks(left.gone, (gone) => {
+      // A disabled route held nothing (it never loaded).
+      if (!gone.enabled) return;
+      const live = liveRoute(left, gone.id);
+      if (gone.circuitBreaker?.enabled === true && live?.circuitBreaker?.enabled !== true) registry.drop(routeBreakerName(gone.id));
+      if (live === undefined) registry.unbindRoute(gone.id);
     });
-    yield* env.services.state.get(BREAKERS).retainSteps(routeIds, names);
   },
 };
+
+/** The enabled route now under a gone route's id (a disabled one holds no breaker). */
+function liveRoute(left: ReleasedRoutes, id: string): Route | undefined {
+  const current = left.current(id);
+  return current?.enabled === true ? current : undefined;
+}
+
+/** Keeps the breakers of the configuration's enabled routes and their upstreams, a walk over every route (see PolicyFactory.retain). */
+function* retainAll(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void> {
+  const names = new Set<string>();
+  const routeIds = new Set<string>();
+  yield* eachInChunks(config.routes, (route) => {
+    if (!route.enabled) return;
+    if (route.circuitBreaker?.enabled === true) names.add(routeBreakerName(route.id));
+    const upstream = upstreamBreakerOf(route, env);
+    if (upstream !== undefined) names.add(upstream.name);
+    routeIds.add(route.id);
+  });
+  yield* env.services.state.get(BREAKERS).retainSteps(routeIds, names);
+}

@@ -71,6 +71,21 @@ export class HealthCheckRegistry {
     return out;
   }
 
+  /** Forgets which checks a route depends on (a release told that the route went, see PolicyFactory.release). */
+  unbindRoute(routeId: string): void {
+    this.routes.delete(routeId);
+  }
+
+  /** Stops and forgets one check (a release told that no route has it any more). */
+  drop(name: string): void {
+    const checker = this.checkers.get(name);
+    if (checker === undefined) return;
+    checker.stop();
+    this.markHealthy(name, true);
+    this.checkers.delete(name);
+    this.targets.delete(name);
+  }
+
   /** Stops the checks and forgets the routes the live configuration no longer has. */
   retain(routeIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
     runToEnd(this.retainSteps(routeIds, names));
@@ -82,11 +97,7 @@ export class HealthCheckRegistry {
       if (!routeIds.has(id)) this.routes.delete(id);
     });
     yield* eachInChunks(this.checkers.keys(), (name) => {
-      if (names.has(name)) return;
-      this.checkers.get(name)?.stop();
-      this.markHealthy(name, true);
-      this.checkers.delete(name);
-      this.targets.delete(name);
+      if (!names.has(name)) this.drop(name);
     });
   }
 

@@ -95,16 +95,42 @@ export const healthCheckPolicy: PolicyFactory = {
       onRequest: () => (allUnhealthy() ? reply : undefined),
     };
   },
-  *retain(config: ProxyConfig, env) {
-    const names = new Set<string>();
-    const routeIds = new Set<string>();
-    yield* eachInChunks(config.routes, (route) => {
-      if (!route.enabled) return;
-      const checks = checksOf(route, env);
-      if (checks.length === 0) return;
-      for (const check of checks) names.add(check.name);
-      routeIds.add(route.id);
+  retain: retainAll,
+  *release(left, config, env) {
+    const registry = env.services.state.get(HEALTH_CHECKS);
+    const released: Array<{ id: string; names: string[]; routeKeeps: boolean }> = [];
+    for (const gone of left.gone) {
+      if (!gone.enabled) continue;
+      const current = left.current(gone.id);
+      const kept = new Set(current?.enabled === true ? checksOf(current, env).map((check) => check.name) : []);
+      const names = checksOf(gone, env)
+        .map((check) => check.name)
+        .filter((name) => !kept.has(name));
+      // An upstream's checks are shared by every route to it: whether another route still
+      // depends on them, only a walk says. Not needed when the route under the same id kept them.
+      if (names.some((name) => name !== routeCheckName(gone.id))) {
+        yield* retainAll(config, env);
+        return;
+      }
+      released.push({ id: gone.id, names, routeKeeps: kept.size > 0 });
+    }
+    yield* eachInChunks(released, ({ id, names, routeKeeps }) => {
+      for (const name of names) registry.drop(name);
+      if (!routeKeeps) registry.unbindRoute(id);
     });
-    yield* env.services.state.get(HEALTH_CHECKS).retainSteps(routeIds, names);
   },
 };
+
+/** Keeps the checks of the configuration's enabled routes and their upstreams, a walk over every route (see PolicyFactory.retain). */
+function* retainAll(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void> {
+  const names = new Set<string>();
+  const routeIds = new Set<string>();
+  yield* eachInChunks(config.routes, (route) => {
+    if (!route.enabled) return;
+    const checks = checksOf(route, env);
+    if (checks.length === 0) return;
+    for (const check of checks) names.add(check.name);
+    routeIds.add(route.id);
+  });
+  yield* env.services.state.get(HEALTH_CHECKS).retainSteps(routeIds, names);
+}

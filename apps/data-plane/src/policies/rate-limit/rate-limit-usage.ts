@@ -71,6 +71,11 @@ export class RateLimitUsageRegistry {
     return this.routes.get(routeId)?.takeWindowKeys();
   }
 
+  /** Forgets one route's usage (a release told that its limit went, see PolicyFactory.release). */
+  forget(routeId: string): void {
+    this.routes.delete(routeId);
+  }
+
   /** Forgets the usage of routes the live configuration no longer limits, a chunk a step (see PolicyFactory.retain). */
   *retainSteps(routeIds: ReadonlySet<string>): Generator<void, void, void> {
     yield* eachInChunks(this.routes.keys(), (id) => {

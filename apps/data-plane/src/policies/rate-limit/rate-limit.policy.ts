@@ -124,4 +124,11 @@ export const rateLimitPolicy: PolicyFactory = {
     });
     yield* env.services.state.get(RATE_LIMIT_USAGE).retainSteps(routeIds);
   },
+  // Usage is per route id: a gone route's goes unless the route now under its id still limits.
+  *release(left, _config, env) {
+    const usage = env.services.state.get(RATE_LIMIT_USAGE);
+    yield* eachInChunks(left.gone, (gone) => {
+      if (left.current(gone.id)?.rateLimit?.enabled !== true) usage.forget(gone.id);
+    });
+  },
 };

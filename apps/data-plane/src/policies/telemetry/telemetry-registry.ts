@@ -28,6 +28,16 @@ export class TelemetryRegistry {
     return { routes, upstreams };
   }
 
+  /** Forgets one route's tally (a release told that the route went, see PolicyFactory.release). */
+  forgetRoute(routeId: string): void {
+    this.routes.delete(routeId);
+  }
+
+  /** Whether an upstream has a tally (made when a route to it compiled). */
+  hasUpstream(name: string): boolean {
+    return this.upstreams.has(name);
+  }
+
   /** Forgets routes and upstreams the live configuration no longer has, a chunk a step (see PolicyFactory.retain). */
   *retainSteps(routeIds: ReadonlySet<string>, upstreams: ReadonlySet<string>): Generator<void, void, void> {
     yield* eachInChunks(this.routes.keys(), (id) => {

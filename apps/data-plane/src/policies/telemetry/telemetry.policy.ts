@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { latencyBucket } from '@gateway/events/data-plane';
-import type { PolicyFactory } from '../../engine/policy';
+import type { ProxyConfig } from '@gateway/route-model';
+import type { PolicyEnvironment, PolicyFactory } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
 import { outcomeIndex } from './request-outcome';
 import { TELEMETRY_TALLIES } from './telemetry-services';
@@ -53,15 +54,36 @@ export const telemetryPolicy: PolicyFactory = {
       },
     };
   },
-  *retain(config, env) {
+  retain: retainAll,
+  *release(left, config, env) {
     const tallies = env.services.provided.find(TELEMETRY_TALLIES);
     if (tallies === undefined) return;
-    const routeIds = new Set<string>();
-    const upstreams = new Set<string>();
-    yield* eachInChunks(config.routes, (route) => {
-      routeIds.add(route.id);
-      upstreams.add(upstreamLabel(route));
+    // An upstream's tally is shared by every route to it: whether another route still counts
+    // there, only a walk says. Not needed when the route under the same id kept the upstream
+    // (an edited route, as most reloads' are) or the upstream has no tally.
+    for (const gone of left.gone) {
+      const current = left.current(gone.id);
+      const label = upstreamLabel(gone);
+      if ((current === undefined || upstreamLabel(current) !== label) && tallies.hasUpstream(label)) {
+        yield* retainAll(config, env);
+        return;
+      }
+    }
+    yield* eachInChunks(left.gone, (gone) => {
+      if (left.current(gone.id) === undefined) tallies.forgetRoute(gone.id);
     });
-    yield* tallies.retainSteps(routeIds, upstreams);
   },
 };
+
+/** Keeps the tallies of the configuration's routes and upstreams, a walk over every route (see PolicyFactory.retain). */
+function* retainAll(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void> {
+  const tallies = env.services.provided.find(TELEMETRY_TALLIES);
+  if (tallies === undefined) return;
+  const routeIds = new Set<string>();
+  const upstreams = new Set<string>();
+  yield* eachInChunks(config.routes, (route) => {
+    routeIds.add(route.id);
+    upstreams.add(upstreamLabel(route));
+  });
+  yield* tallies.retainSteps(routeIds, upstreams);
+}
