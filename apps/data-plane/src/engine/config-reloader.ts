@@ -174,7 +174,7 @@ export class ConfigReloader {
     const work = this.pendingRelease.take();
     const outcome = yield* this.releaseWorkSteps(work);
     // What this pass did not get to is released by the next one (it walks again where it must).
-    if (outcome === 'interrupted') this.pendingRelease.restore(work);
+    this.pendingRelease.settle(work, outcome === 'done');
     return outcome;
   }
 
@@ -300,8 +300,9 @@ export class ConfigReloader {
     if (revision !== undefined) services.metrics.setConfigRevision(revision);
     // Only a removed or changed route, other upstreams or a rotated CA file can leave state (breakers, checks, pools) behind.
     const beyondRoutes = built.retargeted > 0 || upstreamsChanged;
+    // Additions too: one may bring back a route whose release is pending.
+    this.pendingRelease.add(diff, beyondRoutes);
     if (diff.removed.length > 0 || diff.changed.length > 0 || beyondRoutes) {
-      this.pendingRelease.add(diff, beyondRoutes);
       if (release === 'now') runToEnd(this.releaseSteps());
       else this.releaseLater(release === 'later' ? RELEASE_DELAY_MS : 0);
     }

@@ -18,6 +18,8 @@ export class PendingRelease {
   /** The latest definition of each id a diff touched (undefined: removed): what the live configuration has under it. */
   private latest = new Map<string, Route | undefined>();
   private full = false;
+  /** What the pass running now took (see take): its ids are still watched for additions. */
+  private inPass: ReadonlyMap<string, Route | undefined> | undefined;
 
   /** Adds a swap's diff; `full`: the swap changed more than routes. */
   add(diff: RouteDiff, full: boolean): void {
@@ -31,8 +33,8 @@ export class PendingRelease {
       this.gone.push(before);
       this.latest.set(after.id, after);
     }
-    // Added ones too: a route removed by an earlier swap and added again by a later one is live again.
-    for (const route of diff.added) this.latest.set(route.id, route);
+    // A route removed by an earlier swap (pending, or taken by a pass still running) and added again is live again.
+    for (const route of diff.added) if (this.latest.has(route.id) || this.inPass?.has(route.id) === true) this.latest.set(route.id, route);
     if (this.latest.size > MAX_TRACKED) this.goFull();
   }
 
@@ -43,8 +45,8 @@ export class PendingRelease {
   }
 
   /**
-   * Takes what is pending: 'full', or the routes to release (undefined when nothing is), and
-   * starts over. A pass that does not finish gives it back (`restore`).
+   * Takes what is pending for a release pass: 'full', or the routes to release (undefined when
+   * nothing is), and starts over. The pass ends with `settle`.
    */
   take(): 'full' | ReleasedRoutes | undefined {
     const { gone, latest, full } = this;
@@ -53,11 +55,17 @@ export class PendingRelease {
     this.full = false;
     if (full) return 'full';
     if (gone.length === 0) return undefined;
+    this.inPass = latest;
     return { gone, current: (id) => latest.get(id) };
   }
 
-  /** Gives back what an unfinished pass took, older than whatever swaps added meanwhile. */
-  restore(taken: 'full' | ReleasedRoutes | undefined): void {
+  /** Ends the pass that took `taken`: a pass that did not finish gives it back, older than whatever swaps added meanwhile. */
+  settle(taken: 'full' | ReleasedRoutes | undefined, finished: boolean): void {
+    this.inPass = undefined;
+    if (!finished) this.restore(taken);
+  }
+
+  private restore(taken: 'full' | ReleasedRoutes | undefined): void {
     if (taken === undefined) return;
     if (taken === 'full') {
       this.goFull();

@@ -32,8 +32,7 @@ export const telemetryPolicy: PolicyFactory = {
   create: (route, env) => {
     const registry = env.services.provided.find(TELEMETRY_TALLIES);
     if (route === undefined || registry === undefined) return null;
-    const routeTally = registry.forRoute(route.id);
-    const upstreamTally = registry.forUpstream(upstreamLabel(route));
+    const { route: routeTally, upstream: upstreamTally } = registry.forCompiledRoute(route.id, upstreamLabel(route));
     return {
       onComplete(exchange) {
         const socket = exchange.req.socket as CountedSocket;
@@ -55,22 +54,14 @@ export const telemetryPolicy: PolicyFactory = {
     };
   },
   retain: retainAll,
-  *release(left, config, env) {
+  // A route's tally goes with its id; an upstream's, shared by the routes to it, with the last compiled route counting there.
+  *release(left, _config, env) {
     const tallies = env.services.provided.find(TELEMETRY_TALLIES);
     if (tallies === undefined) return;
-    // An upstream's tally is shared by every route to it: whether another route still counts
-    // there, only a walk says. Not needed when the route under the same id kept the upstream
-    // (an edited route, as most reloads' are) or the upstream has no tally.
-    for (const gone of left.gone) {
+    yield* eachInChunks(left.gone, (gone) => {
       const current = left.current(gone.id);
       const label = upstreamLabel(gone);
-      if ((current === undefined || upstreamLabel(current) !== label) && tallies.hasUpstream(label)) {
-        yield* retainAll(config, env);
-        return;
-      }
-    }
-    yield* eachInChunks(left.gone, (gone) => {
-      if (left.current(gone.id) === undefined) tallies.forgetRoute(gone.id);
+      if (current === undefined || upstreamLabel(current) !== label) tallies.leave(gone.id, label, current === undefined);
     });
   },
 };
