@@ -5,6 +5,7 @@ import { makeTempDir, manyRoutesConfig, manyRoutesRoute } from '@gateway/testing
 import { startDataPlane, type GatewayServer } from '../harness/gateway';
 import { runLoad, type LoadMeasurement } from '../harness/load';
 import { MAIN_THREAD_STEPS_ENV, MAIN_THREAD_STEPS_FLAGS, mainThreadBetween, readMainThreadWindows, type MainThreadSummary } from '../harness/main-thread-steps';
+import { baselineCommand } from '../harness/baseline-build';
 import { startBenchServer } from '../harness/processes';
 import { formatNumber, markdownTable } from '../harness/report';
 import { median } from '../harness/stats';
@@ -26,6 +27,12 @@ const SCRAPE_SETTLE_MS = 300;
 /** A reload not answered (reload-status.json) within this long fails the scenario. */
 const RELOAD_GIVE_UP_MS = 180_000;
 const ROUTE_CHANGES = 200;
+/**
+ * Runs another build's data plane (its apps/cli/bin/gateway.js) under this harness: the phases
+ * take one process each, so a baseline is measured by alternating runs with and without it,
+ * with the same measuring code on both sides.
+ */
+const RELOAD_BIN_ENV = 'BENCH_RELOAD_BIN';
 
 type Phase = 'steady' | 'reloading';
 
@@ -38,6 +45,8 @@ interface PhaseResult {
   readonly reloadMs: number[];
   /** The data plane's main thread over the phase (servers/main-thread-steps.ts). */
   readonly mainThread: MainThreadSummary | undefined;
+  /** How long the phase's load ran, s. */
+  readonly seconds: number;
 }
 
 /** One full reload with no traffic: its answer time and what it cost the main thread. */
@@ -55,6 +64,11 @@ interface QuietReload {
 const IDLE_FLOOR_MS = 3000;
 /** ...this long after the last of them. */
 const IDLE_SETTLE_MS = 9000;
+
+/** The main thread's CPU over a phase, a second (the monitor's own ~25-40 ms a second included). */
+function cpuPerSecond(result: PhaseResult): number | undefined {
+  return result.mainThread === undefined ? undefined : result.mainThread.cpuMs / result.seconds;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -174,6 +188,7 @@ async function runPhase(ctx: HarnessContext, phase: Phase, gateway: GatewayServe
     lagMaxMs: gaugeMs(metrics, 'nodejs_eventloop_lag_max_seconds'),
     reloadMs,
     mainThread: mainThreadBetween(readMainThreadWindows(stepsFile), from, to),
+    seconds: (to - from) / 1000,
   };
 }
 
@@ -224,9 +239,9 @@ async function measureReloads(
       'data-plane',
       manyRoutesConfig({ count: ROUTES, upstreamOrigin: upstream.origin }).yaml,
       { [MAIN_THREAD_STEPS_ENV]: stepsFile },
-      { startTimeoutMs: 300_000, nodeFlags: MAIN_THREAD_STEPS_FLAGS },
+      { startTimeoutMs: 300_000, nodeFlags: MAIN_THREAD_STEPS_FLAGS, ...(process.env[RELOAD_BIN_ENV] === undefined ? {} : { command: baselineCommand(RELOAD_BIN_ENV) }) },
     );
-    ctx.log(`data plane with ${ROUTES} routes on ${gateway.origin} (pid ${gateway.pid}); warming up`);
+    ctx.log(`data plane with ${ROUTES} routes on ${gateway.origin} (pid ${gateway.pid}, ${process.env[RELOAD_BIN_ENV] ?? 'this build'}); warming up`);
     await runLoad({ origin: gateway.origin, request: { path: manyRoutesRoute(0).requestPath, vary: (s) => ({ path: manyRoutesRoute(s % ROUTES).requestPath }) }, connections: ctx.options.connections, durationSeconds: Math.max(ctx.options.initialWarmupSeconds, 3) });
     if (phases.includes('reloading')) {
       const measured = await quietReloads(gateway, upstream.origin, stepsFile);
@@ -243,7 +258,8 @@ async function measureReloads(
         const result = await runPhase(ctx, phase, gateway, upstream.origin, seconds, round, stepsFile);
         ctx.log(
           `round ${round} ${phase}: p99 ${ms(result.load.p99Ms)} ms, max ${ms(result.load.maxMs)} ms, lag max ${ms(result.lagMaxMs)} ms, ` +
-            `longest main-thread step ${ms(result.mainThread?.longestStepCpuMs)} ms CPU, ${result.reloadMs.length} reloads, ${result.load.unexpected + result.load.errors} failed`,
+            `longest main-thread step ${ms(result.mainThread?.longestStepCpuMs)} ms CPU, longest GC pause ${ms(result.mainThread?.longestGcMs)} ms, ` +
+            `main thread ${ms(cpuPerSecond(result))} ms CPU a second, ${result.reloadMs.length} reloads, ${result.load.unexpected + result.load.errors} failed`,
         );
         results[phase].push(result);
       }
@@ -283,6 +299,8 @@ export const reloadScenario: Scenario = {
         ms(median(rs.map((r) => r.lagMaxMs))),
         ms(maxOf(rs.map((r) => r.mainThread?.longestStepCpuMs))),
         ms(maxOf(rs.map((r) => r.mainThread?.worstLoopDelayMs))),
+        ms(maxOf(rs.map((r) => r.mainThread?.longestGcMs))),
+        ms(median(rs.map(cpuPerSecond))),
         String(rs.reduce((n, r) => n + r.reloadMs.length, 0)),
         ms(median(rs.flatMap((r) => r.reloadMs))),
         String(rs.reduce((n, r) => n + r.load.unexpected + r.load.errors + r.load.timeouts, 0)),
@@ -303,6 +321,8 @@ export const reloadScenario: Scenario = {
             'lag max ms',
             'longest main-thread step, CPU ms (max of rounds)',
             'worst loop delay, 1 ms timer, ms (max of rounds)',
+            'longest GC pause ms (max of rounds)',
+            'main-thread CPU ms a second (median)',
             'reloads',
             'reload time ms (median)',
             'failed requests',
