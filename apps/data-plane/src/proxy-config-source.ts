@@ -4,7 +4,7 @@ import { readCaBundle } from '@gateway/config-file';
 import { PROXY_DEFAULTS, type ProxyConfig, type ProxySettings, type Route, type UpstreamDefinition } from '@gateway/route-model';
 import { readProxyConfigFile, readProxySettingsFile, type ConfigFileError, type ConfigFileResult } from './adapters/yaml-config-file.adapter';
 import { SerializedJsonArray } from './engine/state-files';
-import { runInSlices } from './engine/time-slices';
+import { LIGHT_STEPS_PER_YIELD, runInSlices } from './engine/time-slices';
 import { loadCertificates } from './engine/tls-certificates';
 import { unenforcedConfigErrors } from './engine/unenforced-config';
 import { POLICY_FACTORIES } from './policies/policy-registry';
@@ -187,7 +187,7 @@ function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[])
       fingerprints.push(heads.toString('latin1', start, idStart));
     }
     start = end;
-    yield;
+    if (i % LIGHT_STEPS_PER_YIELD === LIGHT_STEPS_PER_YIELD - 1) yield;
   }
   return { routes, fingerprints };
 }

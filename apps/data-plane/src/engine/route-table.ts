@@ -17,7 +17,7 @@ import type { PolicyEnvironment, PolicyFactory } from './policy';
 import { PreviousRoutes } from './previous-routes';
 import { RoutePipelines } from './route-pipelines';
 import { TableRoute } from './table-route';
-import { runToEnd } from './time-slices';
+import { LIGHT_STEPS_PER_YIELD, runToEnd } from './time-slices';
 import type { UpstreamPool } from './upstream-client/upstream-pool';
 import type { UpstreamPools } from './upstream-target';
 import { UpstreamTlsResolver, upstreamTlsKey } from './upstream-tls';
@@ -161,7 +161,9 @@ export class RouteTable {
     let plan: PendingIndex | undefined = previous !== undefined && baseIndex !== undefined ? { base: previous, matcher: baseIndex, byId: previous.routesById(), removed: [], added: [] } : undefined;
     let nextPrevious = 0;
     let appending = false;
+    let light = 0;
     for (let i = 0; i < config.routes.length; i += 1) {
+      const freshBefore = fresh;
       const route = config.routes[i] as Route;
       const fingerprint = fingerprints?.[i];
       const old = before.takeInPlace(i, route.id) ?? (yield* before.takeElsewhere(route.id));
@@ -214,7 +216,12 @@ export class RouteTable {
         plan.removed.push({ route: oldCompiled.route, value: oldCompiled });
       }
       if (plan !== undefined && plan.removed.length + plan.added.length > MAX_INDEX_UPDATES) plan = undefined;
-      yield;
+      // A compiled route is a step of its own; reused ones go LIGHT_STEPS_PER_YIELD a step.
+      light = fresh === freshBefore ? light + 1 : LIGHT_STEPS_PER_YIELD;
+      if (light >= LIGHT_STEPS_PER_YIELD) {
+        light = 0;
+        yield;
+      }
     }
     // Whatever is left of the previous list was removed, in its order (and out of the index, if it was in it).
     yield* before.eachLeft((gone) => {
