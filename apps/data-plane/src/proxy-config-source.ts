@@ -167,8 +167,9 @@ export interface KnownRoute {
 function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[]): Generator<void, { routes: Route[]; fingerprints: string[] }, void> {
   const bytes = Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength);
   const heads = Buffer.from(records.heads.buffer, records.heads.byteOffset, records.heads.byteLength);
-  const routes: Route[] = [];
-  const fingerprints: string[] = [];
+  // Sized once, as the build's lists (RouteTable.buildSteps): no backing store grown step by step.
+  const routes = new Array<Route>(records.ends.length);
+  const fingerprints = new Array<string>(records.ends.length);
   let byId: Map<string, KnownRoute> | undefined;
   let start = 0;
   for (let i = 0; i < records.ends.length; i += 1) {
@@ -180,11 +181,11 @@ function* parseRouteRecords(records: RouteRecords, known: readonly KnownRoute[])
       same = byId.get(heads.toString('utf8', idStart, end));
     }
     if (same?.fingerprint !== undefined && holdsAscii(heads, start, idStart, same.fingerprint)) {
-      routes.push(same.route);
-      fingerprints.push(same.fingerprint);
+      routes[i] = same.route;
+      fingerprints[i] = same.fingerprint;
     } else {
-      routes.push(JSON.parse(bytes.toString('utf8', records.jsonStarts[i], records.ends[i])) as Route);
-      fingerprints.push(heads.toString('latin1', start, idStart));
+      routes[i] = JSON.parse(bytes.toString('utf8', records.jsonStarts[i], records.ends[i])) as Route;
+      fingerprints[i] = heads.toString('latin1', start, idStart);
     }
     start = end;
     if (i % LIGHT_STEPS_PER_YIELD === LIGHT_STEPS_PER_YIELD - 1) yield;

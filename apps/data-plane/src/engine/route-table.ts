@@ -151,8 +151,11 @@ export class RouteTable {
     const compileOne = routeCompiler(config, inputs, tls);
     // The previous list's routes, found in place first (see PreviousRoutes): no map of every id a reload.
     const before = new PreviousRoutes(previous?.config.routes ?? []);
-    const routes: Route[] = [];
-    const compiled: TableRoute[] = [];
+    // Sized once: 10,000 pushes grow a list's backing store step by step, about three times the
+    // final array in young garbage (0.17 MB a list at 10,000 routes, every reload).
+    const routes = new Array<Route>(config.routes.length);
+    const compiled = new Array<TableRoute>(config.routes.length);
+    let enabled = 0;
     const diff: RouteDiff = { added: [], changed: [], removed: [] };
     let fresh = 0;
     let retargeted = 0;
@@ -170,7 +173,7 @@ export class RouteTable {
       const oldCompiled = previous?.routesById().get(route.id);
       const same = old !== undefined && (old === route || (fingerprint !== undefined && oldCompiled?.route === old && oldCompiled.fingerprint === fingerprint) || deepEqual(old, route));
       const kept = same ? old : route;
-      routes.push(kept);
+      routes[i] = kept;
       if (old === undefined) diff.added.push(route);
       else if (!same) diff.changed.push(...diffRoutes([old], [route]).changed);
       if (kept.enabled) {
@@ -190,7 +193,8 @@ export class RouteTable {
           value = compileOne(kept, fingerprint);
           fresh += 1;
         }
-        compiled.push(value);
+        compiled[enabled] = value;
+        enabled += 1;
         if (plan !== undefined && previous !== undefined) {
           // Indexed routes must keep their order (their positions break ties) and new ones come after
           // them. The previous table's routes are in the order of their index positions (a fresh
@@ -223,6 +227,8 @@ export class RouteTable {
         yield;
       }
     }
+    // Disabled routes are not in the table.
+    compiled.length = enabled;
     // Whatever is left of the previous list was removed, in its order (and out of the index, if it was in it).
     yield* before.eachLeft((gone) => {
       diff.removed.push(gone);
