@@ -162,11 +162,13 @@ export interface PolicyFactory {
    * when only routes were removed or changed since the last release (the upstreams, their TLS
    * and the table's environment unchanged). A full reload of 10,000 routes with two edited made
    * every `retain` walk all 10,000 (docs/data-plane.md, "The policies' release told what went
-   * away"). Must keep everything `retain(config, env)` would keep and release what the gone
-   * routes alone held; state shared by routes (an upstream's breaker) that a gone route used and
-   * its successor does not is released with its last route when the policy counts its users (the
-   * telemetry tallies), else by a walk with its own `retain`. Stepped and abandoned like
-   * `retain`; the engine calls `retain` for a factory that has no `release`. Must not throw.
+   * away"). Must release what the gone routes alone held and keep what the live routes hold,
+   * leaving nothing a walk with `retain(config, env)` would then drop. State shared by routes (an
+   * upstream's breaker) that a gone route used and its successor does not: a policy that counts
+   * its users releases it with the last one (the telemetry tallies count compiled routes, so an
+   * upstream's tally may go while a route not yet compiled names it; its first request makes it
+   * again), otherwise it walks with its own `retain`. Stepped and abandoned like `retain`; the
+   * engine calls `retain` for a factory that has no `release`. Must not throw.
    */
   release?(left: ReleasedRoutes, config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void>;
 }
