@@ -142,7 +142,7 @@ async function main(): Promise<number> {
     hardwareCounters: counters.available
       ? { available: true, perf: counters.perf, events: [...counters.events], userOnly: counters.userOnly }
       : { available: false, reason: counters.reason },
-    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast ?? null, below: g.below ?? null, rounds: g.rounds ?? null, met: g.met ?? null })),
+    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast ?? null, below: g.below ?? null, rounds: g.rounds ?? null, ...(g.interval === undefined ? {} : { interval: g.interval }), met: g.met ?? null })),
     scenarios: Object.fromEntries(results.map((r) => [r.name, { title: r.title, ...(r.data as Record<string, JsonValue>) }])),
     failures,
   };

@@ -51,7 +51,12 @@ export interface GoalCheck {
   readonly below?: number;
   /** Lowest and highest value over the rounds used, when the value is a median of rounds. */
   readonly rounds?: { readonly low: number; readonly high: number; readonly used: number; readonly total: number };
-  /** undefined: could not be evaluated (variant not run). */
+  /**
+   * The median's distribution-free confidence interval over the rounds (`medianInterval`), for a goal
+   * judged by it: met when `low` reaches the goal, not met when `high` stays under it, no verdict otherwise.
+   */
+  readonly interval?: { readonly low: number; readonly high: number; readonly coverage: number } | null;
+  /** undefined: could not be evaluated (variant not run, or, with an interval, no verdict). */
   readonly met: boolean | undefined;
 }
 

@@ -47,7 +47,7 @@ export const proxyPoliciesScenario = defineLoadComparison<{ upstream: ServerProc
     'per CPU-second; compare its ratio with the undici row (issue 19 wants it ahead) and its p99 with the baseline\'s.',
   cases: PROXY_BODY_CASES,
   baseline: 'forwarder',
-  goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5 }],
+  goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5, confidence: 0.95 }],
   prepare: prepareLoopbackUpstream,
   variants: [
     forwarderVariant('forwarder', 'forwarder, http.request', 'forwarder'),
