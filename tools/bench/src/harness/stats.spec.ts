@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededNormals } from './seeded-normals';
 import { medianInterval } from './stats';
 
 test('the median interval takes the order statistics a binomial table gives, with their exact coverage', () => {
@@ -33,17 +34,9 @@ test('non-finite values are left out, and an outlier moves the interval no furth
 });
 
 test('over many simulated runs of a skewed distribution the interval holds the true median at least as often as promised', () => {
-  // Seeded (mulberry32), so the test gives the same answer every run; a lognormal-like skew with
+  // Seeded, so the test gives the same answer every run; a lognormal-like skew with
   // occasional high rounds, as the CPU ratios have. True median of exp(N(0, 0.1)) * 1.6: 1.6.
-  let state = 12345;
-  const uniform = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = (): number => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  const normal = seededNormals(12345);
   for (const n of [9, 15]) {
     let held = 0;
     const runs = 4000;
