@@ -397,7 +397,7 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         const target = running.get(variant.name) as RunningVariant;
         const observe: Record<string, number> = { ...prepared.observe };
         if (target.proxyPid !== undefined) observe['proxy'] = target.proxyPid;
-        return runLoad({ origin: target.origin, request: target.request(loadCase), connections: options.connections, durationSeconds: seconds, observe });
+        return runLoad({ origin: target.origin, request: target.request(loadCase), connections: options.connections, overallRate: options.rate, durationSeconds: seconds, observe });
       };
 
       if (options.initialWarmupSeconds > 0) {

@@ -42,6 +42,8 @@ export interface LoadSpec {
   readonly origin: string;
   readonly request: LoadRequest;
   readonly connections: number;
+  /** Requests a second offered over all connections; undefined or 0: closed loop. */
+  readonly overallRate?: number;
   readonly durationSeconds: number;
   /** Processes whose CPU time is read around the run, by label. */
   readonly observe?: Readonly<Record<string, number>>;
@@ -104,6 +106,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
         connections: spec.connections,
         duration: spec.durationSeconds,
         pipelining: 1,
+        ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
         timeout: 10,
         method: spec.request.method ?? 'GET',
         headers: spec.request.headers,

@@ -13,6 +13,12 @@ export interface BenchOptions {
   readonly rounds: number;
   readonly connections: number;
   /**
+   * `--rate`: requests a second offered over all connections (open loop, the same for every variant),
+   * 0 for the closed loop. At a fixed rate every proxy serves the same load, so its CPU per request
+   * is compared at equal offered load, not at whatever rate it and the load generator settled on.
+   */
+  readonly rate: number;
+  /**
    * A measurement during which the rest of the machine used more than this share of one core
    * (other people's builds and tests) is taken again, up to `retries` times.
    */
