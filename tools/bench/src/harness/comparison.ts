@@ -130,6 +130,8 @@ interface VariantSummary {
   readonly ratioRanges: Record<RatioKey, readonly [number, number] | undefined>;
   /** Every paired round's ratio, in round order, per metric (the spread a goal's median hides). */
   readonly ratiosPerRound: Record<RatioKey, readonly number[]>;
+  /** The same over the clean pairs only (both measurements undisturbed): what a verdict by interval uses. */
+  readonly cleanRatiosPerRound: Record<RatioKey, readonly number[]>;
   /** Median CPU utilisation (fraction of one core) per observed process and the load generator. */
   readonly utilisation: Record<string, number | undefined>;
 }
@@ -184,14 +186,16 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
   });
   const cleanPairs = allPairs.filter((p) => p.s.clean && p.base.clean);
   const pairs = cleanPairs.length > 0 ? cleanPairs : allPairs;
-  const perRound = ({ pick, inverse }: (typeof RATIOS)[number]): number[] =>
-    pairs.map(({ s, base }) => (inverse ? ratio(pick(base), pick(s)) : ratio(pick(s), pick(base)))).filter((r): r is number => r !== undefined);
+  const perRound = ({ pick, inverse }: (typeof RATIOS)[number], over = pairs): number[] =>
+    over.map(({ s, base }) => (inverse ? ratio(pick(base), pick(s)) : ratio(pick(s), pick(base)))).filter((r): r is number => r !== undefined);
   const ratioRange = (values: readonly number[]): readonly [number, number] | undefined =>
     values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
   const ratios = {} as Record<RatioKey, number | undefined>;
   const ratioRanges = {} as Record<RatioKey, readonly [number, number] | undefined>;
   const ratiosPerRound = {} as Record<RatioKey, readonly number[]>;
+  const cleanRatiosPerRound = {} as Record<RatioKey, readonly number[]>;
   for (const definition of RATIOS) {
+    cleanRatiosPerRound[definition.key] = perRound(definition, cleanPairs);
     const values = perRound(definition);
     ratios[definition.key] = median(values);
     ratioRanges[definition.key] = ratioRange(values);
@@ -222,6 +226,7 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     ratios,
     ratioRanges,
     ratiosPerRound,
+    cleanRatiosPerRound,
     utilisation,
   };
 }
@@ -280,7 +285,7 @@ function reportCase<Env>(
     const summary = summaries.get(goal.variant);
     const value = summary?.ratios[goal.metric];
     const range = summary?.ratioRanges[goal.metric];
-    const interval = goal.confidence === undefined || value === undefined ? undefined : medianInterval(summary?.ratiosPerRound[goal.metric] ?? [], goal.confidence) ?? null;
+    const interval = goal.confidence === undefined || value === undefined ? undefined : medianInterval(summary?.cleanRatiosPerRound[goal.metric] ?? [], goal.confidence) ?? null;
     const met = value === undefined ? undefined
       : interval === undefined ? value >= goal.atLeast
       : interval === null ? undefined
