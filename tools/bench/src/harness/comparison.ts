@@ -4,7 +4,7 @@ import { processTree, waitForQuiet } from './cpu';
 import { cpuListOf, pinProcessTree } from './cpu-pinning';
 import { expectedStatus, runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
-import { median, medianInterval, ratio } from './stats';
+import { intervalVerdict, median, medianInterval, ratio } from './stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
 
 /** One workload every variant is measured with (for example a response body size). */
@@ -288,8 +288,7 @@ function reportCase<Env>(
     const interval = goal.confidence === undefined || value === undefined ? undefined : medianInterval(summary?.cleanRatiosPerRound[goal.metric] ?? [], goal.confidence) ?? null;
     const met = value === undefined ? undefined
       : interval === undefined ? value >= goal.atLeast
-      : interval === null ? undefined
-      : interval.low >= goal.atLeast ? true : interval.high < goal.atLeast ? false : undefined;
+      : intervalVerdict(interval ?? undefined, goal.atLeast);
     return {
       description: `${label} ${METRIC_LABEL[goal.metric]} ratio to ${baseLabel}, ${loadCase.label}`,
       value,

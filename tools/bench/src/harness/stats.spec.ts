@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededNormals } from './seeded-normals';
-import { medianInterval } from './stats';
+import { intervalVerdict, medianInterval } from './stats';
 
 test('the median interval takes the order statistics a binomial table gives, with their exact coverage', () => {
   const rounds = (n: number): number[] => Array.from({ length: n }, (_, i) => n - i); // n..1, unsorted on purpose
@@ -52,4 +52,24 @@ test('over many simulated runs of a skewed distribution the interval holds the t
     assert.ok(held / runs >= coverage - 0.01, `n=${n}: held ${held / runs}, promised ${coverage}`);
     assert.ok(held / runs <= coverage + 0.01, `n=${n}: held ${held / runs}, promised ${coverage}`);
   }
+});
+
+test('the verdict by interval: met only when every round the interval keeps is at or above the goal', () => {
+  // Per-round ratios printed by real runs (bench README): h-pp2's quiet run at 02:12 (100 B, 9 rounds; 16 KiB, 8
+  // clean pairs) and h-pp3's loaded run at 04:37 (16 KiB).
+  const quiet100B = [1.53, 1.69, 1.67, 1.67, 1.65, 1.67, 1.61, 2.04, 2.01];
+  const quiet16KiB = [1.47, 1.47, 1.45, 1.51, 1.48, 1.5, 1.52, 1.5];
+  const loaded16KiB = [1.53, 1.51, 1.75, 1.5, 1.69, 1.41, 1.44, 1.44, 1.54];
+  assert.deepEqual([medianInterval(quiet100B, 0.95)?.low, medianInterval(quiet100B, 0.95)?.high], [1.61, 2.01]);
+  assert.equal(intervalVerdict(medianInterval(quiet100B, 0.95), 1.5), true);
+  // 8 pairs: only [min, max] reaches 95 % (99.2 %).
+  assert.deepEqual([medianInterval(quiet16KiB, 0.95)?.low, medianInterval(quiet16KiB, 0.95)?.high], [1.45, 1.52]);
+  assert.equal(intervalVerdict(medianInterval(quiet16KiB, 0.95), 1.5), undefined);
+  assert.equal(intervalVerdict(medianInterval(loaded16KiB, 0.95), 1.5), undefined);
+  assert.equal(intervalVerdict(medianInterval([1.1, 1.2, 1.3, 1.25, 1.15, 1.4, 1.45, 1.2, 1.3], 0.95), 1.5), false);
+  // Five rounds can never decide at 95 %, however far from the goal.
+  assert.equal(intervalVerdict(medianInterval([3, 3, 3, 3, 3], 0.95), 1.5), undefined);
+  // The goal itself as the interval's low end is met (>=), as the median rule had it.
+  assert.equal(intervalVerdict({ low: 1.5, high: 1.7, coverage: 0.96 }, 1.5), true);
+  assert.equal(intervalVerdict({ low: 1.2, high: 1.5, coverage: 0.96 }, 1.5), undefined);
 });

@@ -81,3 +81,15 @@ export function medianInterval(values: readonly number[], confidence: number): M
   }
   return { low: sorted[k - 1] as number, high: sorted[n - k] as number, coverage: 1 - 2 * below };
 }
+
+/**
+ * The verdict of a floor goal by its median's interval (Method, "Verdict by interval"): true when
+ * the whole interval is at or above `atLeast`, false when it is wholly below, undefined (no verdict)
+ * when it reaches both sides or there is none (too few clean rounds).
+ */
+export function intervalVerdict(interval: MedianInterval | undefined, atLeast: number): boolean | undefined {
+  if (interval === undefined) return undefined;
+  if (interval.low >= atLeast) return true;
+  if (interval.high < atLeast) return false;
+  return undefined;
+}
