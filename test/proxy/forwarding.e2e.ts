@@ -155,6 +155,60 @@ routes:
     assert.equal(body, 'part0;part1;part2;part3;part4;');
   });
 
+  test('bodies held for a slow client stay intact while other responses are read (the lean client reads into one shared buffer)', { timeout: 30000 }, async () => {
+    // Every byte depends on the response and its position: a slice overwritten by a later read shows.
+    const bodyOf = (id: number, size: number): Buffer => {
+      const body = Buffer.allocUnsafe(size);
+      for (let i = 0; i < size; i += 1) body[i] = (i * 7 + id * 13) & 0xff;
+      return body;
+    };
+    onStream = (req, res) => {
+      req.resume();
+      const id = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('id'));
+      const size = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('size'));
+      const body = bodyOf(id, size);
+      res.writeHead(200, { 'content-length': String(size) });
+      // In pieces, so the gateway reads each response in several reads between the others'.
+      let at = 0;
+      const next = (): void => {
+        if (at >= size) return;
+        const piece = body.subarray(at, Math.min(size, at + 48 * 1024));
+        at += piece.length;
+        if (at >= size) res.end(piece);
+        else if (res.write(piece)) setImmediate(next);
+        else res.once('drain', next);
+      };
+      next();
+    };
+    // A slow client: a body larger than loopback's socket buffers (several MiB with autotuning) that it
+    // starts reading only after the others are done, so the gateway's writes to it wait in node's
+    // buffers (and its upstream pauses) while other upstream reads land in the shared buffer.
+    const SLOW_SIZE = 24 * 1024 * 1024;
+    const slow = new Promise<Buffer>((resolve, reject) => {
+      const req = http.request(`${gateway.url}/stream/slow?id=1&size=${SLOW_SIZE}`, { agent: false });
+      req.on('error', reject);
+      req.on('response', (res) => {
+        res.pause();
+        const chunks: Buffer[] = [];
+        setTimeout(() => {
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+          res.resume();
+        }, 1500);
+        res.on('error', reject);
+      });
+      req.end();
+    });
+    const others = await Promise.all(Array.from({ length: 24 }, (_, k) => request(`${gateway.url}/stream/fast?id=${k + 2}&size=${(k % 3) * 20000 + 5000}`)));
+    others.forEach((res, k) => {
+      assert.equal(res.status, 200);
+      assert.ok(res.body.equals(bodyOf(k + 2, (k % 3) * 20000 + 5000)), `response ${k + 2} arrived altered`);
+    });
+    const slowBody = await slow;
+    assert.equal(slowBody.length, SLOW_SIZE);
+    assert.ok(slowBody.equals(bodyOf(1, SLOW_SIZE)), 'the slow client\'s body arrived altered');
+  });
+
   test('a response streams: the client gets the first chunk while the upstream response is still open', { timeout: 20000 }, async () => {
     const FIRST = 'first-chunk;';
     const REST = 'second-chunk;last-chunk';

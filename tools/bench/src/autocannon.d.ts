@@ -9,6 +9,8 @@ declare module 'autocannon' {
       /** Seconds. */
       duration?: number;
       pipelining?: number;
+      /** Requests a second over all connections (open loop); unlimited when absent. */
+      overallRate?: number;
       /** Seconds before a request counts as timed out. */
       timeout?: number;
       method?: string;

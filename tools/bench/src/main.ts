@@ -30,7 +30,7 @@ const log = (message: string): void => {
 };
 
 function settingsLine(options: BenchOptions): string {
-  return `${options.connections} connections (autocannon, keep-alive, pipelining 1); ${options.durationSeconds} s measured per scenario, body and round; ` +
+  return `${options.connections} connections (autocannon, keep-alive, pipelining 1${options.rate > 0 ? `, ${options.rate} requests a second offered in all (open loop)` : ''}); ${options.durationSeconds} s measured per scenario, body and round; ` +
     `${options.rounds} interleaved rounds (order rotated each round), medians; ${options.warmupSeconds} s warm-up before each measurement, ` +
     `${options.initialWarmupSeconds} s initial warm-up per scenario and body; ` +
     (options.otherCpuLimit > 0 && options.retries > 0
@@ -133,6 +133,7 @@ async function main(): Promise<number> {
       initialWarmupSeconds: options.initialWarmupSeconds,
       rounds: options.rounds,
       connections: options.connections,
+      rate: options.rate,
       otherCpuLimit: options.otherCpuLimit,
       retries: options.retries,
       only: [...options.only],
@@ -142,7 +143,7 @@ async function main(): Promise<number> {
     hardwareCounters: counters.available
       ? { available: true, perf: counters.perf, events: [...counters.events], userOnly: counters.userOnly }
       : { available: false, reason: counters.reason },
-    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast ?? null, below: g.below ?? null, rounds: g.rounds ?? null, met: g.met ?? null })),
+    goals: goals.map((g) => ({ description: g.description, value: g.value ?? null, atLeast: g.atLeast ?? null, below: g.below ?? null, rounds: g.rounds ?? null, ...(g.interval === undefined ? {} : { interval: g.interval }), met: g.met ?? null })),
     scenarios: Object.fromEntries(results.map((r) => [r.name, { title: r.title, ...(r.data as Record<string, JsonValue>) }])),
     failures,
   };

@@ -10,6 +10,7 @@ export const DEFAULTS = {
   connections: 50,
   otherCpuLimit: 0.1,
   retries: 2,
+  rate: 0,
 } as const;
 
 export const RESULTS_PATH = path.resolve(__dirname, '..', 'results', 'latest.json');
@@ -27,6 +28,9 @@ export function usage(scenarios: readonly Scenario[]): string {
                           one core meanwhile (0 disables)                  (default ${DEFAULTS.otherCpuLimit})
   --retries <n>           retakes per measurement at most (and half the measurements per
                           scenario in all)                                 (default ${DEFAULTS.retries})
+  --rate <n>              load comparisons: offer n requests a second in all (spread over the
+                          connections, autocannon's overallRate) instead of a closed loop, the
+                          same n for every variant; 0 is the closed loop  (default ${DEFAULTS.rate})
   --only <list>           comma-separated scenario or scenario/variant names (default: everything)
   --profile <dir>         run the servers under test with --cpu-prof, profiles written to <dir> on exit
   --json <file>           where to write the results                      (default tools/bench/results/latest.json)
@@ -56,6 +60,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
   let connections: number = DEFAULTS.connections;
   let otherCpuLimit: number = DEFAULTS.otherCpuLimit;
   let retries: number = DEFAULTS.retries;
+  let rate: number = DEFAULTS.rate;
   let only: string[] = [];
   let profileDir: string | undefined;
   let resultsPath = RESULTS_PATH;
@@ -75,6 +80,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       case '--connections': connections = positive(flag, value(), true); break;
       case '--other-cpu-limit': otherCpuLimit = positive(flag, value(), false, true); break;
       case '--retries': retries = positive(flag, value(), true, true); break;
+      case '--rate': rate = positive(flag, value(), true, true); break;
       case '--only': only = (value() ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''); break;
       case '--profile': profileDir = path.resolve(value() ?? 'profiles'); break;
       case '--json': resultsPath = path.resolve(value() ?? RESULTS_PATH); break;
@@ -94,7 +100,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       throw new Error(`--only ${filter}: scenario ${scenarioName} has no variant "${variantName}" (have: ${scenario.variantNames.join(', ')})`);
     }
   }
-  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, otherCpuLimit, retries, only, profileDir, resultsPath, pin };
+  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, rate, otherCpuLimit, retries, only, profileDir, resultsPath, pin };
 }
 
 /** Whether `--only` keeps this scenario/variant. */

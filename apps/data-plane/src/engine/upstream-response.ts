@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { GatewayError, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import { headersOf, rawHeaderValue } from './raw-headers';
+import { copyOf } from './upstream-client/read-buffer';
 import type { ResponseHead } from './upstream-client/response-parser';
 import type { UpstreamClientError } from './upstream-client/upstream-client-error';
 import type { UpstreamExchange, UpstreamResponseHandler } from './upstream-client/upstream-connection';
@@ -155,21 +156,26 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     this.done(null, this);
   }
 
+  /**
+   * `chunk` is lent (the shared read buffer): every way on keeps a copy. node's write may hold its
+   * chunk past this call (corked until the next tick on a response's first write, or a socket that
+   * took part of it); the small last slice goes as a string, which is the copy.
+   */
   onData(chunk: Buffer, last: boolean): void {
     this.bytesRead += chunk.length;
     if (this.discarding) return;
     const sink = this.sink;
     if (sink !== undefined) {
       if (last && chunk.length <= ONE_WRITE_BODY_MAX && sink instanceof ServerResponse) writeWholeBody(sink, chunk);
-      else if (!sink.write(chunk)) this.waitForSink(sink);
+      else if (!sink.write(copyOf(chunk))) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;
     if (readable !== undefined) {
-      if (!readable.push(chunk)) this.pauseReading();
+      if (!readable.push(copyOf(chunk))) this.pauseReading();
       return;
     }
-    (this.pending ??= []).push(chunk);
+    (this.pending ??= []).push(copyOf(chunk));
     this.pendingBytes += chunk.length;
     if (this.pendingBytes > PENDING_PAUSE_BYTES) this.pauseReading();
   }

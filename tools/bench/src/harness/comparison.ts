@@ -4,7 +4,7 @@ import { processTree, waitForQuiet } from './cpu';
 import { cpuListOf, pinProcessTree } from './cpu-pinning';
 import { expectedStatus, runLoad, type LoadMeasurement, type LoadRequest } from './load';
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
-import { median, ratio } from './stats';
+import { intervalVerdict, median, medianInterval, ratio } from './stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
 
 /** One workload every variant is measured with (for example a response body size). */
@@ -48,6 +48,12 @@ export interface ComparisonGoal {
   readonly variant: string;
   readonly metric: ComparisonMetric;
   readonly atLeast: number;
+  /**
+   * Judge the goal by the median's confidence interval over the paired rounds at this level (0.95)
+   * instead of the median alone: met when the whole interval is at or above `atLeast`, not met when
+   * it is wholly below, no verdict otherwise (Method, "Verdict by interval").
+   */
+  readonly confidence?: number;
 }
 
 /** What the variants share (the upstream), plus processes whose CPU is worth reporting. */
@@ -124,6 +130,8 @@ interface VariantSummary {
   readonly ratioRanges: Record<RatioKey, readonly [number, number] | undefined>;
   /** Every paired round's ratio, in round order, per metric (the spread a goal's median hides). */
   readonly ratiosPerRound: Record<RatioKey, readonly number[]>;
+  /** The same over the clean pairs only (both measurements undisturbed): what a verdict by interval uses. */
+  readonly cleanRatiosPerRound: Record<RatioKey, readonly number[]>;
   /** Median CPU utilisation (fraction of one core) per observed process and the load generator. */
   readonly utilisation: Record<string, number | undefined>;
 }
@@ -178,14 +186,16 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
   });
   const cleanPairs = allPairs.filter((p) => p.s.clean && p.base.clean);
   const pairs = cleanPairs.length > 0 ? cleanPairs : allPairs;
-  const perRound = ({ pick, inverse }: (typeof RATIOS)[number]): number[] =>
-    pairs.map(({ s, base }) => (inverse ? ratio(pick(base), pick(s)) : ratio(pick(s), pick(base)))).filter((r): r is number => r !== undefined);
+  const perRound = ({ pick, inverse }: (typeof RATIOS)[number], over = pairs): number[] =>
+    over.map(({ s, base }) => (inverse ? ratio(pick(base), pick(s)) : ratio(pick(s), pick(base)))).filter((r): r is number => r !== undefined);
   const ratioRange = (values: readonly number[]): readonly [number, number] | undefined =>
     values.length === 0 ? undefined : [Math.min(...values), Math.max(...values)];
   const ratios = {} as Record<RatioKey, number | undefined>;
   const ratioRanges = {} as Record<RatioKey, readonly [number, number] | undefined>;
   const ratiosPerRound = {} as Record<RatioKey, readonly number[]>;
+  const cleanRatiosPerRound = {} as Record<RatioKey, readonly number[]>;
   for (const definition of RATIOS) {
+    cleanRatiosPerRound[definition.key] = perRound(definition, cleanPairs);
     const values = perRound(definition);
     ratios[definition.key] = median(values);
     ratioRanges[definition.key] = ratioRange(values);
@@ -200,6 +210,8 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
   }
   utilisation['load generator'] = median(used.map((s) => s.measurement.loadGeneratorCpuSeconds / s.measurement.wallSeconds));
   utilisation['other processes'] = median(used.map((s) => s.measurement.otherCpuSeconds / s.measurement.wallSeconds));
+  // Part of "other processes" already; apart, because a pinned proxy's core can lose it unseen.
+  utilisation['steal'] = median(used.map((s) => s.measurement.stealSecondsPerCore.reduce((a, b) => a + b, 0) / s.measurement.wallSeconds));
   return {
     roundsUsed: used.length,
     cleanRounds: cleanSamples.length,
@@ -214,6 +226,7 @@ function summarise(samples: readonly RoundSample[], baseline: readonly RoundSamp
     ratios,
     ratioRanges,
     ratiosPerRound,
+    cleanRatiosPerRound,
     utilisation,
   };
 }
@@ -260,10 +273,10 @@ function reportCase<Env>(
     }),
   ), '');
   markdown.push(markdownTable(
-    ['CPU use (share of one core)', 'proxy', ...observed, 'load generator', 'other processes'],
+    ['CPU use (share of one core)', 'proxy', ...observed, 'load generator', 'other processes', 'of which steal'],
     selected.map((v) => {
       const u = summaryOf(v.name).utilisation;
-      return [v.label, percent(u['proxy']), ...observed.map((o) => percent(u[o])), percent(u['load generator']), percent(u['other processes'])];
+      return [v.label, percent(u['proxy']), ...observed.map((o) => percent(u[o])), percent(u['load generator']), percent(u['other processes']), percent(u['steal'])];
     }),
   ), '');
 
@@ -272,12 +285,17 @@ function reportCase<Env>(
     const summary = summaries.get(goal.variant);
     const value = summary?.ratios[goal.metric];
     const range = summary?.ratioRanges[goal.metric];
+    const interval = goal.confidence === undefined || value === undefined ? undefined : medianInterval(summary?.cleanRatiosPerRound[goal.metric] ?? [], goal.confidence) ?? null;
+    const met = value === undefined ? undefined
+      : interval === undefined ? value >= goal.atLeast
+      : intervalVerdict(interval ?? undefined, goal.atLeast);
     return {
       description: `${label} ${METRIC_LABEL[goal.metric]} ratio to ${baseLabel}, ${loadCase.label}`,
       value,
       atLeast: goal.atLeast,
       rounds: range && summary ? { low: range[0], high: range[1], used: summary.pairedRoundsUsed, total: rounds } : undefined,
-      met: value === undefined ? undefined : value >= goal.atLeast,
+      ...(interval === undefined ? {} : { interval }),
+      met,
     };
   });
   markdown.push(...goals.map(formatGoal));
@@ -334,6 +352,7 @@ function reportCase<Env>(
         cpuSeconds: sample.measurement.cpuSeconds,
         loadGeneratorCpuSeconds: sample.measurement.loadGeneratorCpuSeconds,
         otherCpuSeconds: sample.measurement.otherCpuSeconds,
+        stealSecondsPerCore: sample.measurement.stealSecondsPerCore,
       })),
     }];
   }));
@@ -382,7 +401,7 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         const target = running.get(variant.name) as RunningVariant;
         const observe: Record<string, number> = { ...prepared.observe };
         if (target.proxyPid !== undefined) observe['proxy'] = target.proxyPid;
-        return runLoad({ origin: target.origin, request: target.request(loadCase), connections: options.connections, durationSeconds: seconds, observe });
+        return runLoad({ origin: target.origin, request: target.request(loadCase), connections: options.connections, overallRate: options.rate, durationSeconds: seconds, observe });
       };
 
       if (options.initialWarmupSeconds > 0) {

@@ -93,6 +93,20 @@ export function machineBusyTicks(): number {
 }
 
 /**
+ * Steal time per core (`cpu0`, `cpu1`... lines of /proc/stat), in clock ticks: time the hypervisor
+ * ran something else while this vCPU had work. A proxy pinned to a core loses exactly that core's
+ * steal, which stretches no process's CPU time but cuts the requests a round can serve.
+ */
+export function stealTicksPerCore(): number[] {
+  const out: number[] = [];
+  for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+    if (!/^cpu\d/.test(line)) continue;
+    out.push(Number(line.trim().split(/\s+/)[8] ?? 0));
+  }
+  return out;
+}
+
+/**
  * Waits until the machine has been (nearly) idle for one second — busy below `limitCores` while
  * the processes under test are idle — or until `maxMs` has passed. Resolves with the ms waited.
  */

@@ -1,22 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InstructionCount } from './callgrind';
+import { seededNormals } from './seeded-normals';
 import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, type FitPoint } from './instruction-fit';
 
 const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc });
-
-/** A seeded generator (mulberry32) and normal deviates from it (Box-Muller): the same numbers every run. */
-function normals(seed: number): () => number {
-  let state = seed >>> 0;
-  const uniform = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
-}
 
 const A = 150_000;
 const B = 1_300_000;
@@ -44,7 +32,7 @@ function design(pauses: readonly number[], jitter: () => number, inside = false)
 
 /** Many processes of one design: each fitted, with the spread of its a against the error the fit reports. */
 function simulate(pauses: readonly number[], seed: number, inside = false, processes = 400): { aSpread: number; meanReportedError: number; meanA: number; meanCorrelation: number; figureSpread: number; meanFigureError: number } {
-  const noise = normals(seed);
+  const noise = seededNormals(seed);
   const as: number[] = [];
   const figures: number[] = [];
   const errors: number[] = [];

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuTicks, machineBusyTicks, ticksToSeconds } from './cpu';
+import { cpuTicks, machineBusyTicks, stealTicksPerCore, ticksToSeconds } from './cpu';
 import { percentileOfSorted, SampleBuffer } from './stats';
 
 /** One request shape for the load generator (always against 127.0.0.1). */
@@ -42,6 +42,8 @@ export interface LoadSpec {
   readonly origin: string;
   readonly request: LoadRequest;
   readonly connections: number;
+  /** Requests a second offered over all connections; undefined or 0: closed loop. */
+  readonly overallRate?: number;
   readonly durationSeconds: number;
   /** Processes whose CPU time is read around the run, by label. */
   readonly observe?: Readonly<Record<string, number>>;
@@ -71,6 +73,8 @@ export interface LoadMeasurement {
    * observed processes and the load generator (other people's builds and tests, steal).
    */
   readonly otherCpuSeconds: number;
+  /** Steal seconds of each core during the run (index = core number, /proc/stat). */
+  readonly stealSecondsPerCore: number[];
 }
 
 function assertLoopback(origin: string): void {
@@ -92,6 +96,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
   const statuses: Record<string, number> = {};
   const before = observe.map(([, pid]) => cpuTicks(pid));
   const machineBefore = machineBusyTicks();
+  const stealBefore = stealTicksPerCore();
   const ownBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   return new Promise<LoadMeasurement>((resolve, reject) => {
@@ -101,6 +106,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
         connections: spec.connections,
         duration: spec.durationSeconds,
         pipelining: 1,
+        ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
         timeout: 10,
         method: spec.request.method ?? 'GET',
         headers: spec.request.headers,
@@ -116,7 +122,9 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
         }
         let cpuSeconds: Record<string, number>;
         let machineSeconds: number;
+        let stealSecondsPerCore: number[];
         try {
+          stealSecondsPerCore = stealTicksPerCore().map((t, core) => ticksToSeconds(t - (stealBefore[core] ?? 0)));
           const after = observe.map(([, pid]) => cpuTicks(pid));
           machineSeconds = ticksToSeconds(machineBusyTicks() - machineBefore);
           cpuSeconds = Object.fromEntries(observe.map(([label], i) => [label, ticksToSeconds((after[i] as number) - (before[i] as number))]));
@@ -142,6 +150,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadMeasurement> {
           cpuSeconds,
           loadGeneratorCpuSeconds,
           otherCpuSeconds: Math.max(0, machineSeconds - ours),
+          stealSecondsPerCore,
         });
       },
     );

@@ -17,10 +17,14 @@ export function markdownTable(header: readonly string[], rows: ReadonlyArray<rea
 
 /** "data plane req/CPU-s ratio to minimal forwarder, 100 B body: 0.93 (goal >= 0.9; 5 rounds: 0.90–0.97): met" */
 export function formatGoal(goal: GoalCheck): string {
-  const verdict = goal.met === undefined ? 'not measured' : goal.met ? 'met' : 'NOT met';
+  const verdict = goal.met !== undefined ? (goal.met ? 'met' : 'NOT met')
+    : goal.interval === null ? 'no verdict (too few clean rounds for the interval: 6 pairs at least)'
+    : goal.interval !== undefined ? 'no verdict (the interval reaches both sides of the goal)' : 'not measured';
   const value = goal.value === undefined ? '—' : goal.value.toFixed(2);
   const r = goal.rounds;
   const spread = r ? `; ${r.used === r.total ? `${r.total} rounds` : `${r.used} of ${r.total} rounds (the others disturbed by other processes)`}: ${r.low.toFixed(2)}–${r.high.toFixed(2)}` : '';
   const target = goal.below !== undefined ? `< ${goal.below}` : `>= ${goal.atLeast ?? '—'}`;
-  return `${goal.description}: ${value} (goal ${target}${spread}): ${verdict}`;
+  const i = goal.interval;
+  const interval = i ? `; ${Math.round(i.coverage * 1000) / 10} % interval of the median over the clean rounds ${i.low.toFixed(2)}–${i.high.toFixed(2)}` : '';
+  return `${goal.description}: ${value} (goal ${target}${spread}${interval}): ${verdict}`;
 }

@@ -13,6 +13,12 @@ export interface BenchOptions {
   readonly rounds: number;
   readonly connections: number;
   /**
+   * `--rate`: requests a second offered over all connections (open loop, the same for every variant),
+   * 0 for the closed loop. At a fixed rate every proxy serves the same load, so its CPU per request
+   * is compared at equal offered load, not at whatever rate it and the load generator settled on.
+   */
+  readonly rate: number;
+  /**
    * A measurement during which the rest of the machine used more than this share of one core
    * (other people's builds and tests) is taken again, up to `retries` times.
    */
@@ -51,7 +57,12 @@ export interface GoalCheck {
   readonly below?: number;
   /** Lowest and highest value over the rounds used, when the value is a median of rounds. */
   readonly rounds?: { readonly low: number; readonly high: number; readonly used: number; readonly total: number };
-  /** undefined: could not be evaluated (variant not run). */
+  /**
+   * The median's distribution-free confidence interval over the rounds (`medianInterval`), for a goal
+   * judged by it: met when `low` reaches the goal, not met when `high` stays under it, no verdict otherwise.
+   */
+  readonly interval?: { readonly low: number; readonly high: number; readonly coverage: number } | null;
+  /** undefined: could not be evaluated (variant not run, or, with an interval, no verdict). */
   readonly met: boolean | undefined;
 }
 

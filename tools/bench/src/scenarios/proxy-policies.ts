@@ -1,3 +1,4 @@
+import { baselineCommand } from '../harness/baseline-build';
 import { defineLoadComparison, type VariantDefinition } from '../harness/comparison';
 import { startDataPlane } from '../harness/gateway';
 import type { ServerProcess } from '../harness/processes';
@@ -23,11 +24,15 @@ function config(upstreamOrigin: string, policies: boolean): string {
   return `${JSON.stringify({ version: '1.0.0', upstreams: [{ name: 'bench', url: upstreamOrigin }], routes: [route] }, null, 2)}\n`;
 }
 
-const dataPlaneVariant = (name: string, label: string, policies: boolean): VariantDefinition<{ upstream: ServerProcess }> => ({
+/** Another build's `apps/cli/bin/gateway.js` for the `policies-before` variant (a change's same-run CPU baseline). */
+const BASELINE_BIN_VARIABLE = 'BENCH_PROXY_BASELINE_BIN';
+
+const dataPlaneVariant = (name: string, label: string, policies: boolean, before = false): VariantDefinition<{ upstream: ServerProcess }> => ({
   name,
   label,
   start: async ({ upstream }, ctx) => {
-    const gateway = await startDataPlane(ctx, name, config(upstream.origin, policies));
+    const launch = before ? { command: baselineCommand(BASELINE_BIN_VARIABLE) } : {};
+    const gateway = await startDataPlane(ctx, name, config(upstream.origin, policies), {}, launch);
     return { origin: gateway.origin, proxyPid: gateway.pid, request: (c) => ({ path: bodyPath(c) }) };
   },
 });
@@ -47,12 +52,14 @@ export const proxyPoliciesScenario = defineLoadComparison<{ upstream: ServerProc
     'per CPU-second; compare its ratio with the undici row (issue 19 wants it ahead) and its p99 with the baseline\'s.',
   cases: PROXY_BODY_CASES,
   baseline: 'forwarder',
-  goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5 }],
+  goals: [{ variant: 'policies', metric: 'requestsPerCpuSecond', atLeast: 1.5, confidence: 0.95 }],
   prepare: prepareLoopbackUpstream,
   variants: [
     forwarderVariant('forwarder', 'forwarder, http.request', 'forwarder'),
     forwarderVariant('undici', 'forwarder, undici Pool', 'undici-forwarder'),
     dataPlaneVariant('open', 'data plane, open route', false),
     dataPlaneVariant('policies', 'data plane, policy set', true),
+    // The same policy set on another build, run in the same rounds: a change's CPU ratio against its start.
+    ...(process.env[BASELINE_BIN_VARIABLE] === undefined ? [] : [dataPlaneVariant('policies-before', `data plane, policy set, ${BASELINE_BIN_VARIABLE}`, true, true)]),
   ],
 });

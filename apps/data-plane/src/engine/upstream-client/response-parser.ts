@@ -1,5 +1,6 @@
 import { FIELD_VALUE_CHAR, isFieldValue, isNamed, isToken, TCHAR, trimOws } from './http-syntax';
 import { protocolError, UpstreamClientError } from './upstream-client-error';
+import { copyOf } from './read-buffer';
 
 /**
  * The limits http.request applies to upstream responses today (node's defaults, which the gateway
@@ -37,7 +38,7 @@ export interface ResponseHead {
 export interface ResponseSink {
   /** The final head (never a skipped 1xx), including a 101 (then `ResponseParser.upgraded`). */
   onResponseHead(head: ResponseHead): void;
-  /** A slice of the bytes read from the socket (not copied). */
+  /** A slice of the bytes read from the socket (not copied): valid during the call only (read-buffer.ts). */
   onResponseBody(chunk: Buffer): void;
   /** The response is complete; `trailers` is a flat list, empty unless a chunked body had some. */
   onResponseEnd(trailers: string[]): void;
@@ -249,7 +250,9 @@ export class ResponseParser {
     this.pending = undefined;
   }
 
-  /** Feeds bytes read from the socket. Returns an error (and stops) when the response breaks the protocol. */
+  /**
+   * Feeds bytes read from the socket, lent for the call: what the parser keeps (an unfinished head,
+   * an upgrade's first bytes) it copies. Returns an error (and stops) when the response breaks the protocol. */
   execute(chunk: Buffer): UpstreamClientError | undefined {
     let data = chunk;
     const pending = this.pending;
@@ -262,7 +265,7 @@ export class ResponseParser {
           this.stop();
           return protocolError('response head larger than the limit');
         }
-        pending.push(chunk);
+        pending.push(copyOf(chunk));
         this.pendingTail = Buffer.concat([this.pendingTail, chunk]).subarray(-3);
         return undefined;
       }
@@ -301,7 +304,7 @@ export class ResponseParser {
           this.stop();
           return protocolError('bytes after the end of the response');
         case State.Upgraded:
-          this.leftover = data.subarray(pos);
+          this.leftover = copyOf(data.subarray(pos));
           return undefined;
         default:
           return undefined;
@@ -336,7 +339,8 @@ export class ResponseParser {
     const end = data.indexOf(CRLF_CRLF, pos);
     if (end === -1) {
       if (data.length - pos > this.limits.maxHeaderSize) return protocolError('response head larger than the limit');
-      const rest = data.subarray(pos);
+      // Kept past this read: a copy, as `execute`'s bytes are only lent (read-buffer.ts).
+      const rest = copyOf(data.subarray(pos));
       this.pending = [rest];
       this.pendingLength = rest.length;
       this.pendingTail = rest.subarray(-3);

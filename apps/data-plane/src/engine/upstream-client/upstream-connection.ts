@@ -1,4 +1,5 @@
-import type { Socket } from 'node:net';
+import type { OnReadOpts, Socket } from 'node:net';
+import { copyOf, sharedReadOptions } from './read-buffer';
 import { ResponseParser, type ResponseHead, type ResponseParserLimits, type ResponseSink } from './response-parser';
 import { INLINE_BODY_MAX, serializeRequestHead, type UpstreamRequest } from './request-head';
 import { UpstreamClientError } from './upstream-client-error';
@@ -22,8 +23,10 @@ export interface UpstreamResponseHandler {
   /** The final response head (1xx interim responses are skipped). */
   onResponse(head: ResponseHead): void;
   /**
-   * A body slice, straight from the socket's read (not copied): write it to the client. `last`: the
-   * body ends with this slice (a Content-Length body read to its end; the end follows at once).
+   * A body slice, straight from the socket's read (not copied) and borrowed: on a plain connection
+   * the bytes are overwritten by the next read of any upstream socket (read-buffer.ts), so whatever
+   * outlives this call (a buffered or queued write, a stream's queue) must be a copy (`copyOf`).
+   * `last`: the body ends with this slice (a Content-Length body read to its end; the end follows at once).
    */
   onData(chunk: Buffer, last: boolean): void;
   /** The response is complete; trailers as a flat list (empty for most responses). */
@@ -139,17 +142,28 @@ export class UpstreamConnection implements ResponseSink {
   /** The timeout the current phase asked for (0: none; a 'timeout' then is the keep-alive timer left armed). */
   private phaseTimeout = 0;
   private socketError: Error | undefined = undefined;
+  /** The socket went to an upgrade's caller: reads are theirs (pushed as node's own reads would be). */
+  private handedOver = false;
   closed = false;
+  readonly socket: Socket;
 
+  /**
+   * `open` makes the socket: with `onread` options (reads into the shared buffer) for a plain
+   * connection; a TLS one (`secure`) reads as a stream (see read-buffer.ts).
+   */
   constructor(
-    readonly socket: Socket,
+    open: (onread: OnReadOpts | undefined) => Socket,
     private readonly owner: ConnectionOwner,
-    connectEvent: 'connect' | 'secureConnect',
+    secure: boolean,
   ) {
     this.parser = new ResponseParser(this, owner.limits);
+    const socket = open(secure ? undefined : sharedReadOptions((data) => this.onRead(data)));
+    this.socket = socket;
     socket.setNoDelay(true);
-    socket.on(connectEvent, () => this.onConnect());
-    socket.on('data', (data: Buffer) => this.onData(data));
+    socket.on(secure ? 'secureConnect' : 'connect', () => this.onConnect());
+    // TLS: node's TLSWrap may deliver decrypted bytes inside a write (ClearOut), which could land
+    // in the shared buffer while another read's slices are in use; its reads keep their own Buffers.
+    if (secure) socket.on('data', (data: Buffer) => this.onData(data));
     socket.on('end', () => this.onEnd());
     socket.on('error', (error: Error) => this.onSocketError(error));
     socket.on('close', () => this.onClose());
@@ -308,6 +322,13 @@ export class UpstreamConnection implements ResponseSink {
     if (exchange !== undefined) this.setTimeout(exchange.timeouts.firstByteMs);
   }
 
+  /** A read into the shared buffer; false pauses the socket (the upgraded protocol's backpressure). */
+  private onRead(data: Buffer): boolean {
+    if (this.handedOver) return this.socket.push(copyOf(data));
+    this.onData(data);
+    return true;
+  }
+
   private onData(data: Buffer): void {
     const exchange = this.exchange;
     if (exchange === undefined) {
@@ -383,6 +404,7 @@ export class UpstreamConnection implements ResponseSink {
     }
     const socket = this.socket;
     this.closed = true;
+    this.handedOver = true;
     socket.removeAllListeners();
     socket.setTimeout(0);
     // The caller owns the socket now; an error before it listens must still not crash the process.

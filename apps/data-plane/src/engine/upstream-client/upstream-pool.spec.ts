@@ -536,6 +536,36 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
     await upstream.close();
   });
 
+  test('plain connections share one read buffer: a head split over reads and the bytes after a 101 survive other connections\' reads', async () => {
+    // The second half of the head is sent only once the other upstream's answer has been read,
+    // which overwrites the shared buffer the first half arrived in (read-buffer.ts).
+    let sendRest: () => void = () => undefined;
+    const split = await startRawServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nx-first: kept-across-reads\r\nContent-Le');
+      sendRest = () => socket.write('ngth: 5\r\n\r\nsplit');
+    });
+    const upgrading = await startRawServer((socket) => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\nbytes-after-head'));
+    const other = await startRawServer((socket) => socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n${'z'.repeat(40)}`));
+    const splitPool = poolFor(split);
+    const upgradePool = poolFor(upgrading);
+    const otherPool = poolFor(other);
+    const first = new Collector();
+    splitPool.request({ method: 'GET', path: '/split', headers: [] }, first);
+    const upgrade = new UpgradeCollector();
+    upgradePool.request({ method: 'GET', path: '/up', headers: ['Upgrade', 'x', 'Connection', 'Upgrade'] }, upgrade);
+    await upgrade.done;
+    // Let the first half of the split head arrive before the other connection reads.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal((await get(otherPool, '/other')).body, 'z'.repeat(40));
+    sendRest();
+    await first.done;
+    assert.deepEqual([first.head?.statusCode, header(first.head, 'x-first'), first.body], [200, 'kept-across-reads', 'split']);
+    assert.equal(upgrade.upgrade?.rest.toString('latin1'), 'bytes-after-head');
+    upgrade.upgrade?.socket.destroy();
+    for (const pool of [splitPool, upgradePool, otherPool]) pool.close();
+    await Promise.all([split.close(), upgrading.close(), other.close()]);
+  });
+
   test('a closed pool refuses new requests and closes idle connections', async () => {
     const upstream = await startEchoServer();
     const pool = poolFor(upstream);

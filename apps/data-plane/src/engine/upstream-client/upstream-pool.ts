@@ -185,19 +185,21 @@ export class UpstreamPool implements ConnectionOwner {
 
   private connect(): UpstreamConnection {
     const secure = this.options.tls !== undefined;
-    let socket: net.Socket;
-    if (secure) {
-      const session = this.tlsSession;
-      const options = this.connectOptions as tls.ConnectionOptions;
-      socket = tls.connect(session === undefined ? options : { ...options, session });
-      socket.on('session', this.onTlsSession);
-    } else {
-      socket = net.connect(this.connectOptions as net.NetConnectOpts);
-    }
-    const connection = new UpstreamConnection(socket, this, secure ? 'secureConnect' : 'connect');
+    const connection = new UpstreamConnection(secure ? this.openTls : this.openPlain, this, secure);
     this.open.add(connection);
     return connection;
   }
+
+  private readonly openPlain = (onread: net.OnReadOpts | undefined): net.Socket =>
+    net.connect({ ...(this.connectOptions as net.NetConnectOpts), onread } as net.NetConnectOpts);
+
+  private readonly openTls = (): net.Socket => {
+    const session = this.tlsSession;
+    const options = this.connectOptions as tls.ConnectionOptions;
+    const socket = tls.connect(session === undefined ? options : { ...options, session });
+    socket.on('session', this.onTlsSession);
+    return socket;
+  };
 
   /** Waits for a free connection, at most the connect timeout. */
   private enqueue(exchange: UpstreamExchange): void {
