@@ -8,6 +8,30 @@ export const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'C
 const TIME_ORIGIN_MS = performance.timeOrigin;
 
 /**
+ * The attributes of every server span, matched route or not: the required and conditionally
+ * required ones of the HTTP server span conventions, client.address and the correlation id. Every
+ * attribute is copied and encoded per span, so the recommended ones that say little for a gateway
+ * hop (user_agent.original, network.protocol.version) are left out (docs/tracing.md). One literal
+ * (no spread): built on every sampled request.
+ */
+export function requestAttributes(exchange: Exchange): Record<string, string | number> {
+  const { method } = exchange;
+  return {
+    'http.request.method': KNOWN_METHODS.has(method) ? method : '_OTHER',
+    'url.path': exchange.path,
+    'url.scheme': 'encrypted' in exchange.req.socket ? 'https' : 'http',
+    'http.response.status_code': exchange.status,
+    'client.address': exchange.clientIp,
+    'gateway.correlation_id': exchange.correlationId,
+  };
+}
+
+/** `{method} {route}`, `HTTP` for a method outside RFC 9110 (its name is unbounded). */
+export function spanName(method: string, route: string): string {
+  return `${KNOWN_METHODS.has(method) ? method : 'HTTP'} ${route}`;
+}
+
+/**
  * Completes a sampled request's server span from its attributes (matched route or not): the
  * conditional attributes, the error status, the timing, then the export queue.
  */

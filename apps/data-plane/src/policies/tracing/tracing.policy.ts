@@ -3,7 +3,7 @@ import type { PolicyFactory } from '../../engine/policy';
 import { upstreamLabel } from '../telemetry/upstream-label';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './span-export';
 import { rootTraceparentsFor } from './root-traceparents';
-import { finishSpan, KNOWN_METHODS } from './server-span';
+import { finishSpan, requestAttributes, spanName } from './server-span';
 import { gatewayHop } from './trace-context';
 
 /**
@@ -56,22 +56,9 @@ interface RouteAttributes {
 function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
   const trace = exchange.trace;
   if (trace === undefined || !trace.sampled) return;
-  const { method } = exchange;
-  const known = KNOWN_METHODS.has(method);
-  // One literal (no spread): built on every sampled request. The required and conditionally required
-  // attributes of the HTTP server span conventions, client.address and the gateway's own; every
-  // attribute is copied by the SDK and encoded per span, so the recommended ones that say little
-  // for a gateway hop (user_agent.original, network.protocol.version) are left out (docs/tracing.md).
-  const attributes: Record<string, string | number> = {
-    'http.route': fixed.route,
-    'gateway.route.id': fixed.routeId,
-    'gateway.upstream': fixed.upstream,
-    'http.request.method': known ? method : '_OTHER',
-    'url.path': exchange.path,
-    'url.scheme': 'encrypted' in exchange.req.socket ? 'https' : 'http',
-    'http.response.status_code': exchange.status,
-    'client.address': exchange.clientIp,
-    'gateway.correlation_id': exchange.correlationId,
-  };
-  finishSpan(spans, exchange, trace, `${known ? method : 'HTTP'} ${fixed.route}`, attributes);
+  const attributes = requestAttributes(exchange);
+  attributes['http.route'] = fixed.route;
+  attributes['gateway.route.id'] = fixed.routeId;
+  attributes['gateway.upstream'] = fixed.upstream;
+  finishSpan(spans, exchange, trace, spanName(exchange.method, fixed.route), attributes);
 }

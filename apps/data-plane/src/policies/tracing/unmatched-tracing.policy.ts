@@ -1,7 +1,7 @@
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 import { rootTraceparentsFor, type RootTraceparents } from './root-traceparents';
-import { finishSpan, KNOWN_METHODS } from './server-span';
+import { finishSpan, requestAttributes, spanName } from './server-span';
 import { SPAN_EXPORT, type SpanExport } from './span-export';
 import { gatewayHop } from './trace-context';
 
@@ -42,15 +42,5 @@ function traceUnmatched(exchange: Exchange, roots: RootTraceparents, spans: Span
   const trace = gatewayHop(headers.traceparent, headers.tracestate, roots);
   exchange.trace = trace;
   if (spans === undefined || !trace.sampled) return;
-  const { method } = exchange;
-  const known = KNOWN_METHODS.has(method);
-  const attributes: Record<string, string | number> = {
-    'http.request.method': known ? method : '_OTHER',
-    'url.path': exchange.path,
-    'url.scheme': 'encrypted' in exchange.req.socket ? 'https' : 'http',
-    'http.response.status_code': exchange.status,
-    'client.address': exchange.clientIp,
-    'gateway.correlation_id': exchange.correlationId,
-  };
-  finishSpan(spans, exchange, trace, `${known ? method : 'HTTP'} ${UNMATCHED_SPAN_ROUTE}`, attributes);
+  finishSpan(spans, exchange, trace, spanName(exchange.method, UNMATCHED_SPAN_ROUTE), requestAttributes(exchange));
 }
