@@ -110,6 +110,8 @@ describe('WebSocket over HTTP/2 (RFC 8441)', () => {
     const ws = await openH2WebSocket(await live(), '/echo?room=2', { 'sec-websocket-protocol': 'chat' });
     assert.equal(ws.status, 200, ws.body);
     assert.equal(ws.headers['sec-websocket-accept'], undefined, 'RFC 8441 5: no Sec-WebSocket-Accept over HTTP/2');
+    assert.equal(ws.headers['sec-websocket-protocol'], 'chat', "the upstream's chosen subprotocol");
+    assert.equal(ws.headers['upgrade'], undefined);
     assert.match(String(ws.headers['x-correlation-id']), /\S/);
     assert.equal(echo.upgrades.at(-1), '/echo?room=2');
     ws.send('hello over h2');
