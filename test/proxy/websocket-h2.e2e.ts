@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type http2 from 'node:http2';
+import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { makeSelfSignedCert, request, startGatewayProcess, withTimeout, type GatewayProcess } from '@gateway/testing';
 import { h2Connect, tlsPortOf } from './tls-clients';
@@ -222,6 +222,21 @@ describe('WebSocket over HTTP/2 (RFC 8441)', () => {
     assert.equal(badAccept.status, 502);
     await eventually(async () => (await openGauge(gateway, 'wrong')) === 0, 'a failed handshake kept a place');
     assert.equal((await request(`${gateway.url}/health/live`)).status, 200);
+  });
+
+  test('a client that resets its stream ends the relay: the upstream connection closes and the gauge drops', async () => {
+    const ws = await openH2WebSocket(await live(), '/echo?reset=1');
+    assert.equal(ws.status, 200);
+    ws.send('before reset');
+    assert.equal((await ws.next()).payload.toString(), 'before reset');
+    await eventually(async () => (await openGauge(gateway, 'echo')) === 1, 'the gauge did not count the connection');
+    ws.stream.close(http2.constants.NGHTTP2_CANCEL);
+    await eventually(() => echo.closes.some((c) => c.url === '/echo?reset=1'), 'the upstream connection stayed open');
+    await eventually(async () => (await openGauge(gateway, 'echo')) === 0, 'the gauge kept the reset connection');
+    const next = await openH2WebSocket(await live(), '/echo');
+    assert.equal(next.status, 200);
+    next.close(1000);
+    await next.closed;
   });
 
   test('a reload that removes a route closes its connections with 1001 and keeps the others', async () => {
