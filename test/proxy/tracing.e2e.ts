@@ -187,8 +187,51 @@ ${routes}`,
     assert.ok(typeof line['durationMs'] === 'number');
     assert.ok(Number(line['bytesSent']) > 100, `bytesSent ${String(line['bytesSent'])}: the head and the echoed body`);
     assert.ok(!JSON.stringify(line).includes('secret=1'), 'no query string');
+    // A request no route took is traced too (a trace started at 100 %): its line carries the ids.
     await request(`${sampled.url}/nowhere`);
-    await until(() => accessLines(sampled).some((l) => l['path'] === '/nowhere' && l['status'] === 404 && l['traceId'] === null), 'the 404 line');
+    await until(() => accessLines(sampled).some((l) => l['path'] === '/nowhere' && l['status'] === 404 && /^[0-9a-f]{32}$/.test(String(l['traceId']))), 'the 404 line');
+    // The gateway's own endpoints are not traffic: no line.
+    await request(`${sampled.url}/health/live`);
+    assert.ok(!accessLines(sampled).some((l) => String(l['path']).startsWith('/health')));
+  });
+
+  test('requests no route takes: a span named by the method and `unmatched` (never the path), traceparent rules as for routes', async () => {
+    const unmatchedTrace = '9a'.repeat(16);
+    const res = await request(`${sampled.url}/no/such/route/4711?q=1`, { method: 'DELETE', headers: { traceparent: `00-${unmatchedTrace}-${PARENT}-01` } });
+    assert.equal(res.status, 404);
+    const span = await collector.waitForTrace(unmatchedTrace);
+    assert.equal(span.name, 'DELETE unmatched');
+    assert.equal(span.parentSpanId, PARENT, "the caller's trace continued");
+    assert.match(span.spanId, /^[0-9a-f]{16}$/);
+    assert.notEqual(span.spanId, PARENT);
+    assert.equal(span.kind, 2, 'SERVER');
+    assert.equal(span.statusCode, 0, 'a 404 is the client\'s error, not the server span\'s');
+    assert.equal(span.attributes['http.response.status_code'], 404);
+    assert.equal(span.attributes['url.path'], '/no/such/route/4711');
+    assert.equal(span.attributes['http.route'], undefined);
+    assert.equal(span.attributes['gateway.route.id'], undefined);
+    assert.equal(span.attributes['gateway.correlation_id'], res.headers['x-correlation-id']);
+
+    // A malformed target is answered before any route too (400), and with no traceparent a trace starts.
+    const before = collector.spans.length;
+    assert.equal((await request(`${sampled.url}/a/%2e%2e%2fb`)).status, 400);
+    await until(() => collector.spans.slice(before).some((s) => s.name === 'GET unmatched' && s.attributes['http.response.status_code'] === 400), 'the 400 span');
+    const started = collector.spans.slice(before).find((s) => s.attributes['http.response.status_code'] === 400) as (typeof collector.spans)[number];
+    assert.equal(started.parentSpanId, '');
+
+    // An unsampled caller is honoured here as well.
+    const quiet = '5b'.repeat(16);
+    assert.equal((await request(`${sampled.url}/nowhere-quiet`, { headers: { traceparent: `00-${quiet}-${PARENT}-00` } })).status, 404);
+    const marker = '6c'.repeat(16);
+    await request(`${sampled.url}/nowhere-marker`, { headers: { traceparent: `00-${marker}-${PARENT}-01` } });
+    await collector.waitForTrace(marker);
+    assert.ok(!collector.spans.some((s) => s.traceId === quiet));
+    // The gateway's own endpoints are never traced.
+    await request(`${sampled.url}/metrics`, { headers: { traceparent: `00-${'7d'.repeat(16)}-${PARENT}-01` } });
+    const marker2 = '8e'.repeat(16);
+    await request(`${sampled.url}/nowhere-marker2`, { headers: { traceparent: `00-${marker2}-${PARENT}-01` } });
+    await collector.waitForTrace(marker2);
+    assert.ok(!collector.spans.some((s) => s.traceId === '7d'.repeat(16)));
   });
 
   test('0 % sampling: traces start unsampled and nothing is exported; a sampled caller still is, and a failed export is counted, never felt', async () => {

@@ -8,9 +8,18 @@ import { deferred, withTimeout } from '@gateway/testing';
 export type EchoUpstream = Awaited<ReturnType<typeof startEchoUpstream>>;
 
 /** An echo upstream that records the close code each of its connections got, and answers plain requests. */
-export async function startEchoUpstream(): Promise<{ origin: string; closes: Array<{ url: string; code: number }>; upgrades: string[]; plainHeaders: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
+export async function startEchoUpstream(): Promise<{
+  origin: string;
+  closes: Array<{ url: string; code: number }>;
+  upgrades: string[];
+  /** The headers of each handshake, in order. */
+  handshakes: http.IncomingHttpHeaders[];
+  plainHeaders: http.IncomingHttpHeaders[];
+  close(): Promise<void>;
+}> {
   const closes: Array<{ url: string; code: number }> = [];
   const upgrades: string[] = [];
+  const handshakes: http.IncomingHttpHeaders[] = [];
   const plainHeaders: http.IncomingHttpHeaders[] = [];
   // Plain requests get `plain:<their body>`.
   const server = http.createServer((req, res) => {
@@ -22,6 +31,7 @@ export async function startEchoUpstream(): Promise<{ origin: string; closes: Arr
   const wss = new WebSocketServer({ server });
   wss.on('connection', (socket, req) => {
     upgrades.push(req.url ?? '');
+    handshakes.push(req.headers);
     socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
     socket.on('close', (code) => closes.push({ url: req.url ?? '', code }));
   });
@@ -31,6 +41,7 @@ export async function startEchoUpstream(): Promise<{ origin: string; closes: Arr
     origin: `http://127.0.0.1:${port}`,
     closes,
     upgrades,
+    handshakes,
     plainHeaders,
     close: async () => {
       for (const client of wss.clients) client.terminate();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import http2 from 'node:http2';
 import type { Writable } from 'node:stream';
@@ -20,15 +21,22 @@ const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connecti
 export class H2GatewayRequest extends http2.Http2ServerRequest {
   /** Octets of the header list as SETTINGS_MAX_HEADER_LIST_SIZE counts them (RFC 9113 6.5.2): nghttp2 announces that limit but does not enforce it. */
   readonly headerListSize: number;
+  /** An extended CONNECT for a WebSocket (RFC 8441): served as the GET handshake it stands for. */
+  readonly webSocketConnect: boolean;
 
   constructor(stream: http2.ServerHttp2Stream, headers: IncomingHttpHeaders, options: ConstructorParameters<typeof http2.Http2ServerRequest>[2], rawHeaders: readonly string[]) {
     super(stream, headers, options, rawHeaders);
     let size = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) size += (rawHeaders[i] as string).length + (rawHeaders[i + 1] as string).length + 32;
     this.headerListSize = size;
-    const plain = toHttp1Headers(headers, !stream.endAfterHeaders);
+    const tunnel = isWebSocketConnect(headers);
+    this.webSocketConnect = tunnel;
+    const plain = toHttp1Headers(headers, !stream.endAfterHeaders && !tunnel);
+    if (tunnel) asWebSocketHandshake(plain);
     // Own properties shadow the compatibility getters; `method` and `url` still read the pseudo-headers.
     Object.defineProperty(this, 'headers', { value: plain, enumerable: true });
+    // An extended CONNECT is routed and policed as the GET handshake it stands for (RFC 8441 5).
+    if (tunnel) Object.defineProperty(this, 'method', { value: 'GET', enumerable: true });
     Object.defineProperty(this, 'rawHeaders', { value: flatten(plain), enumerable: true });
   }
 }
@@ -62,6 +70,26 @@ Object.defineProperty(H2GatewayResponse.prototype, 'writableFinished', {
     return this.writableEnded && (this.stream as http2.ServerHttp2Stream & Writable).writableFinished;
   },
 });
+
+/**
+ * An extended CONNECT for a WebSocket (RFC 8441 4): `:method CONNECT` with `:protocol websocket`
+ * (and, by nghttp2's checks once SETTINGS_ENABLE_CONNECT_PROTOCOL is sent, `:path` and `:scheme`).
+ */
+function isWebSocketConnect(headers: IncomingHttpHeaders): boolean {
+  return headers[':method'] === 'CONNECT' && headers[':protocol'] === 'websocket' && typeof headers[':path'] === 'string';
+}
+
+/**
+ * The HTTP/1.1 opening handshake an extended CONNECT stands for (RFC 8441 5, as Envoy forwards it
+ * to an HTTP/1.1 upstream): `Upgrade: websocket` and a fresh `Sec-WebSocket-Key`, since HTTP/2
+ * clients send none (the hop's key is the gateway's; a client's own is replaced). Version,
+ * subprotocols and extensions are the client's fields, passed on as they are.
+ */
+function asWebSocketHandshake(plain: IncomingHttpHeaders): void {
+  plain.upgrade = 'websocket';
+  plain.connection = 'Upgrade';
+  plain['sec-websocket-key'] = randomBytes(16).toString('base64');
+}
 
 function toHttp1Headers(headers: IncomingHttpHeaders, bodyFollows: boolean): IncomingHttpHeaders {
   const plain: IncomingHttpHeaders = {};

@@ -49,7 +49,12 @@ export class RequestDispatcher {
   /** The upstream call of WebSocket handshakes (none: every request is forwarded as plain HTTP). */
   private readonly upgrades: WebSocketUpgrades | undefined;
   private readonly upgradeCallbacks: UpgradeCallbacks = {
-    handshakeDone: (exchange) => this.complete(exchange),
+    // The response object stays with the connection (an HTTP/2 stream closes it when the tunnel
+    // ends): the exchange is over now, and must not complete again, nor as a client gone away.
+    handshakeDone: (exchange) => {
+      exchange.res.off('close', this.onResponseClose);
+      this.finish(exchange);
+    },
     fail: (exchange, error) => this.fail(exchange, error),
   };
 
@@ -149,9 +154,19 @@ export class RequestDispatcher {
       }
     }
     if (exchange.clientAborted) return;
-    if (this.upgrades !== undefined && route.route.websocket?.enabled === true && isWebSocketHandshake(exchange.req)) {
-      this.upgrades.forward(exchange, route, this.upgradeCallbacks);
-      return;
+    const websocket = route.route.websocket?.enabled === true;
+    // An HTTP/2 handshake (an extended CONNECT, RFC 8441) is a tunnel or nothing: served as a plain
+    // request, as an HTTP/1.1 one is on a route without `websocket`, its 200 would open a tunnel to nowhere.
+    const http2 = exchange.req.httpVersionMajor === 2;
+    if ((websocket || http2) && isWebSocketHandshake(exchange.req)) {
+      if (websocket && this.upgrades !== undefined) {
+        this.upgrades.forward(exchange, route, this.upgradeCallbacks);
+        return;
+      }
+      if (http2) {
+        sendError(exchange, 'METHOD_NOT_ALLOWED');
+        return;
+      }
     }
     try {
       route.callUpstream(exchange, (error, response) => {
@@ -331,14 +346,18 @@ export class RequestDispatcher {
 
   private complete(exchange: Exchange): void {
     const { res } = exchange;
-    // A switched connection (101) completed its exchange with the handshake; its bytes are no response.
-    if (!res.writableFinished && exchange.status !== 101) {
+    if (!res.writableFinished) {
       exchange.clientAborted = true;
       // A status set on the response without writing it is the server's own cut (408 from
       // gateway-server's clientError); otherwise the client left.
       if (exchange.status === 0) exchange.status = res.statusCode >= 400 ? res.statusCode : CLIENT_CLOSED_REQUEST;
       exchange.upstream?.cancel('UPSTREAM_ERROR');
     }
+    this.finish(exchange);
+  }
+
+  /** The complete phase: the route's hooks, then the gateway's. */
+  private finish(exchange: Exchange): void {
     releaseTarget(exchange);
     const routeHooks = exchange.route?.onComplete;
     if (routeHooks) for (let i = 0; i < routeHooks.length; i += 1) this.safely(routeHooks[i] as (e: Exchange) => void, exchange);

@@ -11,6 +11,7 @@ import type { Logger } from './ports';
 import type { FrontListener } from './server-drain';
 import { writeH2StreamError } from './responses';
 import { contextFor, loadCertificates, type CertificateLoad, type CertificateSet } from './tls-certificates';
+import { markUpgradeRequest } from './websocket-upgrade';
 
 /** Streams one HTTP/2 connection may have open at once (nginx, Envoy and Go use 100 to 128). */
 export const H2_MAX_CONCURRENT_STREAMS = 100;
@@ -36,6 +37,7 @@ export class TlsListener implements FrontListener {
   private readonly h2: EventEmitter | undefined;
   private readonly sessions = new Set<http2.ServerHttp2Session>();
   private certificates: CertificateSet;
+  private readonly maxHeaderSize: number;
 
   constructor(
     settings: ProxySettings,
@@ -52,6 +54,7 @@ export class TlsListener implements FrontListener {
     private readonly http1Only: (url: string) => boolean = () => false,
   ) {
     this.certificates = certificates;
+    this.maxHeaderSize = settings.maxHeaderSize;
     this.server = tls.createServer({
       ...certificates.fallbackPem,
       minVersion: tlsSettings.minVersion,
@@ -119,9 +122,23 @@ export class TlsListener implements FrontListener {
     return count;
   }
 
+  /** The header-list bound and the HTTP/1.1-only targets; false once the stream is answered. */
+  private admits(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): boolean {
+    if ((req as H2GatewayRequest).headerListSize > this.maxHeaderSize) {
+      writeH2StreamError(res.stream, 'HEADERS_TOO_LARGE');
+      return false;
+    }
+    if (this.http1Only(req.url ?? '')) {
+      req.stream.close(http2.constants.NGHTTP2_HTTP_1_1_REQUIRED);
+      return false;
+    }
+    return true;
+  }
+
   private createH2Server(settings: ProxySettings, handler: http.RequestListener): EventEmitter {
     const server = http2.createServer({
-      settings: { maxConcurrentStreams: H2_MAX_CONCURRENT_STREAMS, maxHeaderListSize: settings.maxHeaderSize, enablePush: false },
+      // enableConnectProtocol: SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441 3), WebSocket over HTTP/2.
+      settings: { maxConcurrentStreams: H2_MAX_CONCURRENT_STREAMS, maxHeaderListSize: settings.maxHeaderSize, enablePush: false, enableConnectProtocol: true },
       maxSessionMemory: H2_MAX_SESSION_MEMORY_MB,
       maxOutstandingPings: H2_MAX_OUTSTANDING_PINGS,
       maxHeaderListPairs: H2_MAX_HEADER_PAIRS,
@@ -138,17 +155,7 @@ export class TlsListener implements FrontListener {
     });
     // The compatibility objects stand in for node:http's (see h2-compat.ts): the engine is protocol-blind.
     const serve = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void;
-    server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
-      if ((req as H2GatewayRequest).headerListSize > settings.maxHeaderSize) {
-        writeH2StreamError(res.stream, 'HEADERS_TOO_LARGE');
-        return;
-      }
-      // CONNECT (RFC 9113 8.5) has no :path: the dispatcher refuses it like CONNECT over HTTP/1.1.
-      if (this.http1Only(req.url ?? '')) {
-        req.stream.close(http2.constants.NGHTTP2_HTTP_1_1_REQUIRED);
-        return;
-      }
-      limitRequestTime(req, res, settings.requestTimeout);
+    const dispatch = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void => {
       try {
         serve(req, res);
       } catch (error) {
@@ -156,10 +163,33 @@ export class TlsListener implements FrontListener {
         this.logger.error({ err: String(error) }, 'HTTP/2 request failed inside the gateway');
         if (!res.stream.destroyed) res.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
       }
+    };
+    server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+      if (!this.admits(req, res)) return;
+      limitRequestTime(req, res, settings.requestTimeout);
+      dispatch(req, res);
+    });
+    // node's compatibility layer hands every CONNECT stream here, not to 'request'. Only the
+    // extended CONNECT of RFC 8441 for a WebSocket is served: it enters the dispatcher as the GET
+    // handshake it stands for (h2-compat.ts), so route match and every request policy apply, and
+    // the dispatcher relays it on routes with `websocket` (websocket-upgrade.ts). A plain CONNECT
+    // (RFC 9113 8.5, a forward-proxy tunnel) or another protocol gets 405, as CONNECT over HTTP/1.1.
+    server.on('connect', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+      if (!(req as H2GatewayRequest).webSocketConnect) {
+        writeH2StreamError(res.stream, 'METHOD_NOT_ALLOWED');
+        return;
+      }
+      if (!this.admits(req, res)) return;
+      // No whole-request deadline: the stream is the connection now. The handshake has the route's
+      // request timeout, the tunnel after it the idle timeout.
+      markUpgradeRequest(req as unknown as http.IncomingMessage, EMPTY);
+      dispatch(req, res);
     });
     return server;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * node:http cuts a request whose body is still arriving after requestTimeout with 408; node:http2

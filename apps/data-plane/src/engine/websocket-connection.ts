@@ -1,13 +1,21 @@
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { closeFrame, FrameBoundary, GOING_AWAY } from './websocket-frames';
 
 /** How long the peers get to finish a frame under way and answer the close frames before the sockets are destroyed. */
 const CLOSE_GRACE_MS = 2000;
 
+/**
+ * The client's end of a relayed connection: its TCP or TLS socket after an HTTP/1.1 upgrade, or
+ * the HTTP/2 stream of an extended CONNECT (RFC 8441: the stream carries the WebSocket bytes, its
+ * END_STREAM is the TCP FIN). Both time out on inactivity in either direction.
+ */
+export type ClientEnd = Duplex & { setTimeout(ms: number, callback?: () => void): unknown };
+
 /** One direction of the relay: bytes read from `from` are written to `to`. */
 interface Direction {
-  readonly from: Socket;
-  readonly to: Socket;
+  readonly from: Duplex;
+  readonly to: Duplex;
   readonly frames: FrameBoundary;
   /** The close frame this direction's receiver gets when the gateway ends the connection. */
   readonly close: Buffer;
@@ -29,7 +37,7 @@ export class WebSocketConnection {
 
   constructor(
     readonly routeId: string,
-    private readonly client: Socket,
+    private readonly client: ClientEnd,
     private readonly upstream: Socket,
     idleTimeoutMs: number,
     onClosed: (connection: WebSocketConnection) => void,
@@ -55,7 +63,8 @@ export class WebSocketConnection {
     // Any byte either way counts as activity on the client's socket (it is read from or written to).
     upstream.setTimeout(0);
     client.setTimeout(idleTimeoutMs, () => this.goAway());
-    client.setNoDelay(true);
+    // An HTTP/2 stream has no Nagle of its own (its session's socket is the listener's business).
+    if ('setNoDelay' in client) (client as Socket).setNoDelay(true);
     upstream.setNoDelay(true);
   }
 

@@ -9,7 +9,8 @@ import type { OpenWebSockets } from './open-websockets';
 import { sendError, writeUpstreamResponseHead } from './responses';
 import { chooseTarget } from './upstreams/target-choice';
 import { httpsOptionsOf } from './upstream-target';
-import { WebSocketConnection } from './websocket-connection';
+import { WebSocketConnection, type ClientEnd } from './websocket-connection';
+import { isHttp2Exchange, switchH2Stream } from './websocket-over-h2';
 
 /** Bytes that came after the head of an upgrade request, set by gateway-server on node's 'upgrade'. */
 const UPGRADE_HEAD = Symbol('gateway.upgradeHead');
@@ -102,7 +103,14 @@ export class WebSocketUpgrades {
         response.resume();
         return;
       }
-      writeUpstreamResponseHead(exchange, response.statusCode ?? 502, response.rawHeaders);
+      const status = response.statusCode ?? 502;
+      // Over HTTP/2 a 2xx is what opens the tunnel (RFC 8441 5): an upstream that did not switch must not look as if it had.
+      if (status >= 200 && status < 300 && isHttp2Exchange(exchange)) {
+        response.resume();
+        callbacks.fail(exchange, new GatewayError('UPSTREAM_ERROR'));
+        return;
+      }
+      writeUpstreamResponseHead(exchange, status, response.rawHeaders);
       response.on('close', () => {
         if (!response.complete) exchange.res.destroy();
       });
@@ -118,11 +126,22 @@ export class WebSocketUpgrades {
         this.sockets.release(route.id);
         return;
       }
-      const client = exchange.req.socket;
-      client.write(switchingProtocolsHead(exchange, response));
-      exchange.status = 101;
-      // The socket is the connection's now: the response object must neither write to it nor close with it.
-      exchange.res.detachSocket(client);
+      let client: ClientEnd | undefined;
+      try {
+        client = isHttp2Exchange(exchange) ? switchH2Stream(exchange, response) : switchSocket(exchange, response);
+      } catch (error) {
+        // A head node refuses to write (a header value it rejects) costs this handshake, not the process.
+        this.sockets.release(route.id);
+        upstreamSocket.destroy();
+        callbacks.fail(exchange, error);
+        return;
+      }
+      if (client === undefined) {
+        this.sockets.release(route.id);
+        upstreamSocket.destroy();
+        callbacks.fail(exchange, new GatewayError('UPSTREAM_ERROR'));
+        return;
+      }
       callbacks.handshakeDone(exchange);
       const connection = new WebSocketConnection(route.id, client, upstreamSocket, settings.idleTimeout, (c) => this.sockets.remove(c));
       this.sockets.add(connection);
@@ -141,6 +160,16 @@ export class WebSocketUpgrades {
     });
     upstreamRequest.end();
   }
+}
+
+/** Relays the upstream's 101 on the client's socket, which leaves the response object for the relay. */
+function switchSocket(exchange: Exchange, response: IncomingMessage): ClientEnd {
+  const client = exchange.req.socket;
+  client.write(switchingProtocolsHead(exchange, response));
+  exchange.status = 101;
+  // The socket is the connection's now: the response object must neither write to it nor close with it.
+  exchange.res.detachSocket(client);
+  return client;
 }
 
 /** The upstream's 101 as the client gets it: its end-to-end fields, the upgrade itself, the gateway's own headers. */

@@ -15,6 +15,7 @@ import { retryPolicy } from './retry/retry.policy';
 import { telemetryPolicy } from './telemetry/telemetry.policy';
 import { timeoutPolicy } from './timeout/timeout.policy';
 import { tracingPolicy } from './tracing/tracing.policy';
+import { unmatchedTracingPolicy } from './tracing/unmatched-tracing.policy';
 import { transformPolicy } from './transform/transform.policy';
 import { versionHeadersPolicy } from './version-headers/version-headers.policy';
 
@@ -41,4 +42,5 @@ export const POLICY_FACTORIES: readonly PolicyFactory[] = [
   ipRestrictionPolicy,
   corsPolicy,
   tracingPolicy,
+  unmatchedTracingPolicy,
 ];

@@ -66,8 +66,10 @@ export interface InstructionComparisonSpec<Env> {
   readonly goal: { readonly variant: string; readonly atLeast: number; readonly description: string };
   /** Further goals from the same processes, each against its own baseline (one run serves several goals). */
   readonly moreGoals?: readonly InstructionGoal[];
-  /** The GET every request sends (a 200 is required). */
+  /** The GET every request sends (a 200 is required, unless `status` names another). */
   readonly path: string;
+  /** The status every answer must have: 200 unless set (a 404 to count the path of requests no route takes). */
+  readonly status?: number;
   /** Servers shared by every round (upstream, control plane, routes); upstream timeouts raised for valgrind. */
   prepare(ctx: HarnessContext): Promise<Env>;
   /** Starts one gateway as told (env, proxy.yml, wrapper, flags) and resolves once it serves `path`. */
@@ -208,8 +210,8 @@ function dumpDir(): { path: string; remove(): void } {
   return { path: mkdtempSync(path.join(keep, 'round-')), remove: () => undefined };
 }
 
-/** `count` GETs over `connections` keep-alive connections, each one waiting for its previous answer; every answer must be 200. */
-async function sendRequests(origin: string, path: string, count: number, connections: number): Promise<number> {
+/** `count` GETs over `connections` keep-alive connections, each one waiting for its previous answer; every answer must have `status`. */
+async function sendRequests(origin: string, path: string, count: number, connections: number, status = 200): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const started = process.hrtime.bigint();
   let next = 0;
@@ -217,7 +219,7 @@ async function sendRequests(origin: string, path: string, count: number, connect
     new Promise((resolve, reject) => {
       const req = http.get(origin + path, { agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${origin}${path} answered ${res.statusCode}`))));
+        res.on('end', () => (res.statusCode === status ? resolve() : reject(new Error(`${origin}${path} answered ${res.statusCode}`))));
       });
       req.on('timeout', () => req.destroy(new Error(`${origin}${path} did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', reject);
@@ -284,9 +286,9 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
       // the timers phase does, and it is counted apart), and a shared machine gives each process a share.
       await Promise.all(
         started.map(async (p) => {
-          await sendRequests(p.server.origin, spec.path, s.warmup, s.connections);
+          await sendRequests(p.server.origin, spec.path, s.warmup, s.connections, spec.status);
           p.callgrind.instrument();
-          const seconds = await sendRequests(p.server.origin, spec.path, s.instrumentedWarmup, s.connections);
+          const seconds = await sendRequests(p.server.origin, spec.path, s.instrumentedWarmup, s.connections, spec.status);
           // The pauses' unit: how long this process takes for a mid-size batch, instrumented, at most
           // PAUSE_UNIT_AT_MOST_SECONDS (at load 20 a request took 0.35 s and the unit 90 s: a 33-minute run).
           p.pauseUnit = Math.min(PAUSE_UNIT_AT_MOST_SECONDS, (seconds / s.instrumentedWarmup) * s.requests);
@@ -312,7 +314,7 @@ export function defineInstructionComparison<Env>(spec: InstructionComparisonSpec
           started.map(async (p) => {
             if (s.forcedCollections) await collect(p);
             p.callgrind.zero();
-            const seconds = await sendRequests(p.server.origin, spec.path, requests, s.connections);
+            const seconds = await sendRequests(p.server.origin, spec.path, requests, s.connections, spec.status);
             batches.get(p.key)?.push({ count: p.callgrind.dump(), seconds, requests });
             if (pause === 0) return;
             p.callgrind.zero();

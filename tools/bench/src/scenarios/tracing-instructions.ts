@@ -187,3 +187,36 @@ export const tracingCostInstructionsScenario = defineInstructionComparison<Traci
     return startTracingDataPlane(env, ctx, launch, command);
   },
 });
+
+/**
+ * `apps/cli/bin/gateway.js` of the build before the traces of unmatched requests (the commit a
+ * change started from): the baseline of `tracing-unmatched-instructions`.
+ */
+const UNMATCHED_BASELINE_BIN_VARIABLE = 'BENCH_TRACING_UNMATCHED_BASELINE_BIN';
+const BEFORE_UNMATCHED: InstructionVariant = { name: 'before', label: 'build before unmatched tracing, tracing off', env: {} };
+/** A path no route takes: the data plane answers 404 from route match. */
+const UNMATCHED_PATH = '/nowhere/404';
+const unmatchedBaselineCommand = (): string[] => buildCommand(UNMATCHED_BASELINE_BIN_VARIABLE, 'the build before unmatched tracing');
+
+/**
+ * The 404 path (requests no route takes) with tracing off, on the build before `tracing-unmatched`
+ * and on this one (issue 18: tracing off must not cost), and this one with 10 % of them exported.
+ */
+export const tracingUnmatchedInstructionsScenario = defineInstructionComparison<TracingBenchEnv>({
+  name: 'tracing-unmatched-instructions',
+  title: 'Requests no route takes (404): before unmatched tracing, tracing off, 10 % exported: instructions per request under callgrind',
+  description:
+    `GET ${UNMATCHED_PATH} (no route: 404) through a data plane with one /api/* route: the build of ${UNMATCHED_BASELINE_BIN_VARIABLE} with tracing off, this build with tracing off, ` +
+    'and this build with W3C trace context and 10 % of the unmatched requests exported over OTLP/HTTP to a collector in the harness process.',
+  variants: [BEFORE_UNMATCHED, OFF, SAMPLED_10],
+  baseline: 'before',
+  goal: { variant: 'off', atLeast: OFF_AT_LEAST, description: 'instructions per 404, before/off (tracing off costs the 404 path nothing; at most 1 %)' },
+  moreGoals: [{ baseline: 'off', variant: 'sampled-10', atLeast: SAMPLED_AT_LEAST, description: 'instructions per 404, off/sampled-10 (what tracing the 404s costs at 10 %)' }],
+  path: UNMATCHED_PATH,
+  status: 404,
+  prepare: async (ctx) => {
+    unmatchedBaselineCommand();
+    return (await prepareTracingBench(ctx)).env;
+  },
+  start: (env, ctx, launch) => startTracingDataPlane(env, ctx, launch, launch.variant.name === BEFORE_UNMATCHED.name ? unmatchedBaselineCommand() : undefined),
+});

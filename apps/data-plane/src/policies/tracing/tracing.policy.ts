@@ -1,15 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 import { upstreamLabel } from '../telemetry/upstream-label';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './span-export';
 import { rootTraceparentsFor } from './root-traceparents';
+import { finishSpan, requestAttributes, spanName } from './server-span';
 import { gatewayHop } from './trace-context';
-
-/** RFC 9110 methods keep their name in `http.request.method`; others are `_OTHER` (HTTP semantic conventions). */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
-/** Constant for the process; read once (the getter crosses into C++ on every read). */
-const TIME_ORIGIN_MS = performance.timeOrigin;
 
 /**
  * `tracing` (issue 18, docs/tracing.md): with `proxy.tracing.enabled`, every proxied request
@@ -61,35 +56,9 @@ interface RouteAttributes {
 function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
   const trace = exchange.trace;
   if (trace === undefined || !trace.sampled) return;
-  const { method, status } = exchange;
-  const known = KNOWN_METHODS.has(method);
-  // One literal (no spread): built on every sampled request. The required and conditionally required
-  // attributes of the HTTP server span conventions, client.address and the gateway's own; every
-  // attribute is copied by the SDK and encoded per span, so the recommended ones that say little
-  // for a gateway hop (user_agent.original, network.protocol.version) are left out (docs/tracing.md).
-  const attributes: Record<string, string | number> = {
-    'http.route': fixed.route,
-    'gateway.route.id': fixed.routeId,
-    'gateway.upstream': fixed.upstream,
-    'http.request.method': known ? method : '_OTHER',
-    'url.path': exchange.path,
-    'url.scheme': 'encrypted' in exchange.req.socket ? 'https' : 'http',
-    'http.response.status_code': status,
-    'client.address': exchange.clientIp,
-    'gateway.correlation_id': exchange.correlationId,
-  };
-  if (!known) attributes['http.request.method_original'] = method;
-  // Only when retried: most requests make one attempt (none when a policy answered first).
-  if (exchange.attempts > 1) attributes['gateway.upstream.attempts'] = exchange.attempts;
-  // Server spans: 5xx is an error, 4xx is the client's (HTTP semantic conventions, span status).
-  const error = status >= 500 ? (exchange.errorCode ?? String(status)) : undefined;
-  if (error !== undefined) attributes['error.type'] = error;
-  spans.record({
-    name: `${known ? method : 'HTTP'} ${fixed.route}`,
-    trace,
-    startTimeMs: TIME_ORIGIN_MS + exchange.startedAt,
-    durationMs: performance.now() - exchange.startedAt,
-    attributes,
-    error,
-  });
+  const attributes = requestAttributes(exchange);
+  attributes['http.route'] = fixed.route;
+  attributes['gateway.route.id'] = fixed.routeId;
+  attributes['gateway.upstream'] = fixed.upstream;
+  finishSpan(spans, exchange, trace, spanName(exchange.method, fixed.route), attributes);
 }
