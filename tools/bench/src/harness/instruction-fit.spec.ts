@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InstructionCount } from './callgrind';
-import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, type FitPoint } from './instruction-fit';
+import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, relativeDrift, type FitPoint } from './instruction-fit';
 
 const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc });
 
@@ -149,4 +149,13 @@ test("a batch's figure is its count less the fitted clock, per request; the halv
   // The clock is measured from the points without requests, so each batch's own cost comes back close.
   assert.ok(Math.abs(h.first - 160_000) < 5_000 && Math.abs(h.second - 140_000) < 5_000, `halves ${h.first} → ${h.second}`);
   assert.ok(h.first - h.second > 15_000);
+});
+
+test('the drift is the halves of the batch figures relative to the figure; a settled process reads ~0', () => {
+  const settling = [195_000, 180_000, 165_000, 150_000, 130_000, 120_000, 118_000, 116_000];
+  assert.ok(Math.abs(relativeDrift(settling, 140_000) - (121_000 - 172_500) / 140_000) < 1e-12);
+  // Noise around a constant: the halves agree to well under the 1 % a verdict allows.
+  const noise = normals(7);
+  const settled = Array.from({ length: 12 }, () => 120_000 + 300 * noise());
+  assert.ok(Math.abs(relativeDrift(settled, 120_000)) < 0.01, `drift ${relativeDrift(settled, 120_000)}`);
 });
