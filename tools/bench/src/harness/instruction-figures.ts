@@ -86,3 +86,10 @@ export const lastCompileShare = (p: ProcessCount): number => {
   const last = p.batches.at(-1);
   return last === undefined ? Number.NaN : last.count.compile / last.count.all;
 };
+
+/**
+ * The share of a process's batches spent defining literal properties through V8's runtime
+ * (InstructionCount.literalRuntime): ~0 in a process whose inline caches settled on compiled code,
+ * ~25 % in one left on the runtime path by its warm-up. Processes of one comparison must agree on it.
+ */
+export const literalRuntimeShare = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.literalRuntime)) / sum(p.batches.map((b) => b.count.all));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { InstructionCount } from './callgrind';
 import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, relativeDrift, type FitPoint } from './instruction-fit';
 
-const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc });
+const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc, literalRuntime: 0 });
 
 /** A seeded generator (mulberry32) and normal deviates from it (Box-Muller): the same numbers every run. */
 function normals(seed: number): () => number {
