@@ -66,8 +66,18 @@ export interface InstructionCount {
    * inclusive. With node --single-threaded the collector has no threads of its own.
    */
   readonly gc: number;
+  /**
+   * The main thread's `Runtime_DefineKeyedOwnPropertyInLiteral` (inclusive): an object literal with a
+   * computed key defined through V8's runtime instead of compiled code. node 20's `process.nextTick`
+   * builds its tick object so (`{ [async_id_symbol]: ... }`, ~30 a request); in some processes its
+   * inline cache ends in a state that takes this path every time, ~40k Ir a request more, depending
+   * on the warm-up's timing, not on the code (tools/bench/README.md, "Why the processes settled").
+   */
+  readonly literalRuntime: number;
 }
 
+/** V8's runtime path for a computed-key property of an object literal (see InstructionCount.literalRuntime). */
+const LITERAL_RUNTIME = 'v8::internal::Runtime_DefineKeyedOwnPropertyInLiteral(';
 /** libuv's timers phase; its inclusive cost is what the clock, not the traffic, makes a process do. */
 const TIMERS_PHASE = 'uv__run_timers';
 /** V8's optimising compiler, entered once per function it optimises (the name is followed by its parameter list). */
@@ -134,6 +144,7 @@ export class CallgrindProcess {
       timers: inclusiveInstructions(mainDump, TIMERS_PHASE),
       compile: inclusiveInstructions(mainDump, OPTIMISING_COMPILER),
       gc: COLLECTOR.reduce((sum, fn) => sum + inclusiveInstructions(mainDump, fn), 0),
+      literalRuntime: inclusiveInstructions(mainDump, LITERAL_RUNTIME),
     };
   }
 

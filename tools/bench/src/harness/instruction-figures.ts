@@ -86,3 +86,22 @@ export const lastCompileShare = (p: ProcessCount): number => {
   const last = p.batches.at(-1);
   return last === undefined ? Number.NaN : last.count.compile / last.count.all;
 };
+
+/**
+ * The share of a process's batches spent defining literal properties through V8's runtime
+ * (InstructionCount.literalRuntime): ~0 in a process whose inline caches settled on compiled code,
+ * ~25 % in one left on the runtime path by its warm-up. Processes of one comparison must agree on it.
+ */
+export const literalRuntimeShare = (p: ProcessCount): number => sum(p.batches.map((b) => b.count.literalRuntime)) / sum(p.batches.map((b) => b.count.all));
+
+/**
+ * The process's counts less what its main thread spent defining literals through V8's runtime
+ * (InstructionCount.literalRuntime), every point alike. The figures are fitted on these: a process
+ * whose warm-up left process.nextTick's literal on the runtime path is thereby counted without that
+ * path *and without the compiled definition it replaced* (a few Ir a tick), so its figure is a lower
+ * bound of its settled cost; a no-op for a process that never went there.
+ */
+export function withoutLiteralRuntime(p: ProcessCount): ProcessCount {
+  const less = <T extends Batch | Collection>(b: T): T => ({ ...b, count: { ...b.count, all: b.count.all - b.count.literalRuntime, main: b.count.main - b.count.literalRuntime } });
+  return { batches: p.batches.map(less), collections: p.collections.map(less), pauses: p.pauses.map(less), idle: less(p.idle) };
+}

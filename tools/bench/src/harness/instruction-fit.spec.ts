@@ -2,9 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InstructionCount } from './callgrind';
 import { seededNormals } from './seeded-normals';
-import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, type FitPoint } from './instruction-fit';
+import { literalRuntimeShare, sum, withoutLiteralRuntime } from './instruction-figures';
+import { batchFigures, batchPlan, chargedError, chargedPerRequest, correlation, fitProcess, fitRequestsAndSeconds, halves, ratioError, relativeDrift, type FitPoint } from './instruction-fit';
 
-const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc });
+const count = (all: number, gc = 0): InstructionCount => ({ all, main: all, timers: 0, compile: 0, gc, literalRuntime: 0 });
 
 const A = 150_000;
 const B = 1_300_000;
@@ -137,4 +138,26 @@ test("a batch's figure is its count less the fitted clock, per request; the halv
   // The clock is measured from the points without requests, so each batch's own cost comes back close.
   assert.ok(Math.abs(h.first - 160_000) < 5_000 && Math.abs(h.second - 140_000) < 5_000, `halves ${h.first} → ${h.second}`);
   assert.ok(h.first - h.second > 15_000);
+});
+
+test('the drift is the halves of the batch figures relative to the figure; a settled process reads ~0', () => {
+  const settling = [195_000, 180_000, 165_000, 150_000, 130_000, 120_000, 118_000, 116_000];
+  assert.ok(Math.abs(relativeDrift(settling, 140_000) - (121_000 - 172_500) / 140_000) < 1e-12);
+  // Noise around a constant: the halves agree to well under the 1 % a verdict allows.
+  const noise = seededNormals(7);
+  const settled = Array.from({ length: 12 }, () => 120_000 + 300 * noise());
+  assert.ok(Math.abs(relativeDrift(settled, 120_000)) < 0.01, `drift ${relativeDrift(settled, 120_000)}`);
+});
+
+test("a process on V8's literal runtime path is fitted without it; one that never went there is unchanged", () => {
+  const withLiteral = (all: number, literal: number): InstructionCount => ({ ...count(all), literalRuntime: literal });
+  const batches = [125, 250, 500].map((requests, k) => ({ requests, seconds: 1 + k, count: withLiteral(150_000 * requests + 500_000 * (1 + k) + 42_000 * requests, 42_000 * requests) }));
+  const idle = { requests: 0, seconds: 10, count: withLiteral(5_000_000, 0) };
+  const p = { batches, collections: [], pauses: [], idle };
+  const f = fitProcess(withoutLiteralRuntime(p));
+  assert.ok(Math.abs(f.perRequest - 150_000) < 1e-3, `per request ${f.perRequest}`);
+  assert.ok(Math.abs(literalRuntimeShare(p) - (42_000 * 875) / sum(batches.map((b) => b.count.all))) < 1e-12);
+  const clean = { batches: batches.map((b) => ({ ...b, count: count(b.count.all - b.count.literalRuntime) })), collections: [], pauses: [], idle: { ...idle, count: count(5_000_000) } };
+  assert.deepEqual(withoutLiteralRuntime(clean), clean);
+  assert.equal(literalRuntimeShare(clean), 0);
 });

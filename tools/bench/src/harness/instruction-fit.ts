@@ -172,3 +172,14 @@ export const chargedError = (f: ProcessFit, requestsPerSecond: number): number =
  * errors add in quadrature. Used to ask whether a goal lies within the noise of a process pair's ratio.
  */
 export const ratioError = (x: number, xError: number, y: number, yError: number): number => Math.abs(x / y) * Math.hypot(xError / x, yError / y);
+
+/**
+ * How far a process moved through its batches: (second half - first half) of its batch figures,
+ * relative to `figure` (its goal figure). A process still settling (code re-optimised, a connection
+ * or a timer met for the first time during the count) reads a trend here that no fit removes, and
+ * the fit's a is then an average over a moving target: a verdict needs this near 0.
+ */
+export const relativeDrift = (figures: readonly number[], figure: number): number => {
+  const h = halves(figures);
+  return (h.second - h.first) / figure;
+};
