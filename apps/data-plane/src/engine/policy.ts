@@ -182,4 +182,6 @@ export interface ReleasedRoutes {
   readonly gone: readonly Route[];
   /** The live configuration's route (enabled or not) with the id of a gone route; undefined when it has none. */
   current(id: string): Route | undefined;
+  /** The same when it is enabled; undefined otherwise (a disabled route never loads, so it holds no state). */
+  live(id: string): Route | undefined;
 }

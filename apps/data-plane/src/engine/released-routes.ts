@@ -7,6 +7,10 @@ import type { ReleasedRoutes } from './policy';
  */
 const MAX_TRACKED = 2048;
 
+function enabledOnly(route: Route | undefined): Route | undefined {
+  return route?.enabled === true ? route : undefined;
+}
+
 /**
  * What a release still has to let go of, gathered from the diffs of every swap since the last
  * release that finished (a burst of reloads or change messages releases once, see
@@ -56,7 +60,8 @@ export class PendingRelease {
     if (full) return 'full';
     if (gone.length === 0) return undefined;
     this.inPass = latest;
-    return { gone, current: (id) => latest.get(id) };
+    const current = (id: string): Route | undefined => latest.get(id);
+    return { gone, current, live: (id) => enabledOnly(current(id)) };
   }
 
   /** Ends the pass that took `taken`: a pass that did not finish gives it back, older than whatever swaps added meanwhile. */

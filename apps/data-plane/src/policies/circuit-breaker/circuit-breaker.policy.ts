@@ -1,7 +1,7 @@
 import type { CircuitBreakerConfig, ProxyConfig, Route, UpstreamDefinition } from '@gateway/route-model';
 import { isGatewayError } from '../../engine/error-catalogue';
 import type { Exchange } from '../../engine/exchange';
-import type { LocalReply, PolicyEnvironment, PolicyFactory, ReleasedRoutes } from '../../engine/policy';
+import type { LocalReply, PolicyEnvironment, PolicyFactory } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
 import { BREAKERS, routeBreakerName } from './breaker-registry';
 import type { BreakerSettings, CircuitBreaker } from './circuit-breaker';
@@ -136,7 +136,7 @@ export const circuitBreakerPolicy: PolicyFactory = {
     // it, only a walk says. Not needed when the route under the same id kept that upstream.
     for (const gone of left.gone) {
       const upstream = gone.enabled ? upstreamBreakerOf(gone, env) : undefined;
-      const live = upstream === undefined ? undefined : liveRoute(left, gone.id);
+      const live = upstream === undefined ? undefined : left.live(gone.id);
       if (upstream !== undefined && (live === undefined || upstreamBreakerOf(live, env) !== upstream)) {
         yield* retainAll(config, env);
         return;
@@ -146,18 +146,12 @@ export const circuitBreakerPolicy: PolicyFactory = {
     yield* eachInChunks(left.gone, (gone) => {
       // A disabled route held nothing (it never loaded).
       if (!gone.enabled) return;
-      const live = liveRoute(left, gone.id);
+      const live = left.live(gone.id);
       if (gone.circuitBreaker?.enabled === true && live?.circuitBreaker?.enabled !== true) registry.drop(routeBreakerName(gone.id));
       if (live === undefined) registry.unbindRoute(gone.id);
     });
   },
 };
-
-/** The enabled route now under a gone route's id (a disabled one holds no breaker). */
-function liveRoute(left: ReleasedRoutes, id: string): Route | undefined {
-  const current = left.current(id);
-  return current?.enabled === true ? current : undefined;
-}
 
 /** Keeps the breakers of the configuration's enabled routes and their upstreams, a walk over every route (see PolicyFactory.retain). */
 function* retainAll(config: ProxyConfig, env: PolicyEnvironment): Generator<void, void, void> {

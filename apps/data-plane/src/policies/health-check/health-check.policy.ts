@@ -101,8 +101,8 @@ export const healthCheckPolicy: PolicyFactory = {
     const released: Array<{ id: string; names: string[]; routeKeeps: boolean }> = [];
     for (const gone of left.gone) {
       if (!gone.enabled) continue;
-      const current = left.current(gone.id);
-      const kept = new Set(current?.enabled === true ? checksOf(current, env).map((check) => check.name) : []);
+      const live = left.live(gone.id);
+      const kept = new Set(live !== undefined ? checksOf(live, env).map((check) => check.name) : []);
       const names = checksOf(gone, env)
         .map((check) => check.name)
         .filter((name) => !kept.has(name));
