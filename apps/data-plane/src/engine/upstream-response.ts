@@ -1,5 +1,5 @@
 import { ServerResponse, STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { GatewayError, type GatewayErrorCode } from './error-catalogue';
 import type { Exchange } from './exchange';
 import { headersOf, rawHeaderValue } from './raw-headers';
@@ -7,6 +7,7 @@ import { copyOf } from './upstream-client/read-buffer';
 import type { ResponseHead } from './upstream-client/response-parser';
 import type { UpstreamClientError } from './upstream-client/upstream-client-error';
 import type { UpstreamExchange, UpstreamResponseHandler } from './upstream-client/upstream-connection';
+import { WRITE_BUFFERS } from './upstream-client/write-buffer-pool';
 import type { UpstreamTarget } from './upstream-target';
 import { settleTarget } from './upstreams/target-choice';
 
@@ -159,15 +160,20 @@ export class UpstreamResponse implements UpstreamResponseHandler {
   /**
    * `chunk` is lent (the shared read buffer): every way on keeps a copy. node's write may hold its
    * chunk past this call (corked until the next tick on a response's first write, or a socket that
-   * took part of it); the small last slice goes as a string, which is the copy.
+   * took part of it); the small last slice goes as a string, which is the copy, and a larger one
+   * into a pooled buffer that comes back when node has written it.
    */
   onData(chunk: Buffer, last: boolean): void {
     this.bytesRead += chunk.length;
     if (this.discarding) return;
     const sink = this.sink;
     if (sink !== undefined) {
-      if (last && chunk.length <= ONE_WRITE_BODY_MAX && sink instanceof ServerResponse) writeWholeBody(sink, chunk);
-      else if (!sink.write(copyOf(chunk))) this.waitForSink(sink);
+      const http1 = sink instanceof ServerResponse;
+      if (last && chunk.length <= ONE_WRITE_BODY_MAX && http1) writeWholeBody(sink, chunk);
+      // node:http's response copies into a recycled buffer, not a new backing store per slice
+      // (write-buffer-pool.ts: what those cost the tail).
+      // The other sink is HTTP/2's compatibility response, typed as node:http's here.
+      else if (!(http1 ? WRITE_BUFFERS.write(sink, chunk) : (sink as Writable).write(copyOf(chunk)))) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;
