@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { copyOf } from './read-buffer';
 
 /** Slices below this go through `copyOf` (node's 8 KiB pool): a pooled buffer would hold up to 4 KiB for a few bytes. */
-export const POOLED_COPY_MIN = 4 * 1024;
+const POOLED_COPY_MIN = 4 * 1024;
 
 /** The largest slice a plain read lends (the shared read buffer's size); larger ones are copied as before. */
 const POOLED_COPY_MAX = 64 * 1024;
@@ -53,7 +53,7 @@ export class WriteBufferPool {
     return res.write(copy, () => this.giveBack(index, store));
   }
 
-  /** Free buffers held now, per class (4 KiB first): for tests and the docs' memory figure. */
+  /** Free buffers held now, per class (4 KiB first): what the tests read. */
   get held(): readonly number[] {
     return this.free.map((list) => list.length);
   }
