@@ -160,6 +160,12 @@ export class UpstreamResponse implements UpstreamResponseHandler {
    * `chunk` is lent (the shared read buffer): every way on keeps a copy. node's write may hold its
    * chunk past this call (corked until the next tick on a response's first write, or a socket that
    * took part of it); the small last slice goes as a string, which is the copy.
+   *
+   * A full client pauses the upstream only while more of the body is to come. After the last slice
+   * there is nothing left to hold back, and the connection resumes reading as it goes back to the
+   * pool within this read: a pause then was a read stop and start on the upstream socket, two
+   * epoll_ctl calls at the next poll, and a 'drain' listener, on every response whose head and body
+   * pass node's 16 KiB high-water mark (docs/data-plane.md, "The 16 KiB tail: the loop and the write path").
    */
   onData(chunk: Buffer, last: boolean): void {
     this.bytesRead += chunk.length;
@@ -167,7 +173,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
     const sink = this.sink;
     if (sink !== undefined) {
       if (last && chunk.length <= ONE_WRITE_BODY_MAX && sink instanceof ServerResponse) writeWholeBody(sink, chunk);
-      else if (!sink.write(copyOf(chunk))) this.waitForSink(sink);
+      else if (!sink.write(copyOf(chunk)) && !last) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;
