@@ -162,6 +162,12 @@ export class UpstreamResponse implements UpstreamResponseHandler {
    * chunk past this call (corked until the next tick on a response's first write, or a socket that
    * took part of it); the small last slice goes as a string, which is the copy, and a larger one
    * into a pooled buffer that comes back when node has written it.
+   *
+   * A full client pauses the upstream only while more of the body is to come. After the last slice
+   * there is nothing left to hold back, and the connection resumes reading as it goes back to the
+   * pool within this read: a pause then was a read stop and start on the upstream socket, two
+   * epoll_ctl calls at the next poll, and a 'drain' listener, on every response whose head and body
+   * pass node's 16 KiB high-water mark (docs/data-plane.md, "The 16 KiB tail: the loop and the write path").
    */
   onData(chunk: Buffer, last: boolean): void {
     this.bytesRead += chunk.length;
@@ -173,7 +179,7 @@ export class UpstreamResponse implements UpstreamResponseHandler {
       // node:http's response copies into a recycled buffer, not a new backing store per slice
       // (write-buffer-pool.ts: what those cost the tail).
       // The other sink is HTTP/2's compatibility response, typed as node:http's here.
-      else if (!(http1 ? WRITE_BUFFERS.write(sink, chunk) : (sink as Writable).write(copyOf(chunk)))) this.waitForSink(sink);
+      else if (!(http1 ? WRITE_BUFFERS.write(sink, chunk) : (sink as Writable).write(copyOf(chunk))) && !last) this.waitForSink(sink);
       return;
     }
     const readable = this.readable;

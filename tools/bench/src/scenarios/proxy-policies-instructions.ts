@@ -26,6 +26,15 @@ function benchProxyYaml(proxyYaml: string, upstreamOrigin: string, policies: boo
  */
 const BASELINE_BIN = process.env['BENCH_PROXY_BASELINE_BIN'];
 
+/** The body size of the GET, 100 B unless BENCH_PROXY_BODY_BYTES says (16384: issue 19's larger body and its write path). */
+function bodyBytes(): number {
+  const value = process.env['BENCH_PROXY_BODY_BYTES'];
+  if (value === undefined || value === '') return 100;
+  const bytes = Number(value);
+  if (!Number.isSafeInteger(bytes) || bytes < 0 || bytes > 1024 * 1024) throw new Error(`BENCH_PROXY_BODY_BYTES must be a byte count up to 1 MiB (got ${value})`);
+  return bytes;
+}
+
 function baselineCommand(): string[] {
   if (BASELINE_BIN === undefined || !existsSync(BASELINE_BIN)) throw new Error(`BENCH_PROXY_BASELINE_BIN must name apps/cli/bin/gateway.js of a build (got ${BASELINE_BIN ?? 'nothing'})`);
   return [...shebangNodeFlags(readFileSync(BASELINE_BIN, 'utf8')), BASELINE_BIN];
@@ -51,7 +60,7 @@ export const proxyPoliciesInstructionsScenario = defineInstructionComparison<Ser
   name: 'proxy-policies-instructions',
   title: 'Issue 19 under callgrind: instructions per request of the http.request forwarder vs the data plane, open and with the policy set',
   description:
-    'GET /api/bytes/100 through the minimal node:http forwarder (baseline), the data plane with one open /api/* route and the data ' +
+    'GET /api/bytes/100 (BENCH_PROXY_BODY_BYTES for another size) through the minimal node:http forwarder (baseline), the data plane with one open /api/* route and the data ' +
     'plane with rate limit, circuit breaker and request/response header variables on it (the route of proxy-policies); with ' +
     'BENCH_PROXY_BASELINE_BIN, the same policy set on that build (policies-before).',
   variants: [
@@ -62,7 +71,7 @@ export const proxyPoliciesInstructionsScenario = defineInstructionComparison<Ser
   ],
   baseline: 'forwarder',
   goal: { variant: 'policies', atLeast: 1.5, description: 'forwarder/policy-set instructions per request (user space only)' },
-  path: `${PREFIX}/bytes/100`,
+  path: `${PREFIX}/bytes/${bodyBytes()}`,
   prepare: async (ctx) => (await prepareLoopbackUpstream(ctx)).env.upstream,
   start: startVariant,
 });
