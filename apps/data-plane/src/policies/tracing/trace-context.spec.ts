@@ -170,6 +170,31 @@ describe('RootTraceparents', () => {
     }
   });
 
+  it('writes the drawn bytes as the ids\' hex, draws an all-zero id again, and flags by the trace id\'s last 32 bits', () => {
+    // Known bytes instead of the CSPRNG: record r's byte i is (r * 24 + i) & 255, except that the first
+    // draw of the pool leaves record 0's trace id and record 1's span id all zeros (§3.2.2.3).
+    const draws: [number, number][] = [];
+    const fill = (bytes: Buffer, offset = 0, size = bytes.length - offset): void => {
+      draws.push([offset, size]);
+      for (let i = offset; i < offset + size; i += 1) bytes[i] = i & 255;
+      if (draws.length === 1) {
+        bytes.fill(0, 0, 16);
+        bytes.fill(0, 24 + 16, 48);
+      }
+    };
+    const pool = new RootTraceparents(samplingThreshold(0.5), fill);
+    const hex = (from: number, count: number): string => Array.from({ length: count }, (_, i) => ((from + i) & 255).toString(16).padStart(2, '0')).join('');
+    const values = Array.from({ length: 129 }, () => pool.take());
+    assert.deepEqual(draws.slice(0, 3), [[0, 128 * 24], [0, 16], [24 + 16, 8]]);
+    for (let r = 0; r < 128; r += 1) {
+      const traceId = hex(r * 24, 16);
+      assert.equal(values[r], `00-${traceId}-${hex(r * 24 + 16, 8)}-0${rootSampler(0.5)(traceId) ? 1 : 0}`, `record ${r}`);
+    }
+    // Both flags occur in the pattern: byte 12 of a record runs through every value over the records.
+    assert.ok(values.some((v) => v.endsWith('-01')) && values.some((v) => v.endsWith('-00')));
+    assert.equal(values[128], `00-${hex(0, 16)}-${hex(16, 8)}-0${rootSampler(0.5)(hex(0, 16)) ? 1 : 0}`, 'a refill draws again');
+  });
+
   it('hands out the same values through the hop: ids read back from the traceparent', () => {
     const hop = gatewayHop(undefined, undefined, rootTraceparentsFor(0.5));
     assert.equal(hop.traceparent, formatTraceparent(hop));
