@@ -42,13 +42,9 @@ const KEY_FIELDS_MAX = 256;
 class LastField {
   value: AttributeValue | undefined = undefined;
   bytes: Uint8Array | undefined = undefined;
-}
 
-/** An attribute key's `LastField`, with the key's `KeyValue.key` bytes. */
-class AttributeField extends LastField {
-  constructor(readonly keyField: Uint8Array) {
-    super();
-  }
+  /** An attribute's `KeyValue.key` bytes (tag, length, UTF-8); undefined for the span's name. */
+  constructor(readonly keyField: Uint8Array | undefined) {}
 }
 
 function encodeKeyField(key: string): Uint8Array {
@@ -79,8 +75,8 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
   /** The last tracestate and its serialization by the SDK's TraceState (a trace's requests share one). */
   private lastTraceState = '';
   private lastTraceStateSerialized = '';
-  private readonly spanAttributes = new Map<string, AttributeField>();
-  private readonly spanName = new LastField();
+  private readonly spanAttributes = new Map<string, LastField>();
+  private readonly spanName = new LastField(undefined);
 
   constructor(resourceAttributes: Readonly<Record<string, string>>, scopeName: string) {
     const w = this.writer;
@@ -145,15 +141,7 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
       w.tag(4, LENGTH_DELIMITED);
       w.hexBytes(hop.parentSpanId);
     }
-    const name = this.spanName;
-    if (name.value === span.name && name.bytes !== undefined) this.copy(name.bytes);
-    else {
-      const from = w.pos;
-      w.tag(5, LENGTH_DELIMITED);
-      w.string(span.name);
-      name.bytes = name.value === span.name ? w.slice(from) : undefined;
-      name.value = span.name;
-    }
+    this.repeatableField(this.spanName, span.name);
     w.tag(6, VARINT);
     w.varint(KIND_SERVER);
     w.tag(7, FIXED64);
@@ -191,21 +179,34 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
     }
   }
 
-  /** A span's attributes (`Span.attributes`, field 9) as `attributes` writes them, each value copied while it repeats (`LastField`). */
+  /** A span's attributes (`Span.attributes`, field 9) as `attributes` writes them, each value copied while it repeats. */
   private spanAttributesField(attributes: Readonly<Record<string, AttributeValue>>): void {
-    const w = this.writer;
     for (const key in attributes) {
       if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
-      const value = attributes[key];
-      const last = this.lastField(key);
-      if (value === last.value && last.bytes !== undefined) {
-        this.copy(last.bytes);
-        continue;
-      }
-      const from = w.pos;
-      this.keyValue(9, last.keyField, value);
-      last.bytes = value === last.value ? w.slice(from) : undefined;
+      this.repeatableField(this.lastField(key), attributes[key]);
+    }
+  }
+
+  /** The field `last` stands for with `value`: encoded when the value changed, copied once it came twice in a row. */
+  private repeatableField(last: LastField, value: AttributeValue | undefined): void {
+    if (value !== last.value) {
+      this.field(last, value);
+      // Stored only when they change: a store of a new object into an old one runs the write barrier.
       last.value = value;
+      if (last.bytes !== undefined) last.bytes = undefined;
+    } else if (last.bytes === undefined) {
+      const from = this.writer.pos;
+      this.field(last, value);
+      last.bytes = this.writer.slice(from);
+    } else this.copy(last.bytes);
+  }
+
+  /** `Span.attributes` (field 9) when `last` has a key, else `Span.name` (field 5). */
+  private field(last: LastField, value: AttributeValue | undefined): void {
+    if (last.keyField !== undefined) this.keyValue(9, last.keyField, value);
+    else {
+      this.writer.tag(5, LENGTH_DELIMITED);
+      this.writer.string(value as string);
     }
   }
 
@@ -226,11 +227,11 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
     this.writer.raw(bytes);
   }
 
-  private lastField(key: string): AttributeField {
+  private lastField(key: string): LastField {
     let last = this.spanAttributes.get(key);
     if (last === undefined) {
       if (this.spanAttributes.size >= KEY_FIELDS_MAX) this.spanAttributes.clear();
-      last = new AttributeField(encodeKeyField(key));
+      last = new LastField(encodeKeyField(key));
       this.spanAttributes.set(key, last);
     }
     return last;
