@@ -63,6 +63,26 @@ describe('OtlpSpanSerializer against the official ProtobufTraceSerializer', () =
     );
   });
 
+  it('writes the same bytes when names and attribute values repeat, change and come back (fields copied while they repeat)', () => {
+    // Few keys and values, so that most fields repeat their last value (copied), some change (encoded
+    // again) and values equal under === but of another type or sign (0 and -0, 1 and true, '1') meet.
+    const value = fc.constantFrom<string | number | boolean>('GET', 'POST', '/api/*', 'é/ü', '', '1', 1, 0, -0, 200, 2 ** 40, -5, 1.5, true, false);
+    const repeating = fc.record({
+      name: fc.constantFrom('GET /api/*', 'POST /api/*', 'HTTP unmatched', 'é'),
+      attributes: fc.dictionary(fc.constantFrom('http.route', 'http.request.method', 'a', 'ü'), value, { maxKeys: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.tuple(finishedSpan, repeating), { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (batches) => {
+        const serializer = new OtlpSpanSerializer({ 'service.name': 'a' }, 'api-gateway');
+        for (const batch of batches) {
+          const spans = batch.map(([span, { name, attributes }]): FinishedSpan => ({ ...span, name, attributes: attributes as FinishedSpan['attributes'] }));
+          assertSameBytes(bothEncodings(serializer, { 'service.name': 'a' }, spans));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes the same bytes for a batch past 2 MB (lengths of 4 bytes, a grown buffer) and for no spans', () => {
     const resourceAttributes = { 'service.name': 'api-gateway', 'service.version': '1.0.0' };
     const serializer = new OtlpSpanSerializer(resourceAttributes, 'api-gateway');

@@ -25,11 +25,27 @@ const RESERVE_BATCH = 3;
 type AttributeValue = FinishedSpan['attributes'][string] | boolean;
 
 /**
- * `KeyValue.key` (tag, length, UTF-8) of attribute keys already seen: a span's keys are the same
- * dozen names every time, and copying their bytes costs a fraction of encoding them again (issue
- * 18). Cleared when full, so keys that vary cannot grow it without bound.
+ * Attribute keys already seen, each with its `KeyValue.key` bytes (tag, length, UTF-8): a span's
+ * keys are the same dozen names every time, and copying their bytes costs a fraction of encoding
+ * them again (issue 18). Cleared when full, so keys that vary cannot grow it without bound.
  */
 const KEY_FIELDS_MAX = 256;
+
+/**
+ * A field's last value and, once the same value came twice in a row, its whole encoded field
+ * (tag, length, message): copied instead of encoded while the value repeats. Most of a span's
+ * values repeat from span to span (the route, its id and upstream, the method, scheme, status,
+ * often the client), and encoding a string field costs several times its copy; a value that
+ * changes every span (the correlation id, a path) costs one comparison and is never copied out.
+ * Equal values always encode to equal bytes (`-0 === 0`: both are written as the varint 0).
+ */
+class LastField {
+  value: AttributeValue | undefined = undefined;
+  bytes: Uint8Array | undefined = undefined;
+
+  /** An attribute's `KeyValue.key` bytes (tag, length, UTF-8); undefined for the span's name. */
+  constructor(readonly keyField: Uint8Array | undefined) {}
+}
 
 function encodeKeyField(key: string): Uint8Array {
   const utf8 = Buffer.from(key, 'utf8');
@@ -59,7 +75,8 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
   /** The last tracestate and its serialization by the SDK's TraceState (a trace's requests share one). */
   private lastTraceState = '';
   private lastTraceStateSerialized = '';
-  private readonly keyFields = new Map<string, Uint8Array>();
+  private readonly spanAttributes = new Map<string, LastField>();
+  private readonly spanName = new LastField(undefined);
 
   constructor(resourceAttributes: Readonly<Record<string, string>>, scopeName: string) {
     const w = this.writer;
@@ -124,15 +141,14 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
       w.tag(4, LENGTH_DELIMITED);
       w.hexBytes(hop.parentSpanId);
     }
-    w.tag(5, LENGTH_DELIMITED);
-    w.string(span.name);
+    this.repeatableField(this.spanName, span.name);
     w.tag(6, VARINT);
     w.varint(KIND_SERVER);
     w.tag(7, FIXED64);
     w.epochMillisAsNanos(span.startTimeMs);
     w.tag(8, FIXED64);
     w.epochMillisAsNanos(span.startTimeMs + span.durationMs);
-    this.attributes(9, span.attributes);
+    this.spanAttributesField(span.attributes);
     // dropped attributes, events and links counts: 0, written as the official writer does; no events or links.
     w.tag(10, VARINT);
     w.varint(0);
@@ -155,32 +171,70 @@ export class OtlpSpanSerializer implements ISerializer<readonly FinishedSpan[], 
     w.finishLengthDelimited(start, RESERVE_SPAN);
   }
 
-  /** Repeated KeyValue in the object's own order, each value an AnyValue as the official writer encodes it. */
+  /** Repeated KeyValue in the object's own order, each value an AnyValue as the official writer encodes it: the resource's, once. */
   private attributes(field: number, attributes: Readonly<Record<string, AttributeValue>>): void {
-    const w = this.writer;
     for (const key in attributes) {
       if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
-      w.tag(field, LENGTH_DELIMITED);
-      const keyValue = w.startLengthDelimited(RESERVE_SMALL);
-      const keyField = this.keyField(key);
-      w.ensure(keyField.length);
-      w.raw(keyField);
-      w.tag(2, LENGTH_DELIMITED);
-      const anyValue = w.startLengthDelimited(RESERVE_SMALL);
-      this.anyValue(attributes[key]);
-      w.finishLengthDelimited(anyValue, RESERVE_SMALL);
-      w.finishLengthDelimited(keyValue, RESERVE_SMALL);
+      this.keyValue(field, encodeKeyField(key), attributes[key]);
     }
   }
 
-  private keyField(key: string): Uint8Array {
-    let field = this.keyFields.get(key);
-    if (field === undefined) {
-      if (this.keyFields.size >= KEY_FIELDS_MAX) this.keyFields.clear();
-      field = encodeKeyField(key);
-      this.keyFields.set(key, field);
+  /** A span's attributes (`Span.attributes`, field 9) as `attributes` writes them, each value copied while it repeats. */
+  private spanAttributesField(attributes: Readonly<Record<string, AttributeValue>>): void {
+    for (const key in attributes) {
+      if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
+      this.repeatableField(this.lastField(key), attributes[key]);
     }
-    return field;
+  }
+
+  /** The field `last` stands for with `value`: encoded when the value changed, copied once it came twice in a row. */
+  private repeatableField(last: LastField, value: AttributeValue | undefined): void {
+    if (value !== last.value) {
+      this.field(last, value);
+      // Stored only when they change: a store of a new object into an old one runs the write barrier.
+      last.value = value;
+      if (last.bytes !== undefined) last.bytes = undefined;
+    } else if (last.bytes === undefined) {
+      const from = this.writer.pos;
+      this.field(last, value);
+      last.bytes = this.writer.slice(from);
+    } else this.copy(last.bytes);
+  }
+
+  /** `Span.attributes` (field 9) when `last` has a key, else `Span.name` (field 5). */
+  private field(last: LastField, value: AttributeValue | undefined): void {
+    if (last.keyField !== undefined) this.keyValue(9, last.keyField, value);
+    else {
+      this.writer.tag(5, LENGTH_DELIMITED);
+      this.writer.string(value as string);
+    }
+  }
+
+  private keyValue(field: number, keyField: Uint8Array, value: AttributeValue | undefined): void {
+    const w = this.writer;
+    w.tag(field, LENGTH_DELIMITED);
+    const keyValue = w.startLengthDelimited(RESERVE_SMALL);
+    this.copy(keyField);
+    w.tag(2, LENGTH_DELIMITED);
+    const anyValue = w.startLengthDelimited(RESERVE_SMALL);
+    this.anyValue(value);
+    w.finishLengthDelimited(anyValue, RESERVE_SMALL);
+    w.finishLengthDelimited(keyValue, RESERVE_SMALL);
+  }
+
+  private copy(bytes: Uint8Array): void {
+    this.writer.ensure(bytes.length);
+    this.writer.raw(bytes);
+  }
+
+  private lastField(key: string): LastField {
+    let last = this.spanAttributes.get(key);
+    if (last === undefined) {
+      if (this.spanAttributes.size >= KEY_FIELDS_MAX) this.spanAttributes.clear();
+      last = new LastField(encodeKeyField(key));
+      this.spanAttributes.set(key, last);
+    }
+    return last;
   }
 
   /** Strings, booleans and numbers (integers of 64 bits as int_value, the rest as double); anything else an empty AnyValue, as the official writer leaves undefined. */

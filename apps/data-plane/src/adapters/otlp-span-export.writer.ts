@@ -48,6 +48,13 @@ export class ProtobufSpanWriter {
     return out;
   }
 
+  /** A copy of what was written from `from` on (a field kept to be copied into later batches). */
+  slice(from: number): Uint8Array {
+    const out = Buffer.allocUnsafe(this.pos - from);
+    this.buffer.copy(out, 0, from, this.pos);
+    return out;
+  }
+
   /** Makes room for `bytes` more. */
   ensure(bytes: number): void {
     const needed = this.pos + bytes;

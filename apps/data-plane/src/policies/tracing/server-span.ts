@@ -26,9 +26,19 @@ export function requestAttributes(exchange: Exchange): Record<string, string | n
   };
 }
 
-/** `{method} {route}`, `HTTP` for a method outside RFC 9110 (its name is unbounded). */
-export function spanName(method: string, route: string): string {
-  return `${KNOWN_METHODS.has(method) ? method : 'HTTP'} ${route}`;
+/** A route's span name by request method. */
+export type SpanNames = (method: string) => string;
+
+/**
+ * `{method} {route}` for each RFC 9110 method, `HTTP {route}` for any other (its name is
+ * unbounded), made when the route compiles: a span takes a flat string instead of concatenating
+ * one per span (a rope the encoder would flatten). `join` builds them flat.
+ */
+export function spanNamesOf(route: string): SpanNames {
+  const names = new Map<string, string>();
+  for (const method of KNOWN_METHODS) names.set(method, [method, route].join(' '));
+  const other = ['HTTP', route].join(' ');
+  return (method) => names.get(method) ?? other;
 }
 
 /**

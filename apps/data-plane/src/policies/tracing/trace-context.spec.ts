@@ -170,6 +170,35 @@ describe('RootTraceparents', () => {
     }
   });
 
+  it('writes the drawn bytes as the ids\' hex, draws a record again only when an id is all zeros, and flags by the trace id\'s last 32 bits', () => {
+    // Known bytes instead of the CSPRNG: byte i of a draw is i & 255, except that the pool's first draw
+    // zeroes record 0 (both ids), record 1's span id (bytes 18-25) and record 2's bytes 4-15 (inside
+    // its trace id, which bytes 2-3 keep non-zero: no new draw).
+    const draws: [number, number][] = [];
+    const fill = (bytes: Buffer, offset = 0, size = bytes.length - offset): void => {
+      draws.push([offset, size]);
+      for (let i = offset; i < offset + size; i += 1) bytes[i] = i & 255;
+      if (draws.length === 1) {
+        bytes.fill(0, 0, 28);
+        bytes.fill(0, 28 + 18, 28 + 26);
+        bytes.fill(0, 56 + 4, 56 + 16);
+      }
+    };
+    const pool = new RootTraceparents(samplingThreshold(0.5), fill);
+    const values = Array.from({ length: 129 }, () => pool.take());
+    assert.deepEqual(draws.slice(0, 3), [[0, 128 * 28], [0, 28], [28, 28]]);
+    // The draw as the pool holds it after the new draws: record 2 keeps its zeros.
+    const bytes = Buffer.from(Array.from({ length: 128 * 28 }, (_, i) => (i >= 56 + 4 && i < 56 + 16 ? 0 : i & 255)));
+    const expected = (r: number): string => {
+      const hex = bytes.subarray(r * 28, r * 28 + 28).toString('hex');
+      return `00-${hex.slice(3, 35)}-${hex.slice(36, 52)}-0${rootSampler(0.5)(hex.slice(3, 35)) ? 1 : 0}`;
+    };
+    for (let r = 0; r < 128; r += 1) assert.equal(values[r], expected(r), `record ${r}`);
+    assert.match(values[2] as string, /^00-[0-9a-f]{5}0{24}[0-9a-f]{3}-/);
+    assert.ok(values.some((v) => v.endsWith('-01')) && values.some((v) => v.endsWith('-00')), 'both flags occur');
+    assert.equal(values[128], expected(0), 'a refill draws again');
+  });
+
   it('hands out the same values through the hop: ids read back from the traceparent', () => {
     const hop = gatewayHop(undefined, undefined, rootTraceparentsFor(0.5));
     assert.equal(hop.traceparent, formatTraceparent(hop));

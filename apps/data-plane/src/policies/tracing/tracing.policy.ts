@@ -3,7 +3,7 @@ import type { PolicyFactory } from '../../engine/policy';
 import { upstreamLabel } from '../telemetry/upstream-label';
 import { SPAN_EXPORT, SPANS_DROPPED, type SpanExport } from './span-export';
 import { rootTraceparentsFor } from './root-traceparents';
-import { finishSpan, requestAttributes, spanName } from './server-span';
+import { finishSpan, requestAttributes, spanNamesOf, type SpanNames } from './server-span';
 import { gatewayHop } from './trace-context';
 
 /**
@@ -24,7 +24,7 @@ export const tracingPolicy: PolicyFactory = {
     if (route === undefined || settings === undefined || !settings.enabled) return null;
     const roots = rootTraceparentsFor(settings.samplingRatio);
     const spans = env.services.provided.find(SPAN_EXPORT);
-    const fixed: RouteAttributes = { route: route.path, routeId: route.id, upstream: upstreamLabel(route) };
+    const fixed: RouteAttributes = { route: route.path, routeId: route.id, upstream: upstreamLabel(route), names: spanNamesOf(route.path) };
     return {
       onRequest(exchange) {
         const headers = exchange.req.headers;
@@ -46,11 +46,12 @@ export const tracingPolicy: PolicyFactory = {
   },
 };
 
-/** A route's span attributes, resolved when the route compiles. */
+/** A route's span names and attributes, resolved when the route compiles. */
 interface RouteAttributes {
   readonly route: string;
   readonly routeId: string;
   readonly upstream: string;
+  readonly names: SpanNames;
 }
 
 function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttributes): void {
@@ -60,5 +61,5 @@ function recordSpan(spans: SpanExport, exchange: Exchange, fixed: RouteAttribute
   attributes['http.route'] = fixed.route;
   attributes['gateway.route.id'] = fixed.routeId;
   attributes['gateway.upstream'] = fixed.upstream;
-  finishSpan(spans, exchange, trace, spanName(exchange.method, fixed.route), attributes);
+  finishSpan(spans, exchange, trace, fixed.names(exchange.method), attributes);
 }

@@ -1,12 +1,13 @@
 import type { Exchange } from '../../engine/exchange';
 import type { PolicyFactory } from '../../engine/policy';
 import { rootTraceparentsFor, type RootTraceparents } from './root-traceparents';
-import { finishSpan, requestAttributes, spanName } from './server-span';
+import { finishSpan, requestAttributes, spanNamesOf } from './server-span';
 import { SPAN_EXPORT, type SpanExport } from './span-export';
 import { gatewayHop } from './trace-context';
 
 /** Stands for `http.route` in the span name of a request no route took: one name per method, never the raw path. */
 export const UNMATCHED_SPAN_ROUTE = 'unmatched';
+const unmatchedSpanName = spanNamesOf(UNMATCHED_SPAN_ROUTE);
 
 /**
  * `tracing-unmatched` (docs/tracing.md): the requests no route takes — a 404, a 503 before the
@@ -42,5 +43,5 @@ function traceUnmatched(exchange: Exchange, roots: RootTraceparents, spans: Span
   const trace = gatewayHop(headers.traceparent, headers.tracestate, roots);
   exchange.trace = trace;
   if (spans === undefined || !trace.sampled) return;
-  finishSpan(spans, exchange, trace, spanName(exchange.method, UNMATCHED_SPAN_ROUTE), requestAttributes(exchange));
+  finishSpan(spans, exchange, trace, unmatchedSpanName(exchange.method), requestAttributes(exchange));
 }
