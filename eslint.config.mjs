@@ -62,7 +62,7 @@ function moduleBoundaries(modelMayUse, { production }) {
 }
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', 'tools/bench/results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.js', '**/*.mjs', '**/*.cjs', 'tools/bench/results/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
