@@ -19,7 +19,8 @@ export function shebangNodeFlags(script: string): string[] {
  * How to run the gateway with `process.execPath` exactly as the installed `gateway` command runs
  * (its shebang carries V8 flags): tests and benchmarks spawn `node ...GATEWAY_COMMAND <args>`.
  */
-export const GATEWAY_COMMAND: readonly string[] = [...shebangNodeFlags(readFileSync(GATEWAY_BIN, 'utf8')), GATEWAY_BIN];
+export const GATEWAY_NODE_FLAGS: readonly string[] = shebangNodeFlags(readFileSync(GATEWAY_BIN, 'utf8'));
+export const GATEWAY_COMMAND: readonly string[] = [...GATEWAY_NODE_FLAGS, GATEWAY_BIN];
 
 export interface GatewayProcess {
   readonly url: string;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { shebangNodeFlags } from '@gateway/testing';
+import { GATEWAY_NODE_FLAGS, shebangNodeFlags } from '@gateway/testing';
 import { startGateway } from '../harness/gateway';
 import { defineInstructionComparison, type InstructionLaunch } from '../harness/instruction-comparison';
 import { startBenchServer, type ServerProcess } from '../harness/processes';
@@ -41,8 +41,8 @@ function baselineCommand(): string[] {
 }
 
 async function startVariant(upstream: ServerProcess, ctx: HarnessContext, { name, variant, proxyYaml, launch }: InstructionLaunch): Promise<ServerProcess> {
-  // The minimal forwarder, under the same wrapper and node flags; it has no proxy.yml.
-  if (variant.name === 'forwarder') return startBenchServer(ctx.processes, name, 'forwarder', [upstream.origin, PREFIX], undefined, launch);
+  // The minimal forwarder, under the same wrapper and node flags (the gateway's shebang flags too); it has no proxy.yml.
+  if (variant.name === 'forwarder') return startBenchServer(ctx.processes, name, 'forwarder', [upstream.origin, PREFIX], undefined, { ...launch, nodeFlags: [...(launch.nodeFlags ?? []), ...GATEWAY_NODE_FLAGS] });
   const before = variant.name === 'policies-before';
   const yaml = benchProxyYaml(proxyYaml, upstream.origin, variant.name === 'policies' || before);
   return startGateway(ctx, name, 'data-plane', yaml, {}, before ? { ...launch, command: baselineCommand() } : launch);

@@ -1,6 +1,7 @@
 import { defineLoadComparison, type LoadCase, type VariantDefinition } from '../harness/comparison';
 import { startBenchServer, type ServerProcess } from '../harness/processes';
 import type { HarnessContext } from '../harness/types';
+import { GATEWAY_NODE_FLAGS } from '@gateway/testing';
 
 /** The bodies of the proxy scenario (tools/bench/src/scenarios/proxy.ts). */
 export const PROXY_BODY_CASES: readonly LoadCase[] = [
@@ -17,12 +18,16 @@ export async function prepareLoopbackUpstream(ctx: HarnessContext): Promise<{ en
   return { env: { upstream }, observe: { upstream: upstream.pid } };
 }
 
-/** One minimal forwarder per upstream client: the same server half, the client half swapped. */
+/**
+ * One minimal forwarder per upstream client: the same server half, the client half swapped. It runs
+ * with the gateway's own node flags (its bin's shebang, `GATEWAY_NODE_FLAGS`): issue 19 compares
+ * the two "with the same node flags", so neither gets a young generation the other lacks.
+ */
 export const forwarderVariant = (name: string, label: string, script: string): VariantDefinition<{ upstream: ServerProcess }> => ({
   name,
   label,
   start: async ({ upstream }, ctx) => {
-    const forwarder = await startBenchServer(ctx.processes, name, script, [upstream.origin, PREFIX], ctx.options.profileDir);
+    const forwarder = await startBenchServer(ctx.processes, name, script, [upstream.origin, PREFIX], ctx.options.profileDir, { nodeFlags: GATEWAY_NODE_FLAGS });
     return { origin: forwarder.origin, proxyPid: forwarder.pid, request: (c) => ({ path: bodyPath(c) }) };
   },
 });
