@@ -36,7 +36,8 @@ function settingsLine(options: BenchOptions): string {
     (options.otherCpuLimit > 0 && options.retries > 0
       ? `a measurement is retaken (up to ${options.retries} times) when other processes used more than ${Math.round(options.otherCpuLimit * 100)} % of a core meanwhile`
       : 'no retakes when the machine is busy') +
-    (options.pin ? '; the proxy pinned to one core, the load generator and the upstream to another (--pin)' : '');
+    (options.pin ? '; the proxy pinned to one core, the load generator and the upstream to another (--pin)' : '') +
+    (options.freshProcesses ? '; new processes for every variant at each round, warmed up again (--fresh-processes)' : '');
 }
 
 async function main(): Promise<number> {
@@ -136,6 +137,7 @@ async function main(): Promise<number> {
       rate: options.rate,
       otherCpuLimit: options.otherCpuLimit,
       retries: options.retries,
+      freshProcesses: options.freshProcesses,
       only: [...options.only],
       profiling: options.profileDir !== undefined,
       pinning: pinning === undefined ? null : { proxyCpu: pinning.proxyCpu, restCpu: pinning.restCpu },

@@ -36,6 +36,8 @@ export function usage(scenarios: readonly Scenario[]): string {
   --json <file>           where to write the results                      (default tools/bench/results/latest.json)
   --pin                   load comparisons: the proxy on one core, the load generator and the
                           upstream on another (taskset), the same for every variant
+  --fresh-processes       load comparisons: new processes for every variant at each round, warmed
+                          up again (the rounds then sample process-to-process differences too)
   --help
 
 scenarios:
@@ -65,6 +67,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
   let profileDir: string | undefined;
   let resultsPath = RESULTS_PATH;
   let pin = false;
+  let freshProcesses = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -88,6 +91,10 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
         if (inline !== undefined) throw new Error('--pin takes no value');
         pin = true;
         break;
+      case '--fresh-processes':
+        if (inline !== undefined) throw new Error('--fresh-processes takes no value');
+        freshProcesses = true;
+        break;
       default:
         throw new Error(`unknown argument ${arg} (try --help)`);
     }
@@ -100,7 +107,7 @@ export function parseOptions(argv: readonly string[], scenarios: readonly Scenar
       throw new Error(`--only ${filter}: scenario ${scenarioName} has no variant "${variantName}" (have: ${scenario.variantNames.join(', ')})`);
     }
   }
-  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, rate, otherCpuLimit, retries, only, profileDir, resultsPath, pin };
+  return { durationSeconds, warmupSeconds, initialWarmupSeconds, rounds, connections, rate, otherCpuLimit, retries, only, profileDir, resultsPath, pin, freshProcesses };
 }
 
 /** Whether `--only` keeps this scenario/variant. */

@@ -6,6 +6,7 @@ import { expectedStatus, runLoad, type LoadMeasurement, type LoadRequest } from 
 import { formatGoal, formatNumber, formatRatio, markdownTable } from './report';
 import { intervalVerdict, median, medianInterval, ratio } from './stats';
 import type { GoalCheck, HarnessContext, JsonValue, Scenario, ScenarioResult } from './types';
+import type { ManagedProcess } from './processes';
 
 /** One workload every variant is measured with (for example a response body size). */
 export interface LoadCase {
@@ -383,19 +384,32 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         for (const pid of Object.values(prepared.observe)) pinProcessTree(pid, pinning.restCpu);
       }
       const running = new Map<string, RunningVariant>();
-      for (const variant of selected) {
-        ctx.log(`starting ${variant.label}`);
-        const started = await variant.start(prepared.env, ctx);
-        running.set(variant.name, started);
-        if (pinning !== undefined && started.proxyPid !== undefined) {
-          pinProcessTree(started.proxyPid, pinning.proxyCpu);
-          ctx.log(`${variant.label}: proxy on core ${cpuListOf(started.proxyPid)}, load generator on core ${cpuListOf(process.pid)}`);
+      /** Each variant's processes (everything the registry gained while it started), to stop them for a fresh round. */
+      const processesOf = new Map<string, readonly ManagedProcess[]>();
+      const startVariants = async (): Promise<void> => {
+        for (const variant of selected) {
+          ctx.log(`starting ${variant.label}`);
+          const before = new Set(ctx.processes.snapshot());
+          const started = await variant.start(prepared.env, ctx);
+          running.set(variant.name, started);
+          processesOf.set(variant.name, ctx.processes.snapshot().filter((p) => !before.has(p)));
+          if (pinning !== undefined && started.proxyPid !== undefined) {
+            pinProcessTree(started.proxyPid, pinning.proxyCpu);
+            ctx.log(`${variant.label}: proxy on core ${cpuListOf(started.proxyPid)}, load generator on core ${cpuListOf(process.pid)}`);
+          }
         }
-      }
-      for (const variant of selected) {
-        const target = running.get(variant.name) as RunningVariant;
-        for (const loadCase of definition.cases) await probe(target.origin, target.request(loadCase), loadCase.expectedBodyBytes);
-      }
+        for (const variant of selected) {
+          const target = running.get(variant.name) as RunningVariant;
+          for (const loadCase of definition.cases) await probe(target.origin, target.request(loadCase), loadCase.expectedBodyBytes);
+        }
+      };
+      const stopVariants = async (): Promise<void> => {
+        for (const variant of [...selected].reverse()) {
+          for (const managed of [...(processesOf.get(variant.name) ?? [])].reverse()) await managed.stop();
+        }
+        running.clear();
+        processesOf.clear();
+      };
 
       const load = (variant: VariantDefinition<Env>, loadCase: LoadCase, seconds: number): Promise<LoadMeasurement> => {
         const target = running.get(variant.name) as RunningVariant;
@@ -403,15 +417,17 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
         if (target.proxyPid !== undefined) observe['proxy'] = target.proxyPid;
         return runLoad({ origin: target.origin, request: target.request(loadCase), connections: options.connections, overallRate: options.rate, durationSeconds: seconds, observe });
       };
-
-      if (options.initialWarmupSeconds > 0) {
+      const initialWarmup = async (): Promise<void> => {
+        if (options.initialWarmupSeconds <= 0) return;
         for (const variant of selected) {
           for (const loadCase of definition.cases) {
             ctx.log(`warm-up ${variant.label}, ${loadCase.label} (${options.initialWarmupSeconds} s)`);
             await load(variant, loadCase, options.initialWarmupSeconds);
           }
         }
-      }
+      };
+      await startVariants();
+      await initialWarmup();
 
       const problems: string[] = [];
       let counterFailures = 0;
@@ -473,6 +489,12 @@ export function defineLoadComparison<Env>(definition: LoadComparisonDefinition<E
       const samples = new Map<string, RoundSample[]>();
       const key = (variant: string, loadCase: string): string => `${variant}\u0000${loadCase}`;
       for (let round = 0; round < options.rounds; round += 1) {
+        if (options.freshProcesses && round > 0) {
+          ctx.log(`round ${round + 1}/${options.rounds}: new processes for every variant (--fresh-processes)`);
+          await stopVariants();
+          await startVariants();
+          await initialWarmup();
+        }
         for (const loadCase of definition.cases) {
           for (const [slot, variant] of rotate(selected, round).entries()) {
             const where = `round ${round + 1}/${options.rounds} ${loadCase.label} ${variant.label}`;

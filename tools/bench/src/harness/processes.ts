@@ -121,6 +121,11 @@ export class ProcessRegistry {
     return managed;
   }
 
+  /** The processes running now, oldest first (a caller diffs two of these to know what it started). */
+  snapshot(): readonly ManagedProcess[] {
+    return [...this.running];
+  }
+
   /** Stops every process still running, newest first. */
   async stopAll(): Promise<void> {
     for (const managed of [...this.running].reverse()) await managed.stop();

@@ -31,6 +31,12 @@ export interface BenchOptions {
   readonly resultsPath: string;
   /** `--pin`: load comparisons pin the proxy to one core and the load generator and upstream to another. */
   readonly pin: boolean;
+  /**
+   * `--fresh-processes`: load comparisons start every variant's processes again for each round (and
+   * warm them up again), so the rounds' spread, and the median's interval, include the differences
+   * between two processes of one build (JIT state, heap layout), not only the load's.
+   */
+  readonly freshProcesses: boolean;
 }
 
 /** What a scenario gets from the harness. */

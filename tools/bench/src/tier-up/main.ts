@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const processes = new ProcessRegistry();
   const ctx: HarnessContext = {
     // Only the set-up helpers run: no load phase reads these.
-    options: { durationSeconds: 0, warmupSeconds: 0, initialWarmupSeconds: 0, rounds: 1, connections: 1, rate: 0, otherCpuLimit: 1, retries: 0, only: [], resultsPath: '', pin: false },
+    options: { durationSeconds: 0, warmupSeconds: 0, initialWarmupSeconds: 0, rounds: 1, connections: 1, rate: 0, otherCpuLimit: 1, retries: 0, only: [], resultsPath: '', pin: false, freshProcesses: false },
     processes,
     counters: { available: false, reason: 'not used: V8 traces only' },
     pinning: undefined,
