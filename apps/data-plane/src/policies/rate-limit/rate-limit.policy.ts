@@ -4,10 +4,10 @@ import type { Exchange } from '../../engine/exchange';
 import { compileExchangeClientAddress } from '../../engine/exchange-client-address';
 import type { LocalReply, PolicyFactory, RequestHookResult } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
-import { VERSION_HEADERS } from '../../engine/version-headers';
 import { GenerationalCache } from '../../engine/generational-cache';
 import { compileScopeKey, DERIVED_KEYS_PER_GENERATION } from './rate-limit-key';
 import { RATE_LIMIT_HITS, RATE_LIMIT_STORE, type RateLimitDecision, type RateLimitRule } from './rate-limit-store';
+import { withRateLimitHeaders } from './rate-limit-headers';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
 
 /** Store key of one counted client: the same string in memory and in Redis (docs/resilience.md). */
@@ -45,25 +45,6 @@ function compileRejection(config: RateLimitConfig): (exchange: Exchange, retryAf
       body,
     };
   };
-}
-
-/**
- * The exchange's response headers with the spec 7.4 fields added, in a new object (the one it
- * had may be shared). From the version headers every exchange starts with, a literal of the five
- * fields: spreading that frozen object was ~0.6k instructions a request under callgrind
- * (docs/data-plane.md, branch h-book100); any other base is copied as before.
- */
-function withRateLimitHeaders(base: Record<string, string> | undefined, limit: string, remaining: string, reset: string): Record<string, string> {
-  if (base === VERSION_HEADERS) {
-    return {
-      'x-api-version': VERSION_HEADERS['x-api-version'] as string,
-      'x-config-version': VERSION_HEADERS['x-config-version'] as string,
-      'x-ratelimit-limit': limit,
-      'x-ratelimit-remaining': remaining,
-      'x-ratelimit-reset': reset,
-    };
-  }
-  return { ...base, 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset };
 }
 
 interface Counted {
