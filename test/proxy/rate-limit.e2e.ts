@@ -74,11 +74,15 @@ ${route('kept', `max: 2, windowMs: ${LONG}`)}
         assert.equal(res.headers['x-ratelimit-limit'], '3');
         remaining.push(String(res.headers['x-ratelimit-remaining']));
         assert.ok(Number(res.headers['x-ratelimit-reset']) >= Math.floor(Date.now() / 1000), 'reset is epoch seconds');
+        // The spec 9.2 headers every response starts with stay beside them (the policy builds the set anew).
+        assert.equal(res.headers['x-api-version'], '1.0.0');
+        assert.ok(typeof res.headers['x-config-version'] === 'string' && res.headers['x-config-version'] !== '');
       }
       assert.deepEqual(remaining, ['2', '1', '0']);
       const rejected = await get(`/${id}/x`, { headers: { 'x-correlation-id': `rl-${id}` } });
       assert.equal(rejected.status, 429);
       assert.equal(rejected.headers['x-ratelimit-remaining'], '0');
+      assert.equal(rejected.headers['x-api-version'], '1.0.0');
       const body = rejected.json<RateLimitBody>();
       assert.equal(body.error, 'Too Many Requests');
       assert.equal(body.message, 'Rate limit exceeded');

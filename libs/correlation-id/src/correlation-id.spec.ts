@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateCorrelationId, isAcceptableCorrelationId, randomHex } from './correlation-id';
 
@@ -32,4 +32,18 @@ test('randomHex: the asked number of bytes as lowercase hex, different each time
   }
   assert.equal(seen.size, 1000);
   assert.match(randomHex(8), /^[0-9a-f]{16}$/);
+});
+
+test('the id\'s time is the clock\'s milliseconds as written in full, across second boundaries and small clocks', () => {
+  const clock = mock.method(Date, 'now', () => 0);
+  try {
+    for (const now of [1764300000000, 1764300000999, 1764300001000, 1764300001007, 1764300001070, 1764300059999, 0, 5, 999, 1000, 123456, 1764300001007]) {
+      clock.mock.mockImplementation(() => now);
+      const id = generateCorrelationId();
+      assert.ok(id.startsWith(`req-${now}-`), `${now}: ${id}`);
+      assert.match(id.slice(`req-${now}-`.length), /^[0-9a-f]{10}$/);
+    }
+  } finally {
+    clock.mock.restore();
+  }
 });

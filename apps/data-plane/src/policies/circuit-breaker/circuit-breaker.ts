@@ -82,7 +82,8 @@ export class CircuitBreaker {
 
   /** One exchange's outcome: the final answer after retries. */
   record(exchange: Exchange, failed: boolean): void {
-    const trial = this.trials.delete(exchange);
+    // Outside HALF_OPEN the set is empty: no hash of the exchange is looked up on every request.
+    const trial = this.trials.size > 0 && this.trials.delete(exchange);
     const now = this.now();
     if (failed) this.lastFailureAt = now;
     if (this.state === 'HALF_OPEN') {
@@ -110,7 +111,7 @@ export class CircuitBreaker {
 
   /** An exchange that ended without an outcome (client left, request refused): frees its test slot. */
   release(exchange: Exchange): void {
-    this.trials.delete(exchange);
+    if (this.trials.size > 0) this.trials.delete(exchange);
   }
 
   /** Manual Trip; with `holdUntilMs` no HALF_OPEN test happens before that instant (a later hold wins). */

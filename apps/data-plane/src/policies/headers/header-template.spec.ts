@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeRoute } from '@gateway/route-model';
-import { compileTemplate, safe } from './header-template';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { generateCorrelationId, isAcceptableCorrelationId } from '../../engine/correlation-id';
+import { Exchange } from '../../engine/exchange';
+import { socketClientIp } from '../../engine/upstream-request-headers';
+import { compileTemplate, renderTemplate, safe } from './header-template';
 
 test('a value is compiled once into literal parts and variable slots; a plain value stays a string', () => {
   assert.equal(compileTemplate('plain'), 'plain');
@@ -42,4 +46,25 @@ test('the route model refuses CR/LF and unknown variables in header values with 
   assert.ok(fields.some((f) => f.startsWith('headers.request.set.X-A:') && /CR, LF/.test(f)), fields.join('\n'));
   assert.ok(fields.some((f) => f.startsWith('headers.response.X-B:') && /unknown variable '\$\{secret\}'/.test(f)), fields.join('\n'));
   assert.ok(fields.some((f) => f.startsWith('transform.request.headers.add.X-C:') && /unknown variable/.test(f)), fields.join('\n'));
+});
+
+test('${requestId} and ${clientIp} are rendered unscanned because both are safe by their own rules', () => {
+  // Every character decision 17's rule lets a client's id carry is one safe() keeps: the render
+  // skips the scan only while this holds (a wider rule makes this test fail, not a header split).
+  for (let code = 0; code <= 0x2ff; code += 1) {
+    const char = String.fromCharCode(code);
+    if (isAcceptableCorrelationId(`a${char}b`)) assert.equal(safe(char), char, `U+${code.toString(16)} accepted but unsafe`);
+  }
+  assert.equal(isAcceptableCorrelationId('a\r\nb'), false);
+  for (let i = 0; i < 100; i += 1) {
+    const minted = generateCorrelationId();
+    assert.equal(safe(minted), minted);
+  }
+  for (const address of ['127.0.0.1', '::1', '::ffff:10.0.0.7', 'fe80::1%2', undefined]) {
+    const ip = socketClientIp(address);
+    assert.equal(safe(ip), ip, String(address));
+  }
+  const exchange = new Exchange({} as IncomingMessage, {} as ServerResponse, 'GET', '/a', '', socketClientIp('::ffff:10.0.0.7'), 0);
+  exchange.correlationId = 'client-id_1.2:3@x/y+z=';
+  assert.equal(renderTemplate(compileTemplate('${requestId} from ${clientIp}'), exchange), 'client-id_1.2:3@x/y+z= from 10.0.0.7');
 });

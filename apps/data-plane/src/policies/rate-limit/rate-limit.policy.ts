@@ -7,6 +7,7 @@ import { eachInChunks } from '../../engine/time-slices';
 import { GenerationalCache } from '../../engine/generational-cache';
 import { compileScopeKey, DERIVED_KEYS_PER_GENERATION } from './rate-limit-key';
 import { RATE_LIMIT_HITS, RATE_LIMIT_STORE, type RateLimitDecision, type RateLimitRule } from './rate-limit-store';
+import { withRateLimitHeaders } from './rate-limit-headers';
 import { RATE_LIMIT_USAGE } from './rate-limit-usage';
 
 /** Store key of one counted client: the same string in memory and in Redis (docs/resilience.md). */
@@ -81,14 +82,18 @@ export const rateLimitPolicy: PolicyFactory = {
     // The store key of a scope, made once while the scope recurs (GenerationalCache.getOrAdd says why).
     const keys = new GenerationalCache<string, string>(DERIVED_KEYS_PER_GENERATION);
     const keyOf = (scope: string): string => rateLimitKey(routeId, rule, scope);
+    // The reset's text, made again only when its second changes: epoch seconds are no small
+    // integer, and V8 formats such a number in its runtime every time (~1k instructions).
+    let resetSeconds = -1;
+    let resetText = '';
 
     const decide = (exchange: Exchange, scope: string, key: string, decision: RateLimitDecision): RequestHookResult => {
-      exchange.responseHeaders = {
-        ...exchange.responseHeaders,
-        'x-ratelimit-limit': limitHeader,
-        'x-ratelimit-remaining': String(decision.allowed ? decision.remaining : 0),
-        'x-ratelimit-reset': String(Math.ceil(decision.resetAt / 1000)),
-      };
+      const reset = Math.ceil(decision.resetAt / 1000);
+      if (reset !== resetSeconds) {
+        resetSeconds = reset;
+        resetText = String(reset);
+      }
+      exchange.responseHeaders = withRateLimitHeaders(exchange.responseHeaders, limitHeader, String(decision.allowed ? decision.remaining : 0), resetText);
       usage.count(scope, decision.allowed);
       if (!decision.allowed) {
         hits.inc();
