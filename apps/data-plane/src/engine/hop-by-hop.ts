@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { headersOf } from './raw-headers';
-import { isNamed } from './upstream-client/http-syntax';
 
 /**
  * Connection-specific headers a proxy must not forward (RFC 9110 7.6.1), plus the legacy
@@ -40,15 +39,12 @@ export function copyEndToEndHeaders(source: IncomingHttpHeaders, target: Outgoin
   }
 }
 
-/**
- * The Connection field of a raw header list, repeated ones joined. Names are compared by the case
- * bit (`isNamed`), not lower-cased: raw names come from a parser that only accepts tokens.
- */
+/** The Connection field of a raw header list, repeated ones joined (only names of its length are compared). */
 export function connectionValue(raw: readonly string[]): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (isNamed(name, 'connection')) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
+    if (name.length === 10 && name.toLowerCase() === 'connection') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1] as string}`;
   }
   return value;
 }
@@ -64,27 +60,17 @@ export function endToEndHeadersOf(raw: readonly string[]): IncomingHttpHeaders {
   return headersOf(raw, listed === undefined ? isHopByHopLower : (name) => HOP_BY_HOP.has(name) || listed.has(name));
 }
 
-/**
- * Case-insensitive HOP_BY_HOP membership for raw header names (tokens, as the parsers that made them
- * accept): compared by the case bit (`isNamed`) against the names of the same length, with no
- * lower-cased copy and no Set lookup (two of each a response before, issue 19, branch h-srv100).
- */
+/** Case-insensitive HOP_BY_HOP membership for raw header names; lower-cases only names of a hop-by-hop length. */
 export function isHopByHopName(name: string): boolean {
   switch (name.length) {
-    case 2:
-      return isNamed(name, 'te');
-    case 7:
-      return isNamed(name, 'trailer') || isNamed(name, 'upgrade');
-    case 10:
-      return isNamed(name, 'connection') || isNamed(name, 'keep-alive');
-    case 16:
-      return isNamed(name, 'proxy-connection');
-    case 17:
-      return isNamed(name, 'transfer-encoding');
-    case 18:
-      return isNamed(name, 'proxy-authenticate');
-    case 19:
-      return isNamed(name, 'proxy-authorization');
+    case 2: // te
+    case 7: // trailer, upgrade
+    case 10: // connection, keep-alive
+    case 16: // proxy-connection
+    case 17: // transfer-encoding
+    case 18: // proxy-authenticate
+    case 19: // proxy-authorization
+      return HOP_BY_HOP.has(name.toLowerCase());
     default:
       return false;
   }
