@@ -68,6 +68,9 @@ routes:
     assert.equal(rawStatus(dup), 400);
     assert.match(dup, /"error":"Bad Request"/);
     assert.match(dup, /x-api-version: 1\.0\.0/i);
+    // Names are compared without regard to case (request-target.ts, by the case bit).
+    const dupCase = await raw('GET /svc/a HTTP/1.1\r\nHost: a.example\r\nhOST: b.example\r\nConnection: close\r\n\r\n');
+    assert.equal(rawStatus(dupCase), 400);
     const bad = await raw('GET /svc/a HTTP/1.1\r\nHost: bad host!\r\nConnection: close\r\n\r\n');
     assert.equal(rawStatus(bad), 400);
     const missing = await raw('GET /svc/a HTTP/1.1\r\nConnection: close\r\n\r\n');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { copyEndToEndHeaders, endToEndHeadersOf } from './hop-by-hop';
+import { connectionValue, copyEndToEndHeaders, endToEndHeadersOf, isHopByHopName } from './hop-by-hop';
 import { headersOf } from './raw-headers';
 
 test('drops RFC 9110 hop-by-hop headers and keeps end-to-end ones', () => {
@@ -50,4 +50,26 @@ test('endToEndHeadersOf builds in one pass the map copyEndToEndHeaders makes of 
     assert.deepEqual(Object.keys(built), Object.keys(copied), JSON.stringify(raw));
   }
   assert.deepEqual(endToEndHeadersOf(cases[1] as string[]), { 'x-kept': 'k' });
+});
+
+const HOP_BY_HOP_NAMES = ['connection', 'proxy-connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization'];
+
+test('isHopByHopName knows the hop-by-hop names in any case, and no other token of their lengths', () => {
+  for (const name of HOP_BY_HOP_NAMES) {
+    for (const spelled of [name, name.toUpperCase(), name.replace(/(^|-)[a-z]/g, (s) => s.toUpperCase())]) assert.equal(isHopByHopName(spelled), true, spelled);
+    // Every one-character change of the name (to any token character) is another name.
+    for (let i = 0; i < name.length; i += 1) {
+      for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+        const other = name.slice(0, i) + c + name.slice(i + 1);
+        assert.equal(isHopByHopName(other), HOP_BY_HOP_NAMES.includes(other.toLowerCase()), other);
+      }
+    }
+  }
+  for (const name of ['Content-Type', 'Date', 'X-Upgrade', 'Connections', 'keep-alive2', 't', '']) assert.equal(isHopByHopName(name), false, name);
+});
+
+test('connectionValue joins every Connection field whatever its case, and only those', () => {
+  assert.equal(connectionValue(['Content-Type', 'text/plain', 'Keep-Alive', 'timeout=5']), undefined);
+  assert.equal(connectionValue(['CONNECTION', 'close', 'Date', 'x', 'connection', 'X-A']), 'close, X-A');
+  assert.equal(connectionValue(['Connectiom', 'close', 'Connection2', 'close']), undefined);
 });

@@ -46,4 +46,20 @@ describe('headersOf: the header map node would build from the raw list', () => {
     assert.equal(rawHeaderValue(raw, 'x-a'), '1');
     assert.equal(rawHeaderValue(raw, 'x-b'), undefined);
   });
+
+  test('rawHeaderValue matches a name as toLowerCase would, for every token character', () => {
+    const tchars = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (const a of tchars) {
+      for (const b of tchars) {
+        const name = `x${a}${b}`;
+        const lower = name.toLowerCase();
+        assert.equal(rawHeaderValue([name, 'v'], lower), 'v', name);
+        // A name of the same length that differs in a character is not found.
+        const other = `x${a}${b === '~' ? '!' : '~'}`.toLowerCase();
+        assert.equal(rawHeaderValue([name, 'v'], other), other === lower ? 'v' : undefined, `${name} ${other}`);
+      }
+    }
+    assert.equal(rawHeaderValue(['X_Under', 'u', 'X-Under', 'd'], 'x-under'), 'd');
+    assert.equal(rawHeaderValue(['X^A', 'c'], 'x^a'), 'c');
+  });
 });

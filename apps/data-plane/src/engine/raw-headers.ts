@@ -43,11 +43,27 @@ export function headersOf(raw: readonly string[], dropped?: (lowerName: string) 
   return out;
 }
 
-/** The first value of `name` (lower-case) in a raw header list, without building a map. */
+/**
+ * `candidate` equals `lower` (a lower-case name) when ASCII letters are folded: toLowerCase's
+ * answer for a field name (a token, ASCII only), without the lower-cased copy.
+ */
+function equalsFolded(candidate: string, lower: string): boolean {
+  if (candidate.length !== lower.length) return false;
+  for (let i = 0; i < lower.length; i += 1) {
+    const code = candidate.charCodeAt(i);
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * The first value of `name` (lower-case) in a raw header list, without building a map. Names are
+ * compared by folding ASCII letters, not by lower-casing each: every proxied response is asked its
+ * Content-Type (open-streams.ts; issue 19, branch h-srv100).
+ */
 export function rawHeaderValue(raw: readonly string[], name: string): string | undefined {
   for (let i = 0; i < raw.length; i += 2) {
-    const candidate = raw[i] as string;
-    if (candidate.length === name.length && candidate.toLowerCase() === name) return raw[i + 1];
+    if (equalsFolded(raw[i] as string, name)) return raw[i + 1];
   }
   return undefined;
 }

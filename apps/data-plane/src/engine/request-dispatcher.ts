@@ -7,6 +7,7 @@ import { Exchange } from './exchange';
 import type { LocalReply, ProxiedResponse, RequestHookResult } from './policy';
 import type { Logger } from './ports';
 import { readRequestTarget } from './request-target';
+import { readBodylessRequest } from './bodyless-request';
 import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead } from './responses';
 import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
@@ -112,6 +113,7 @@ export class RequestDispatcher {
   private begin(req: IncomingMessage, res: ServerResponse): { exchange: Exchange; target: ReturnType<typeof readRequestTarget> } {
     const startedAt = performance.now();
     const target = readRequestTarget(req);
+    readBodylessRequest(req);
     const valid = typeof target !== 'string';
     const exchange = new Exchange(
       req,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIELD_VALUE_CHAR, isFieldValue, isNamed, isToken, TCHAR } from './http-syntax';
+import { FIELD_SECTION, FIELD_VALUE_CHAR, isFieldValue, isNamed, isToken, TCHAR } from './http-syntax';
 
 // The RFC 9110 grammar as the regular expressions the character tables replaced: every character
 // code must get the same verdict from both.
@@ -54,4 +54,40 @@ test('isNamed compares a token with a lower-case name whatever its case, and onl
     if (TCHAR[code] !== 1 || /[A-Za-z-]/.test(String.fromCharCode(code))) continue;
     assert.equal(/[a-z-]/.test(String.fromCharCode(code | 0x20)), false, `tchar ${code}`);
   }
+});
+
+/** Every line `token ":" field-value`, lines joined by CRLF: what the scan of the character tables accepts. */
+function wellFormedByGrammar(section: string): boolean {
+  return section.split('\r\n').every((line) => {
+    const colon = line.indexOf(':');
+    return colon > 0 && TOKEN.test(line.slice(0, colon)) && FIELD_VALUE.test(line.slice(colon + 1));
+  });
+}
+
+function sectionMatches(section: string, from = 0): boolean {
+  FIELD_SECTION.lastIndex = from;
+  return FIELD_SECTION.test(section);
+}
+
+test('FIELD_SECTION accepts a field section exactly when every line is a token, a colon and a field value', () => {
+  for (let code = 0; code < 0x300; code += 1) {
+    const c = String.fromCharCode(code);
+    for (const section of [`A${c}b: v\r\nC: d`, `A: v${c}w\r\nC: d`, `A: v\r\nC: d${c}`, `A: v\r\n${c}: d`, `A:${c}`]) {
+      assert.equal(sectionMatches(section), wellFormedByGrammar(section), `code ${code} in ${JSON.stringify(section)}`);
+    }
+  }
+  for (const bad of ['', ': v', 'A v', 'A: v\r\n', 'A: v\r\n\r\nB: w', 'A: v\rB: w', 'A: v\nB: w', ' A: v', 'A: v\r\n B: w']) {
+    assert.equal(sectionMatches(bad), false, JSON.stringify(bad));
+  }
+  for (const good of ['A:', 'A: v', 'A:\tv \t', 'Set-Cookie: a=1; Path=/\r\nset-cookie: b=2\r\nX-E: caf\xe9']) {
+    assert.equal(sectionMatches(good), true, JSON.stringify(good));
+  }
+});
+
+test('FIELD_SECTION starts at lastIndex (sticky) and must reach the end of the string', () => {
+  const head = 'HTTP/1.1 200 OK\r\nAb: v\r\nB: w';
+  assert.equal(sectionMatches(head, head.indexOf('\r\n') + 2), true);
+  assert.equal(sectionMatches(head, 0), false, 'the status line is no field');
+  assert.equal(sectionMatches(head, head.indexOf('\r\n') + 3), true, 'from inside a name, the rest is still a token');
+  assert.equal(sectionMatches(`${head}\r\nbad line`, head.indexOf('\r\n') + 2), false);
 });

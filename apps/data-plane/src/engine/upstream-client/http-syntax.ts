@@ -58,3 +58,21 @@ export function trimOws(value: string): string {
   while (end > start && (value.charCodeAt(end - 1) === 32 || value.charCodeAt(end - 1) === 9)) end -= 1;
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
+
+/** A character class of the codes 0-255 `table` marks 1, written with \xHH escapes. */
+function characterClass(table: Uint8Array): string {
+  let out = '';
+  for (let code = 0; code < 256; code += 1) if (table[code] === 1) out += `\\x${code.toString(16).padStart(2, '0')}`;
+  return `[${out}]`;
+}
+
+/**
+ * A field section whose every line is `token ":" field-value` (the tables above, so the same
+ * verdict as a scan by them), lines joined by CRLF, from `lastIndex` to the end of the string
+ * (sticky). One test over a whole head is cheaper than a scan by character in JavaScript
+ * (response-parser.ts, splitWellFormedFields). Linear: a token has no ':', a value no CR.
+ */
+export const FIELD_SECTION = new RegExp(
+  `(?:${characterClass(TCHAR)}+:${characterClass(FIELD_VALUE_CHAR)}*\\r\\n)*${characterClass(TCHAR)}+:${characterClass(FIELD_VALUE_CHAR)}*$`,
+  'y',
+);

@@ -1,4 +1,4 @@
-import { FIELD_VALUE_CHAR, isFieldValue, isNamed, isToken, TCHAR, trimOws } from './http-syntax';
+import { FIELD_VALUE_CHAR, isFieldValue, isNamed, isToken, TCHAR, trimOws, FIELD_SECTION } from './http-syntax';
 import { protocolError, UpstreamClientError } from './upstream-client-error';
 import { copyOf } from './read-buffer';
 
@@ -87,6 +87,36 @@ function countLines(text: string, from: number): number {
   let count = 0;
   for (let at = text.indexOf('\r\n', from); at !== -1; at = text.indexOf('\r\n', at + 2)) count += 1;
   return count;
+}
+
+/**
+ * The usual case of `parseFields`: a field section every line of which is well formed, checked by
+ * one regular expression (FIELD_SECTION) and then split by `indexOf`, both builtins that scan in
+ * native code. The scan by character of `parseFields` costs ~40 instructions a character under
+ * callgrind (a typed-array or `charCodeAt` load a character, with their checks); the expression
+ * ~3, plus ~440 a call (issue 19, branch h-srv100). Null when a line is not well formed: the scan
+ * then says which, with its own message. Fields past the count limit are refused as by the scan.
+ */
+function splitWellFormedFields(text: string, start: number, out: string[], limits: ResponseParserLimits): UpstreamClientError | undefined | null {
+  FIELD_SECTION.lastIndex = start;
+  if (!FIELD_SECTION.test(text)) return null;
+  const length = text.length;
+  let count = 0;
+  let at = start;
+  for (;;) {
+    count += 1;
+    if (count > limits.maxHeaderCount) return protocolError(`more than ${limits.maxHeaderCount} header fields`);
+    const colon = text.indexOf(':', at);
+    let end = text.indexOf('\r', colon);
+    if (end === -1) end = length;
+    let valueStart = colon + 1;
+    while (valueStart < end && (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9)) valueStart += 1;
+    let valueEnd = end;
+    while (valueEnd > valueStart && (text.charCodeAt(valueEnd - 1) === 32 || text.charCodeAt(valueEnd - 1) === 9)) valueEnd -= 1;
+    out.push(text.slice(at, colon), text.slice(valueStart, valueEnd));
+    if (end === length) return undefined;
+    at = end + 2;
+  }
 }
 
 /**
@@ -353,7 +383,11 @@ export class ResponseParser {
     if (status === null) return protocolError('invalid status line');
     const statusCode = status[1];
     const rawHeaders: string[] = [];
-    const fieldError = firstCrlf === -1 ? undefined : parseFields(text, firstCrlf, rawHeaders, this.limits);
+    let fieldError: UpstreamClientError | undefined;
+    if (firstCrlf !== -1) {
+      const wellFormed = splitWellFormedFields(text, firstCrlf + 2, rawHeaders, this.limits);
+      fieldError = wellFormed === null ? parseFields(text, firstCrlf, rawHeaders, this.limits) : wellFormed;
+    }
     if (fieldError !== undefined) return fieldError;
     const next = end + 4;
 
