@@ -19,6 +19,25 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
   }
 }
 
+/**
+ * Resolves with `read()` once it has stayed the same for `quietMs`: the bytes written so far once every
+ * buffer on the way is full. Waiting a fixed time for that failed on a loaded machine: the buffers
+ * were still filling after 1.5 s (7 MiB, then 8.5 MiB half a second later).
+ */
+async function stalled(read: () => number, what: string, quietMs = 500, timeoutMs = 60_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let value = read();
+  let since = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (read() !== value) {
+      value = read();
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) return value;
+    if (Date.now() > deadline) throw new Error(`${what} never stopped moving in ${timeoutMs} ms (at ${value} bytes)`);
+  }
+}
+
 /** Writes `body` in 256 KiB pieces, waiting for 'drain' whenever the stream is full; reports progress, then ends it. */
 function writeWithBackpressure(stream: NodeJS.WritableStream, body: Buffer, progress: (written: number) => void, ended: () => void): void {
   let at = 0;
@@ -182,10 +201,7 @@ routes:
     });
     res.pause();
     // Nothing reads the client's side: once every buffer on the way is full the upstream must stop.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const stalledAt = largeWritten;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(largeWritten, stalledAt, 'the upstream kept writing while the client read nothing');
+    const stalledAt = await stalled(() => largeWritten, 'the upstream');
     assert.ok(!largeDone && stalledAt < LARGE / 2, `the upstream wrote ${stalledAt} of ${LARGE} bytes with the client paused`);
     const chunks: Buffer[] = [];
     res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -206,10 +222,7 @@ routes:
       writeWithBackpressure(req, largeBody, (written) => (accepted = written), () => undefined);
     });
     await until(() => held.upload !== undefined, 'the upload to reach the upstream');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const stalledAt = accepted;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.equal(accepted, stalledAt, 'the client could keep writing while the upstream read nothing');
+    const stalledAt = await stalled(() => accepted, 'the client');
     assert.ok(stalledAt < LARGE / 2, `the client wrote ${stalledAt} of ${LARGE} bytes with the upstream paused`);
     held.upload?.resume();
     assert.deepEqual(await answer, { size: LARGE, sha256: sha256(largeBody) });

@@ -73,10 +73,13 @@ for (const dialect of DIALECTS) {
     });
 
     test('a job running longer than the TTL keeps its lease by renewing', async () => {
+      // A holder stalled past the TTL loses its lease, as it must (renewing then takes a new token):
+      // at 400 ms a stall of a loaded machine did that. The TTL outlasts such stalls; the job, twice the TTL.
+      const ttlMs = 1500;
       let stillCurrent: boolean | undefined;
-      const { runs, leases } = await twoInstances({ name: 'job.long', ttlMs: 400, renewMs: 100, intervalMs: 60_000 }, async (run) => {
+      const { runs, leases } = await twoInstances({ name: 'job.long', ttlMs, renewMs: 100, intervalMs: 60_000 }, async (run) => {
         if (stillCurrent !== undefined) return;
-        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await new Promise((resolve) => setTimeout(resolve, 2 * ttlMs));
         stillCurrent = await (leases[run.instance] as Lease).isCurrent(run.grant);
       });
       await until(() => stillCurrent !== undefined, 'the long job to finish');

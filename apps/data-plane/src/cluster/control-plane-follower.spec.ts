@@ -16,7 +16,12 @@ import { UpstreamHealthRegistry } from '../engine/upstream-health-registry';
 import { POLICY_FACTORIES } from '../policies/policy-registry';
 import { ControlPlaneFollower, readChangeMessage, type FollowerTiming } from './control-plane-follower';
 
-const FAST: Partial<FollowerTiming> = { silenceMs: 300, startupTimeoutMs: 300, fetchTimeoutMs: 500, retryMinMs: 10, retryMaxMs: 40 };
+/*
+ * Silence is off (60 s) but in the test of silence, which runs on the test's clock: with 300 ms of
+ * real time, a stall of a loaded machine was silence, and its snapshot fetch upset tests of other things.
+ */
+const FAST: Partial<FollowerTiming> = { silenceMs: 60_000, startupTimeoutMs: 300, fetchTimeoutMs: 500, retryMinMs: 10, retryMaxMs: 40 };
+const SILENCE_MS = 300;
 
 function route(id: string, routePath = `/${id}`, extra: Record<string, unknown> = {}): Route {
   const result = normalizeRoute({ id, path: routePath, upstream: 'http://127.0.0.1:9', ...extra }, { source: 'api' });
@@ -28,10 +33,11 @@ function snapshot(version: number, routes: Route[]): RouteSnapshot {
   return { version, createdAt: new Date().toISOString(), routes, upstreams: [] };
 }
 
+/** Waits for `condition`, bounded on the monotonic clock (a test may mock Date). */
 async function until(condition: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = performance.now() + ms;
   while (!condition()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for: ${what}`);
+    if (performance.now() > end) assert.fail(`timed out waiting for: ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -174,18 +180,28 @@ test('a bus reconnect fetches a snapshot (messages may have been lost meanwhile)
   await t.done();
 });
 
-test('silence (no message, heartbeats included) fetches a snapshot; heartbeats keep it quiet', async () => {
+test('silence (no message, heartbeats included) fetches a snapshot; heartbeats keep it quiet', async (t) => {
+  // The follower's clock (Date and its silence check's interval) is the test's own: on real time, a
+  // stall of a loaded machine longer than silenceMs was silence to it (a fetch: 2 !== 1).
+  t.mock.timers.enable({ apis: ['setInterval', 'Date'] });
   let current = snapshot(1, [route('a')]);
-  const t = setup(async () => current);
-  await t.follower.start();
-  const heartbeats = setInterval(() => void t.publish({ kind: 'heartbeat', version: 1 }), 50);
-  const before = t.source.fetches;
-  await new Promise((r) => setTimeout(r, 900)); // three silence windows with heartbeats flowing
-  assert.equal(t.source.fetches, before, 'heartbeats at the current version need no snapshot');
-  clearInterval(heartbeats);
-  current = snapshot(2, [route('b')]);
-  await until(() => t.served('/b') === 'b', 'snapshot after silence');
-  await t.done();
+  const s = setup(async () => current, makeTempDir(), { ...FAST, silenceMs: SILENCE_MS });
+  try {
+    await s.follower.start();
+    const before = s.source.fetches;
+    // Three silence windows with a heartbeat every 50 ms, each delivered before time moves on.
+    for (let elapsed = 0; elapsed < 3 * SILENCE_MS; elapsed += 50) {
+      await s.publish({ kind: 'heartbeat', version: 1 });
+      await new Promise((resolve) => setImmediate(resolve));
+      t.mock.timers.tick(50);
+    }
+    assert.equal(s.source.fetches, before, 'heartbeats at the current version need no snapshot');
+    current = snapshot(2, [route('b')]);
+    t.mock.timers.tick(SILENCE_MS + 100); // silenceMs without a message, and the check that notices it
+    await until(() => s.served('/b') === 'b', 'snapshot after silence');
+  } finally {
+    await s.done();
+  }
 });
 
 test('snapshot requests during a fetch are coalesced into one more fetch, never two at once', async () => {

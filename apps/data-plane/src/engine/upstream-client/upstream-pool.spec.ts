@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeSelfSignedCert, startUnresponsiveListener } from '@gateway/testing';
+import { makeSelfSignedCert, startUnresponsiveListener, withTimeout } from '@gateway/testing';
 import type { ResponseHead } from './response-parser';
 import type { UpstreamClientError } from './upstream-client-error';
 import type { UpstreamResponseHandler } from './upstream-connection';
@@ -135,6 +135,15 @@ async function get(pool: UpstreamPool, path = '/', extra: Partial<Parameters<Ups
   pool.request({ method: 'GET', path, headers: [], ...extra }, collector);
   await collector.done;
   return collector;
+}
+
+/** Waits until `condition` holds (a socket's 'close' comes a loop turn or more after destroy()); fails naming `what` after 10 s. */
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`not within 10 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 const header = (head: ResponseHead | undefined, name: string): string | undefined => {
@@ -316,17 +325,24 @@ describe('UpstreamPool: keep-alive decisions and poisoned connections', () => {
   });
 
   test('bytes arriving on an idle connection close it: the next request gets a fresh connection, not those bytes', async () => {
+    let poisoned: Socket | undefined;
     const upstream = await startRawServer((socket, head, connection) => {
       socket.write(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nc${connection}`);
-      if (head.includes('/poison')) setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged'), 30);
+      if (head.includes('/poison')) poisoned = socket;
     });
     const pool = poolFor(upstream);
-    assert.equal((await get(pool, '/poison')).body, 'c1');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(pool.stats.idle, 0);
-    assert.equal((await get(pool, '/next')).body, 'c2');
-    pool.close();
-    await upstream.close();
+    try {
+      assert.equal((await get(pool, '/poison')).body, 'c1');
+      // Sent once the answer was taken (the connection is idle), never in the same read as it.
+      const closed = new Promise((resolve) => poisoned?.once('close', resolve));
+      poisoned?.write('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged');
+      await withTimeout(closed, 10_000, 'the pool kept the idle connection that sent bytes');
+      assert.equal(pool.stats.idle, 0);
+      assert.equal((await get(pool, '/next')).body, 'c2');
+    } finally {
+      pool.close();
+      await upstream.close();
+    }
   });
 
   test('bytes after the response in the same read fail the exchange (node refuses them too)', async () => {
@@ -366,7 +382,7 @@ describe('UpstreamPool: keep-alive decisions and poisoned connections', () => {
     const result = await get(pool);
     assert.equal(result.body, 'all of it');
     assert.equal(result.head?.keepAlive, false);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => pool.stats.open === 0, 'the connection read until close is closed');
     assert.deepEqual(pool.stats, { open: 0, idle: 0, queued: 0 });
     pool.close();
     await upstream.close();
@@ -451,14 +467,19 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
       if (head.includes('/stall-body')) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc');
     });
     const pool = poolFor(upstream, { timeouts: { firstByteMs: 200, idleMs: 200 } });
-    assert.equal((await get(pool, '/silent')).error?.code, 'UPSTREAM_FIRST_BYTE_TIMEOUT');
-    const stalled = await get(pool, '/stall-body');
-    assert.deepEqual(stalled.calls, ['response', 'error:UPSTREAM_IDLE_TIMEOUT']);
-    // The socket's 'close' comes a loop turn or two after destroy().
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(pool.stats.open, 0, 'a timed-out connection is closed, not pooled');
-    pool.close();
-    await upstream.close();
+    // The head comes at once, but a stall of the process over 200 ms ran the first-byte timer before the
+    // read: the idle timeout is checked with a first-byte bound no stall reaches.
+    const idlePool = poolFor(upstream, { timeouts: { firstByteMs: 60_000, idleMs: 200 } });
+    try {
+      assert.equal((await get(pool, '/silent')).error?.code, 'UPSTREAM_FIRST_BYTE_TIMEOUT');
+      const stalled = await get(idlePool, '/stall-body');
+      assert.deepEqual(stalled.calls, ['response', 'error:UPSTREAM_IDLE_TIMEOUT']);
+      await eventually(() => pool.stats.open === 0 && idlePool.stats.open === 0, 'a timed-out connection is closed, not pooled');
+    } finally {
+      pool.close();
+      idlePool.close();
+      await upstream.close();
+    }
   });
 
   test('without first-byte and idle timeouts a reused connection waits past its keep-alive time, and still closes once idle', async () => {
@@ -475,8 +496,7 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
     assert.equal(late.body, 'abcd');
     assert.equal(upstream.connections, 1, 'the second request reused the connection');
     assert.equal(pool.stats.open, 1);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(pool.stats.open, 0, 'the idle connection closes after its keep-alive time');
+    await eventually(() => pool.stats.open === 0, 'the idle connection closes after its keep-alive time');
     pool.close();
     await upstream.close();
   });
@@ -495,19 +515,24 @@ describe('UpstreamPool: failures, timeouts and abort', () => {
 
   test('abort closes the connection, frees the slot and calls nothing back', async () => {
     let serverSawClose!: () => void;
+    let serverSawRequest!: () => void;
     const closedOnServer = new Promise<void>((resolve) => (serverSawClose = resolve));
-    const upstream = await startRawServer((socket) => socket.on('close', () => serverSawClose()));
+    const requestOnServer = new Promise<void>((resolve) => (serverSawRequest = resolve));
+    const upstream = await startRawServer((socket) => {
+      serverSawRequest();
+      socket.on('close', () => serverSawClose());
+    });
     const pool = poolFor(upstream, { maxConnections: 1 });
     const aborted = new Collector();
     const exchange = pool.request({ method: 'GET', path: '/', headers: [] }, aborted);
     const queued = new Collector();
     const queuedExchange = pool.request({ method: 'GET', path: '/', headers: [] }, queued);
     queuedExchange.abort();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await withTimeout(requestOnServer, 10_000, 'the first request never reached the upstream');
     exchange.abort();
     exchange.abort();
-    await closedOnServer;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await withTimeout(closedOnServer, 10_000, 'abort did not close the connection');
+    await eventually(() => pool.stats.open === 0, 'the aborted connection is closed');
     assert.deepEqual([aborted.calls, queued.calls], [[], []]);
     assert.deepEqual(pool.stats, { open: 0, idle: 0, queued: 0 });
     pool.close();
