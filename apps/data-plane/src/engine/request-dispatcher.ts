@@ -12,7 +12,8 @@ import { sendError, sendLocalReply, writeResponseHead, writeUpstreamResponseHead
 import type { OpenStreams } from './open-streams';
 import type { RouteTable } from './route-table';
 import { endToEndHeadersOf } from './hop-by-hop';
-import { prepareUpstreamRequest, socketClientIp } from './upstream-request-headers';
+import { prepareUpstreamRequest } from './upstream-request-headers';
+import { requestClientIp } from './request-client-ip';
 import type { OpenWebSockets } from './open-websockets';
 import { isWebSocketHandshake, WebSocketUpgrades, type UpgradeCallbacks } from './websocket-upgrade';
 import { releaseTarget } from './upstreams/target-choice';
@@ -121,7 +122,7 @@ export class RequestDispatcher {
       req.method ?? 'GET',
       valid ? target.path : '',
       valid ? target.query : '',
-      socketClientIp(req.socket.remoteAddress),
+      requestClientIp(req),
       startedAt,
     );
     (res as TrackedResponse)[EXCHANGE] = exchange;

@@ -5,13 +5,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { generateCorrelationId, isAcceptableCorrelationId } from '../../engine/correlation-id';
 import { Exchange } from '../../engine/exchange';
 import { socketClientIp } from '../../engine/upstream-request-headers';
-import { compileTemplate, renderTemplate, safe } from './header-template';
+import type { CompiledRoute } from '../../engine/compiled-route';
+import { compileTemplate, renderTemplate, safe, type CompiledTemplate } from './header-template';
 
 test('a value is compiled once into literal parts and variable slots; a plain value stays a string', () => {
   assert.equal(compileTemplate('plain'), 'plain');
   const compiled = compileTemplate('a ${method} b ${route}${route} $x ${');
   assert.equal(typeof compiled, 'object');
-  const parts = (compiled as { parts: unknown[] }).parts;
+  const parts = (compiled as { readonly parts: readonly unknown[] }).parts;
   assert.deepEqual(parts.map((p) => typeof p), ['string', 'number', 'string', 'number', 'number', 'string']);
   assert.deepEqual(parts.filter((p) => typeof p === 'string'), ['a ', ' b ', ' $x ${']);
 });
@@ -67,4 +68,25 @@ test('${requestId} and ${clientIp} are rendered unscanned because both are safe 
   const exchange = new Exchange({} as IncomingMessage, {} as ServerResponse, 'GET', '/a', '', socketClientIp('::ffff:10.0.0.7'), 0);
   exchange.correlationId = 'client-id_1.2:3@x/y+z=';
   assert.equal(renderTemplate(compileTemplate('${requestId} from ${clientIp}'), exchange), 'client-id_1.2:3@x/y+z= from 10.0.0.7');
+});
+
+test('a template whose only variable is ${route} renders what the per-request render gives, for every route in turn', () => {
+  // The reference: each variable replaced by its value, as the parts render always did.
+  const reference = (value: string, routeId: string, method: string, correlationId: string): string =>
+    value.replace(/\$\{route\}/g, routeId).replace(/\$\{method\}/g, method).replace(/\$\{requestId\}/g, correlationId);
+  const templates = ['gateway ${route}', '${route}', '${route}-${route} x', 'a ${method} ${route}', '${requestId} ${route}'];
+  const compiled = templates.map((value) => compileTemplate(value));
+  // The same compiled template is shared by routes with the same rules, so the route changes under it.
+  const turns: Array<[string | undefined, string, string]> = [
+    ['r1', 'GET', 'id-1'], ['r1', 'POST', 'id-2'], ['r2', 'GET', 'id-3'], ['r1', 'PUT', 'id-4'],
+    [undefined, 'GET', 'id-5'], ['r1', 'DELETE', 'id-6'], ['r-2', 'GET', 'id-7'], ['r-2', 'PATCH', 'id-8'],
+  ];
+  for (const [routeId, method, correlationId] of turns) {
+    const exchange = new Exchange({} as IncomingMessage, {} as ServerResponse, method, '/a', '', '10.0.0.7', 0);
+    exchange.correlationId = correlationId;
+    if (routeId !== undefined) exchange.route = { id: routeId } as CompiledRoute;
+    templates.forEach((value, i) => {
+      assert.equal(renderTemplate(compiled[i] as CompiledTemplate, exchange), reference(value, routeId ?? '', method, correlationId), `${value} on ${routeId}`);
+    });
+  }
 });

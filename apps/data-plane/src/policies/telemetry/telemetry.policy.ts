@@ -1,12 +1,15 @@
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { latencyBucket } from '@gateway/events/data-plane';
+import { latencyBucket as bucketOf } from '@gateway/events/data-plane';
 import type { ProxyConfig } from '@gateway/route-model';
 import type { PolicyEnvironment, PolicyFactory } from '../../engine/policy';
 import { eachInChunks } from '../../engine/time-slices';
 import { outcomeIndex } from './request-outcome';
 import { TELEMETRY_TALLIES } from './telemetry-services';
 import { upstreamLabel } from './upstream-label';
+
+// Read once, not through the getter TypeScript's CommonJS re-export makes (see upstream-request-headers.ts).
+const latencyBucket: typeof bucketOf = bucketOf;
 
 const COUNTED_READ = Symbol('telemetry.countedRead');
 const COUNTED_WRITTEN = Symbol('telemetry.countedWritten');
